@@ -1,0 +1,57 @@
+"""Exception hierarchy.
+
+Every error the library raises on purpose derives from :class:`RetrievalEvalError`.
+Errors about bad values also derive from :class:`ValueError`, so generic callers that
+catch ``ValueError`` keep working.
+"""
+
+from __future__ import annotations
+
+
+class RetrievalEvalError(Exception):
+    """Base class of all errors raised deliberately by retrieval_eval."""
+
+
+class InputError(RetrievalEvalError, ValueError):
+    """Input data is malformed: a file, a row or a field is not what was expected.
+
+    The message names where the problem is (``source``, ``row``, ``field``) when known.
+    ``row`` is 1-based: the data row in a table, or the line number in a text file.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        row: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.source = source
+        self.row = row
+        self.field = field
+        self.detail = message
+        super().__init__(_locate(message, source=source, row=row, field=field))
+
+
+class ConfigError(RetrievalEvalError, ValueError):
+    """A parameter is invalid: an unknown metric, k <= 0, a bad threshold or label range."""
+
+
+class UnknownMetricError(ConfigError):
+    """A metric name is not in the registry; the message lists the closest known names."""
+
+
+class OutputError(RetrievalEvalError, OSError):
+    """An output file could not be written (nothing is left behind when this is raised)."""
+
+
+def _locate(message: str, *, source: str | None, row: int | None, field: str | None) -> str:
+    where = []
+    if source is not None:
+        where.append(str(source))
+    if row is not None:
+        where.append(f"row {row}")
+    if field is not None:
+        where.append(f"field '{field}'")
+    return f"{', '.join(where)}: {message}" if where else message
