@@ -1,0 +1,37 @@
+"""Readers and writers: files (and in-memory tables) <-> pyarrow tables.
+
+This is a leaf layer: it imports nothing from the package except
+:mod:`retrieval_eval.errors`. It checks types, parsing and nulls; value checks (NaN
+scores, label ranges, duplicates) are the data layer's.
+
+Readers
+-------
+read_qrels_table
+    Judgments as ``query_id, doc_id, relevance`` (int64).
+read_run_table
+    Results as ``query_id, doc_id, score`` (float64).
+read_azure_rows
+    Azure-style rows (one per query, nested lists) as :class:`AzureRows`.
+
+Writers
+-------
+write_table
+    parquet, CSV, TSV, JSON (records) or JSON Lines, from the extension; atomic.
+write_json
+    A pretty JSON document (NaN and infinities written as ``null``); atomic.
+"""
+
+from retrieval_eval.io.azure_rows import AzureRows, read_azure_rows
+from retrieval_eval.io.columns import COLUMN_ALIASES
+from retrieval_eval.io.readers import read_qrels_table, read_run_table
+from retrieval_eval.io.writers import write_json, write_table
+
+__all__ = [
+    "COLUMN_ALIASES",
+    "AzureRows",
+    "read_azure_rows",
+    "read_qrels_table",
+    "read_run_table",
+    "write_json",
+    "write_table",
+]

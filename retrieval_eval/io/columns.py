@@ -1,0 +1,126 @@
+"""Find the user's column for each canonical column (``query_id``, ``doc_id``, ...).
+
+One resolver serves every tabular reader (CSV, TSV, JSON, parquet, DataFrame, Table,
+list of dicts, Azure rows), so aliasing, ``columns=`` overrides and the error
+messages behave the same everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+
+from retrieval_eval.errors import ConfigError, InputError
+
+#: Default names looked for (case-insensitively) for each canonical column. "query" is left
+#: out on purpose: RAG tables often use it for the query text.
+COLUMN_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "query_id": ("query_id", "qid", "topic_id"),
+        "doc_id": ("doc_id", "document_id", "docno", "docid", "doc"),
+        "score": ("score", "relevance_score", "sim"),
+        "relevance": ("relevance", "label", "query_relevance_label", "rel", "grade"),
+    }
+)
+
+
+def resolve_columns(
+    found: Iterable[Hashable],
+    candidates: Mapping[str, Sequence[str]],
+    *,
+    source: str,
+    overrides: Mapping[str, str] | None = None,
+    optional: Iterable[str] = (),
+) -> dict[str, Hashable]:
+    """Map each canonical name in ``candidates`` to one of the ``found`` column names.
+
+    Parameters
+    ----------
+    found:
+        The column names present, in order (DataFrame labels need not be strings).
+    candidates:
+        Canonical name -> names to look for, compared case-insensitively.
+    source:
+        Label of the input, for error messages.
+    overrides:
+        Canonical name -> the user's column name; replaces the candidates of that
+        canonical name. An exact match wins over a case-insensitive one.
+    optional:
+        Canonical names that may be absent; they are left out of the result.
+
+    Returns
+    -------
+    dict
+        Canonical name -> the column name exactly as found, in ``candidates`` order.
+
+    Raises
+    ------
+    ConfigError
+        ``overrides`` names a canonical column this reader does not use, or maps two
+        canonical columns to the same column.
+    InputError
+        A required column is missing, or more than one column matches.
+
+    Examples
+    --------
+    >>> resolve_columns(["Topic", "docno", "rel"], {"query_id": ("topic",)}, source="x")
+    {'query_id': 'Topic'}
+    """
+    found = list(found)
+    overrides = dict(overrides or {})
+    unknown = sorted(set(overrides) - set(candidates))
+    if unknown:
+        raise ConfigError(
+            f"columns= has keys {unknown} that this reader does not use; "
+            f"expected some of {list(candidates)}"
+        )
+    optional = set(optional)
+    resolved: dict[str, Hashable] = {}
+    for canonical, names in candidates.items():
+        if canonical in overrides:
+            wanted = overrides[canonical]
+            match = [c for c in found if c == wanted] or _case_insensitive(found, [wanted])
+            looked_for = [wanted]
+        else:
+            match = _case_insensitive(found, names)
+            looked_for = list(names)
+        if len(match) > 1:
+            raise InputError(
+                f"ambiguous column for '{canonical}': {_names(match)} all match; "
+                f"pass columns={{'{canonical}': ...}} to choose one",
+                source=source,
+                field=canonical,
+            )
+        if not match:
+            if canonical in optional:
+                continue
+            raise InputError(
+                f"missing column '{canonical}': looked for {_names(looked_for)} "
+                f"(case-insensitive); columns found: {_names(found)}",
+                source=source,
+                field=canonical,
+            )
+        resolved[canonical] = match[0]
+    _check_distinct(resolved)
+    return resolved
+
+
+def _case_insensitive(found: Sequence[Hashable], names: Sequence[str]) -> list[Hashable]:
+    wanted = {n.casefold() for n in names}
+    return [c for c in found if str(c).casefold() in wanted]
+
+
+def _check_distinct(resolved: Mapping[str, Hashable]) -> None:
+    # Only an override can do this (the default alias lists do not overlap), and
+    # reading one column as both ids and labels is never what was meant.
+    seen: dict[Hashable, str] = {}
+    for canonical, column in resolved.items():
+        if column in seen:
+            raise ConfigError(
+                f"columns '{seen[column]}' and '{canonical}' both map to column {column!r}"
+            )
+        seen[column] = canonical
+
+
+def _names(names: Iterable[Hashable]) -> str:
+    return "[" + ", ".join(repr(str(n)) for n in names) + "]"

@@ -1,0 +1,262 @@
+"""Load the needed columns of any tabular source as raw Arrow columns.
+
+Tabular sources are CSV/TSV, JSON/JSON Lines and parquet files, pandas DataFrames,
+pyarrow Tables and lists of dicts. Each becomes, for every canonical column, the
+user's column as an Arrow array; typing it (ids, scores, labels) is
+:mod:`retrieval_eval.io.coerce`'s job. Python objects are touched only where the input
+already is Python objects (lists of dicts, pandas object columns) or on error paths.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.dataset as pa_ds
+import pyarrow.parquet as pq
+
+from retrieval_eval.errors import InputError
+from retrieval_eval.io.columns import resolve_columns
+from retrieval_eval.io.jsonio import has_temporal, read_json_records, read_json_source
+from retrieval_eval.io.mixed import conversion_error
+from retrieval_eval.io.sources import Source, open_stream, read_all
+
+_HEADER_BLOCK = 1 << 16
+
+#: Column names found -> canonical name -> the column chosen (see ``resolve_columns``).
+Resolver = Callable[[Iterable[Hashable]], dict[str, Hashable]]
+
+
+@dataclass(frozen=True)
+class RawColumns:
+    """The user's columns for each canonical name, not yet typed.
+
+    Attributes
+    ----------
+    data:
+        Canonical name -> the column's values.
+    fields:
+        Canonical name -> the user's column name (named in error messages).
+    from_text:
+        True for CSV/TSV, where a string column may still hold numbers to parse.
+    num_rows:
+        Number of data rows.
+    """
+
+    data: dict[str, pa.ChunkedArray]
+    fields: dict[str, str]
+    from_text: bool
+    num_rows: int
+
+
+def load_columns(
+    src: Source,
+    candidates: Mapping[str, Sequence[str]],
+    roles: Mapping[str, str],
+    *,
+    overrides: Mapping[str, str] | None = None,
+    optional: Iterable[str] = (),
+) -> RawColumns:
+    """Resolve and load the columns named by ``candidates`` from a tabular source.
+
+    ``roles`` gives each canonical name's role: ``"id"``, ``"score"``,
+    ``"relevance"`` or ``"nested"`` (Azure's lists of objects). Roles decide how CSV
+    columns are typed (ids stay strings) and how pandas/Python values convert (NaN is
+    a missing value except in scores).
+
+    Raises
+    ------
+    InputError
+        A column is missing or ambiguous, the file cannot be parsed, a column mixes
+        value types, or there are no data rows.
+    """
+
+    def resolve(found: Iterable[Hashable]) -> dict[str, Hashable]:
+        return resolve_columns(
+            found, candidates, source=src.label, overrides=overrides, optional=optional
+        )
+
+    fmt = src.format
+    if fmt in ("table", "dataframe") and len(src.obj) == 0:
+        # Before resolving columns: with no rows, that is the news.
+        raise InputError("no rows", source=src.label)
+    if fmt in ("csv", "tsv"):
+        table, resolved = _read_csv(src, "," if fmt == "csv" else "\t", roles, resolve)
+        return _finish(src, table, resolved, from_text=True)
+    if fmt == "parquet":
+        table, resolved = _read_parquet(src, resolve)
+        return _finish(src, table, resolved, from_text=False)
+    if fmt in ("json", "jsonl"):
+        loaded = read_json_source(src)
+        if isinstance(loaded, pa.Table):
+            if loaded.num_rows == 0:  # blank lines only: no columns to resolve either
+                return _checked(src, {}, {}, False, 0)
+            resolved = resolve(loaded.column_names)
+            types = [loaded.schema.field(str(name)).type for name in resolved.values()]
+            if not any(has_temporal(kind) for kind in types):
+                return _finish(src, loaded, resolved, from_text=False)
+            # Arrow guessed timestamps from date-like strings (ids such as
+            # "2024-01-01"): read again keeping the strings.
+            loaded = read_json_records(src)
+        return _from_records(src, loaded, roles, resolve)
+    if fmt == "table":
+        return _finish(src, src.obj, resolve(src.obj.column_names), from_text=False)
+    if fmt == "records":
+        return _from_records(src, src.obj, roles, resolve)
+    if fmt == "dataframe":
+        return _from_dataframe(src, src.obj, roles, resolve)
+    raise InputError(f"a {fmt} file has no named columns", source=src.label)
+
+
+def _finish(
+    src: Source, table: pa.Table, resolved: Mapping[str, Hashable], *, from_text: bool
+) -> RawColumns:
+    data = {canonical: table.column(name) for canonical, name in resolved.items()}
+    return _checked(src, data, resolved, from_text, table.num_rows)
+
+
+def _checked(
+    src: Source,
+    data: dict[str, pa.ChunkedArray],
+    resolved: Mapping[str, Hashable],
+    from_text: bool,
+    num_rows: int,
+) -> RawColumns:
+    if num_rows == 0:
+        raise InputError("empty file (no data rows)" if src.is_file else "no rows", source=src.label)
+    fields = {canonical: str(name) for canonical, name in resolved.items()}
+    return RawColumns(data, fields, from_text, num_rows)
+
+
+def _from_records(
+    src: Source, rows: object, roles: Mapping[str, str], resolve: Resolver
+) -> RawColumns:
+    if not isinstance(rows, list):
+        raise InputError("expected a list of records (objects)", source=src.label)
+    if not rows:  # before resolving columns: an empty list has none
+        return _checked(src, {}, {}, False, 0)
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise InputError(
+                f"expected a record (object), got {type(row).__name__}",
+                source=src.label,
+                row=number,
+            )
+    # Keys in first-seen order over all rows: later rows may add keys.
+    resolved = resolve(dict.fromkeys(key for row in rows for key in row))
+    data = {
+        canonical: to_arrow(
+            [row.get(name) for row in rows], roles[canonical], src.label, str(name)
+        )
+        for canonical, name in resolved.items()
+    }
+    return _checked(src, data, resolved, False, len(rows))
+
+
+def _from_dataframe(
+    src: Source, frame: pd.DataFrame, roles: Mapping[str, str], resolve: Resolver
+) -> RawColumns:
+    resolved = resolve(frame.columns)
+    data = {
+        canonical: to_arrow(frame[name], roles[canonical], src.label, str(name))
+        for canonical, name in resolved.items()
+    }
+    return _checked(src, data, resolved, False, len(frame))
+
+
+def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) -> pa.ChunkedArray:
+    """Convert Python values or a pandas Series to Arrow, naming the row that breaks it.
+
+    NaN counts as missing (null) except for scores, where NaN is a value the data layer
+    judges; so is it in Arrow's ``from_pandas`` convention.
+    """
+    try:
+        array = pa.array(values, from_pandas=role != "score")
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+        raise conversion_error(values, role, label, field, exc) from exc
+    return pa.chunked_array([array])
+
+
+def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:
+    try:
+        if src.path.is_dir():  # a partitioned dataset
+            handle = str(src.path)
+            names = pa_ds.dataset(handle, format="parquet", partitioning="hive").schema.names
+        else:
+            # A gzipped parquet file needs random access, so it is read into memory.
+            handle = pa.BufferReader(read_all(src)) if src.gzip else str(src.path)
+            names = pq.read_schema(handle).names
+        resolved = resolve(names)
+        return pq.read_table(handle, columns=[str(n) for n in resolved.values()]), resolved
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"cannot read parquet file: {exc}", source=src.label) from exc
+
+
+def _read_csv(
+    src: Source, delimiter: str, roles: Mapping[str, str], resolve: Resolver
+) -> tuple[pa.Table, dict[str, Hashable]]:
+    header = _read_header(src, delimiter)
+    if header is None:
+        raise InputError("empty file (no header line)", source=src.label)
+    resolved = resolve(header)
+    # Ids are strings whatever they look like: "001" must not become 1.
+    id_types = {str(name): pa.string() for c, name in resolved.items() if roles[c] == "id"}
+    convert = pa_csv.ConvertOptions(
+        column_types=id_types,
+        include_columns=[str(n) for n in resolved.values()],
+        null_values=[""],  # only an empty field is missing; "NA" may be a doc id
+        strings_can_be_null=True,
+    )
+    # Quoted values with line breaks are rare and slow Arrow's parallel parsing down,
+    # so they are allowed only on a second attempt.
+    for newlines_in_values in (False, True):
+        parse = pa_csv.ParseOptions(delimiter=delimiter, newlines_in_values=newlines_in_values)
+        try:
+            with open_stream(src) as stream:
+                return pa_csv.read_csv(stream, parse_options=parse, convert_options=convert), resolved
+        except pa.ArrowInvalid as exc:
+            failure = exc
+    raise _locate_csv_error(src, delimiter, failure) from failure
+
+
+def _read_header(src: Source, delimiter: str) -> list[str] | None:
+    """The first non-empty line, split as CSV; None if there is none."""
+    with open_stream(src) as stream:
+        head = b""
+        while True:
+            block = stream.read(_HEADER_BLOCK)
+            head += block
+            lines = head.split(b"\n")
+            complete = [line for line in lines[:-1] if line.strip()]
+            if complete or not block:
+                break
+    first = complete[0] if complete else head
+    text = first.decode("utf-8-sig", errors="replace").strip("\r")
+    if not text.strip():
+        return None
+    return next(csv.reader([text], delimiter=delimiter))
+
+
+def _locate_csv_error(src: Source, delimiter: str, exc: pa.ArrowInvalid) -> InputError:
+    """Re-scan a CSV file that Arrow rejected, to name the row at fault."""
+    data = read_all(src).to_pybytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        return InputError(f"invalid UTF-8 text at line {line}", source=src.label, row=line)
+    records = (r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if r)
+    header = next(records, [])
+    for number, record in enumerate(records, start=1):  # data rows, as Arrow counts them
+        if len(record) != len(header):
+            return InputError(
+                f"expected {len(header)} fields (as in the header), found {len(record)}",
+                source=src.label,
+                row=number,
+            )
+    return InputError(f"cannot parse file: {exc}", source=src.label)

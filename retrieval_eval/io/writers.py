@@ -1,0 +1,175 @@
+"""Write tables (parquet, CSV, TSV, JSON, JSON Lines) and JSON documents, atomically.
+
+JSON has no NaN or infinity: both writers write NaN, +inf and -inf as ``null``, so the
+output is strict JSON that every parser reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePath
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
+
+from retrieval_eval.errors import OutputError
+from retrieval_eval.io.atomic import atomic_write
+
+_EXTENSIONS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+
+
+def write_table(
+    table: pd.DataFrame | pa.Table,
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+) -> None:
+    """Write a table to ``path``, atomically (a crash never leaves half a file).
+
+    Parameters
+    ----------
+    table:
+        A pyarrow Table or a pandas DataFrame. A DataFrame's index is written as
+        columns only when it is named (``df.set_index("query_id")``); a default
+        RangeIndex is dropped.
+    path:
+        The output file. Its directory must exist.
+    format:
+        ``"parquet"``, ``"csv"``, ``"tsv"``, ``"json"`` (an array of records) or
+        ``"jsonl"`` (one record per line); by default taken from the extension.
+        In JSON, NaN and infinities are written as ``null``.
+
+    Raises
+    ------
+    OutputError
+        Unknown extension or format (the message lists the supported ones), or the
+        file cannot be written (the reason is given; nothing is left behind).
+    """
+    fmt = _format_of(path, format)
+    try:
+        arrow = _as_arrow(table)
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise OutputError(f"{os.fspath(path)}: cannot convert the table: {exc}") from exc
+    atomic_write(path, lambda temp: _WRITERS[fmt](arrow, temp))
+
+
+def write_json(obj: Any, path: str | os.PathLike[str]) -> None:
+    """Write ``obj`` as pretty-printed (indented, UTF-8) JSON, atomically.
+
+    NaN, +inf and -inf are written as ``null`` (JSON has no such numbers). numpy
+    scalars and arrays, tuples, paths, dates and mappings are converted to their JSON
+    equivalents.
+
+    Raises
+    ------
+    OutputError
+        ``obj`` holds something JSON cannot represent, or the file cannot be written.
+    """
+    try:
+        text = json.dumps(_plain(obj), indent=2, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise OutputError(f"{os.fspath(path)}: cannot write: {exc}") from exc
+    atomic_write(path, lambda temp: Path(temp).write_text(text + "\n", encoding="utf-8"))
+
+
+def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
+    supported = sorted(set(_EXTENSIONS.values()))
+    if format is not None:
+        name = format.lower().lstrip(".")
+        name = _EXTENSIONS.get(f".{name}", name)
+        if name not in supported:
+            raise OutputError(f"{os.fspath(path)}: unknown format {format!r}; supported: {supported}")
+        return name
+    suffix = Path(os.fspath(path)).suffix.lower()
+    if suffix not in _EXTENSIONS:
+        raise OutputError(
+            f"{os.fspath(path)}: cannot tell the format from the extension {suffix or '(none)'!r}; "
+            f"supported extensions: {', '.join(_EXTENSIONS)}"
+        )
+    return _EXTENSIONS[suffix]
+
+
+def _as_arrow(table: pd.DataFrame | pa.Table) -> pa.Table:
+    if isinstance(table, pa.Table):
+        return table
+    if isinstance(table, pd.DataFrame):
+        if any(name is not None for name in table.index.names):
+            table = table.reset_index()
+        return pa.Table.from_pandas(table, preserve_index=False)
+    raise TypeError(f"expected a pandas DataFrame or a pyarrow Table, got {type(table).__name__}")
+
+
+def _write_parquet(table: pa.Table, temp: str) -> None:
+    pq.write_table(table, temp)
+
+
+def _write_csv(table: pa.Table, temp: str, delimiter: str = ",") -> None:
+    pa_csv.write_csv(table, temp, pa_csv.WriteOptions(delimiter=delimiter))
+
+
+def _write_json_lines(table: pa.Table, temp: str, array: bool = False) -> None:
+    # Batch by batch, so a large table never becomes one huge list of dicts.
+    with open(temp, "w", encoding="utf-8") as out:
+        out.write("[\n" if array else "")
+        first = True
+        for batch in table.to_batches(max_chunksize=65536):
+            for row in batch.to_pylist():
+                if array and not first:
+                    out.write(",\n")
+                out.write(json.dumps(_plain(row), ensure_ascii=False, allow_nan=False))
+                out.write("" if array else "\n")
+                first = False
+        out.write("\n]\n" if array and not first else ("]\n" if array else ""))
+
+
+_WRITERS: Mapping[str, Callable[[pa.Table, str], None]] = {
+    "parquet": _write_parquet,
+    "csv": _write_csv,
+    "tsv": lambda table, temp: _write_csv(table, temp, delimiter="\t"),
+    "json": lambda table, temp: _write_json_lines(table, temp, array=True),
+    "jsonl": _write_json_lines,
+}
+
+
+def _plain(obj: Any) -> Any:
+    """``obj`` with only JSON types; non-finite floats become None."""
+    if isinstance(obj, float):  # includes numpy.float64
+        return float(obj) if math.isfinite(obj) else None
+    if obj is None or isinstance(obj, (str, bool, int)):
+        return obj
+    if isinstance(obj, Mapping):
+        return {_key(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _plain(obj.tolist())
+    if isinstance(obj, np.generic):  # numpy scalars that are not float64
+        return _plain(obj.item())
+    if obj is pd.NA or obj is pd.NaT:
+        return None
+    if isinstance(obj, (dt.date, dt.datetime, dt.time)):
+        return obj.isoformat()
+    if isinstance(obj, PurePath):
+        return str(obj)
+    raise TypeError(f"object of type {type(obj).__name__} is not JSON serializable")
+
+
+def _key(key: Any) -> Any:
+    # json accepts str, int, float, bool and None keys; numpy scalars become Python ones.
+    return key.item() if isinstance(key, np.generic) else key
