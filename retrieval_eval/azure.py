@@ -1,0 +1,277 @@
+"""Drop-in for azure-ai-evaluation's ``DocumentRetrievalEvaluator``, on the columnar core.
+
+``DocumentRetrievalEvaluator`` takes the same keyword arguments with the same defaults, is called
+the same way (``retrieval_ground_truth=``, ``retrieved_documents=``) and returns the same output
+dict: keys, key order and value types, for one query. :meth:`DocumentRetrievalEvaluator.evaluate_rows`
+and :meth:`DocumentRetrievalEvaluator.evaluate_table` score a whole file of such rows in one pass.
+
+Where the SDK (1.18.10) misbehaves, this does the right thing instead; see the README:
+fidelity weights follow numeric label order; bool labels are the integers 0/1; NaN scores,
+non-list containers and non-dict rows are errors; a None threshold means the default; large
+label ranges do not overflow; an ideal DCG of 0 gives NaN instead of ZeroDivisionError; numpy
+integer labels and numpy float scores are accepted; the 10,000-row cap is not applied.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .data import Qrels, Run, load_azure_rows, rank_run
+from .data.join import QueryAlignment, align_to
+from .errors import InputError
+from .kernels import docret
+from .metrics.document_retrieval import LabelRange, metric_matrix
+
+K = 3
+PASS_FAIL = {True: "pass", False: "fail"}
+# Azure's property names, in Azure's order, with the kernel column of each.
+_PROPERTIES = (
+    ("ndcg@3", docret.NDCG_EXP),
+    ("xdcg@3", docret.XDCG),
+    ("fidelity", docret.FIDELITY),
+    ("top1_relevance", docret.TOP1_RELEVANCE),
+    ("top3_max_relevance", docret.MAX_RELEVANCE),
+    ("holes", docret.HOLES),
+    ("holes_ratio", docret.HOLES_RATIO),
+    ("total_retrieved_documents", docret.TOTAL_RETRIEVED),
+    ("total_ground_truth_documents", docret.TOTAL_GROUND_TRUTH),
+)
+_INTEGER_PROPERTIES = {"top1_relevance", "top3_max_relevance", "holes", "total_retrieved_documents", "total_ground_truth_documents"}
+_DEFAULT_THRESHOLDS = {
+    "ndcg@3": 0.5,
+    "xdcg@3": 50.0,
+    "fidelity": 0.5,
+    "top1_relevance": 50.0,
+    "top3_max_relevance": 50.0,
+    "total_retrieved_documents": 50,
+    "total_ground_truth_documents": 50,
+}
+_HOLES_THRESHOLDS = {"holes": 0, "holes_ratio": 0}
+_MISSING_INPUTS = "DocumentRetrievalEvaluator: Either 'conversation' or individual inputs must be provided."
+_EMPTY_GROUND_TRUTH = (
+    "'retrieval_ground_truth' parameter must contain at least one item. "
+    "Check your data input to be sure that each input record has ground truth defined."
+)
+_BAD_GROUND_TRUTH_ROW = (
+    "Invalid input data was found in the retrieval ground truth. Ensure that all items in the "
+    "'retrieval_ground_truth' array contain 'document_id' and 'query_relevance_label' properties."
+)
+_BAD_RETRIEVED_ROW = (
+    "Invalid input data was found in the retrieved documents. Ensure that all items in the "
+    "'retrieved_documents' array contain 'document_id' and 'relevance_score' properties."
+)
+_LABEL_OUT_OF_RANGE = (
+    "A query relevance label {side} than the configured {bound} value was detected in the evaluation input data. "
+    "Check the range of ground truth label values in the input data and set the value of ground_truth_label_{short} to "
+    "the appropriate value for your data."
+)
+
+
+class EvaluationException(InputError):
+    """Raised where the SDK raises its ``EvaluationException``, with the SDK's message."""
+
+
+class DocumentRetrievalEvaluator:
+    """NDCG@3 (exponential gain), XDCG@3, fidelity, top-1 and top-3 max relevance, holes, for one query per call.
+
+    Same constructor as azure-ai-evaluation's evaluator; all arguments keyword-only.
+    """
+
+    id = "azureai://built-in/evaluators/document_retrieval"
+
+    def __init__(
+        self,
+        *,
+        ground_truth_label_min: int = 0,
+        ground_truth_label_max: int = 4,
+        ndcg_threshold: float | None = 0.5,
+        xdcg_threshold: float | None = 50.0,
+        fidelity_threshold: float | None = 0.5,
+        top1_relevance_threshold: float | None = 50.0,
+        top3_max_relevance_threshold: float | None = 50.0,
+        total_retrieved_documents_threshold: int | None = 50,
+        total_ground_truth_documents_threshold: int | None = 50,
+    ) -> None:
+        if not isinstance(ground_truth_label_min, int):
+            raise EvaluationException("The ground truth label minimum must be an integer value.")
+        if not isinstance(ground_truth_label_max, int):
+            raise EvaluationException("The ground truth label maximum must be an integer value.")
+        if ground_truth_label_min >= ground_truth_label_max:
+            raise EvaluationException(
+                "The ground truth label maximum must be strictly greater than the ground truth label minimum."
+            )
+        self.k = K
+        self.ground_truth_label_min = int(ground_truth_label_min)
+        self.ground_truth_label_max = int(ground_truth_label_max)
+        self._labels = LabelRange(self.ground_truth_label_min, self.ground_truth_label_max)
+        given = {
+            "ndcg@3": ndcg_threshold,
+            "xdcg@3": xdcg_threshold,
+            "fidelity": fidelity_threshold,
+            "top1_relevance": top1_relevance_threshold,
+            "top3_max_relevance": top3_max_relevance_threshold,
+            "total_retrieved_documents": total_retrieved_documents_threshold,
+            "total_ground_truth_documents": total_ground_truth_documents_threshold,
+        }
+        self._thresholds: dict[str, Any] = {}
+        for name, value in given.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+                raise EvaluationException(f"The threshold for {name} must be a number or None, got {value!r}.")
+            self._thresholds[name] = _DEFAULT_THRESHOLDS[name] if value is None else value
+        self._thresholds.update(_HOLES_THRESHOLDS)
+        self._threshold = self._thresholds["ndcg@3"]
+
+    def __call__(self, *, retrieval_ground_truth: Any = None, retrieved_documents: Any = None, **_: Any) -> dict[str, Any]:
+        """Score one query; the output dict has the SDK's keys, order and value types."""
+        if retrieval_ground_truth is None or retrieved_documents is None:
+            raise EvaluationException(_MISSING_INPUTS)
+        qrels_table = self._ground_truth_table(retrieval_ground_truth)
+        run_table = _retrieved_table(retrieved_documents)
+        query_ids = pa.array([0], type=pa.int64())
+        qrels = Qrels(qrels_table, source="retrieval_ground_truth")
+        row = self._matrix(qrels, Run(run_table, source="retrieved_documents"), query_ids)[0]
+        return self._output(row)
+
+    def evaluate_table(self, rows: Any, *, query_id_field: str = "query_id") -> pd.DataFrame:
+        """Score a file (JSONL or parquet) or table of Azure rows in one columnar pass.
+
+        Each row holds ``retrieval_ground_truth`` and ``retrieved_documents`` (and optionally a
+        query id; else the 1-based row number is used). Returns one row per input row: ``query_id``
+        and the nine metrics under the SDK's names (float64; NaN where fidelity is undefined).
+        """
+        matrix, query_ids = self._score_rows(rows, query_id_field)
+        table = pd.DataFrame({"query_id": query_ids.to_pandas()})
+        for name, column in _PROPERTIES:
+            table[name] = matrix[:, column].astype(np.int64) if name in _INTEGER_PROPERTIES else matrix[:, column]
+        return table
+
+    def evaluate_rows(self, rows: Any, *, query_id_field: str = "query_id") -> Iterator[dict[str, Any]]:
+        """Like calling the evaluator on every row, scored in one columnar pass: one output dict per row."""
+        matrix, _ = self._score_rows(rows, query_id_field)
+        return (self._output(row) for row in matrix)
+
+    def _score_rows(self, rows: Any, query_id_field: str) -> tuple[np.ndarray, pa.Array]:
+        collection = load_azure_rows(rows, query_id_field=query_id_field)
+        return self._matrix(collection.qrels, collection.run, collection.query_ids), collection.query_ids
+
+    def _matrix(self, qrels: Qrels, run: Run, query_ids: pa.Array) -> np.ndarray:
+        self._labels.check(qrels)
+        alignment: QueryAlignment = align_to(query_ids, qrels, run)
+        return metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)
+
+    def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
+        rows = _rows_of(ground_truth, "retrieval_ground_truth")
+        if not rows:
+            raise EvaluationException(_EMPTY_GROUND_TRUTH)
+        ids, labels = [], []
+        for row in rows:
+            document_id, label = _fields(row, "retrieval_ground_truth", "query_relevance_label")
+            if document_id is None or label is None:
+                raise EvaluationException(_BAD_GROUND_TRUTH_ROW)
+            if not isinstance(label, numbers.Integral):
+                raise EvaluationException("Query relevance labels must be integer values.")
+            label = int(label)
+            if label < self.ground_truth_label_min:
+                raise EvaluationException(_LABEL_OUT_OF_RANGE.format(side="less", bound="minimum", short="min"))
+            if label > self.ground_truth_label_max:
+                raise EvaluationException(_LABEL_OUT_OF_RANGE.format(side="greater", bound="maximum", short="max"))
+            ids.append(_id_key(document_id))
+            labels.append(label)
+        return pa.table({"query_id": pa.array([0] * len(ids), pa.int64()), "doc_id": ids, "relevance": pa.array(labels, pa.int64())})
+
+    def _output(self, row: np.ndarray) -> dict[str, Any]:
+        properties = _property_values(row)
+        for name, value in list(properties.items()):
+            threshold = self._thresholds[name]
+            higher_is_better = name not in _HOLES_THRESHOLDS
+            passed = bool(value >= threshold) if higher_is_better else bool(value <= threshold)
+            properties[f"{name}_result"] = PASS_FAIL[passed]
+            properties[f"{name}_passed"] = passed
+            properties[f"{name}_threshold"] = threshold
+            properties[f"{name}_higher_is_better"] = higher_is_better
+        score = float(properties["ndcg@3"])
+        passed = score >= self._threshold
+        return {
+            "document_retrieval": score,
+            "document_retrieval_score": score,
+            "document_retrieval_passed": passed,
+            "document_retrieval_result": PASS_FAIL[passed],
+            "document_retrieval_reason": None,
+            "document_retrieval_status": "completed",
+            "document_retrieval_threshold": self._threshold,
+            "document_retrieval_properties": properties,
+        }
+
+
+def _property_values(row: np.ndarray) -> dict[str, Any]:
+    """The nine metrics with the SDK's value types for the branch the query falls in."""
+    totals = {
+        "total_retrieved_documents": int(row[docret.TOTAL_RETRIEVED]),
+        "total_ground_truth_documents": int(row[docret.TOTAL_GROUND_TRUTH]),
+    }
+    quality = ("ndcg@3", "xdcg@3", "fidelity", "top1_relevance", "top3_max_relevance")
+    if totals["total_retrieved_documents"] == 0:
+        return {**{name: 0.0 for name in quality}, "holes": 0, "holes_ratio": 0, **totals}
+    holes = {"holes": int(row[docret.HOLES]), "holes_ratio": float(row[docret.HOLES_RATIO])}
+    if not row[docret.RELEVANT_RETRIEVED]:
+        return {**{name: 0 for name in quality}, **holes, **totals}
+    return {
+        "ndcg@3": float(row[docret.NDCG_EXP]),
+        "xdcg@3": float(row[docret.XDCG]),
+        "fidelity": float(row[docret.FIDELITY]),
+        "top1_relevance": int(row[docret.TOP1_RELEVANCE]),
+        "top3_max_relevance": int(row[docret.MAX_RELEVANCE]),
+        **holes,
+        **totals,
+    }
+
+
+def _retrieved_table(retrieved: Any) -> pa.Table:
+    ids, scores = [], []
+    for row in _rows_of(retrieved, "retrieved_documents"):
+        document_id, score = _fields(row, "retrieved_documents", "relevance_score")
+        if document_id is None or score is None:
+            raise EvaluationException(_BAD_RETRIEVED_ROW)
+        if not isinstance(score, numbers.Real):
+            raise EvaluationException("Retrieved document relevance score must be a numerical value.")
+        if math.isnan(score):
+            raise EvaluationException(f"Retrieved document {document_id!r} has a NaN relevance score; NaN cannot be ranked.")
+        if isinstance(score, numbers.Integral) and float(score) != score:
+            raise EvaluationException(
+                f"Retrieved document {document_id!r} has the score {score}, which float64 cannot hold exactly; "
+                "scores are compared as float64."
+            )
+        ids.append(_id_key(document_id))
+        scores.append(float(score))
+    return pa.table({"query_id": pa.array([0] * len(ids), pa.int64()), "doc_id": pa.array(ids, pa.string()), "score": pa.array(scores, pa.float64())})
+
+
+def _rows_of(value: Any, name: str) -> Sequence[Any]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise EvaluationException(f"'{name}' must be a list of dicts, got {type(value).__name__}.")
+    return value
+
+
+def _fields(row: Any, name: str, value_field: str) -> tuple[Any, Any]:
+    if not isinstance(row, Mapping):
+        raise EvaluationException(f"Every item of '{name}' must be a dict, got {type(row).__name__}.")
+    return row.get("document_id"), row.get(value_field)
+
+
+def _id_key(document_id: Any) -> str:
+    """A string that is equal for two ids exactly when Python dict keys would be (1 == 1.0 == True, 1 != "1")."""
+    if isinstance(document_id, str):
+        return "s" + document_id
+    if isinstance(document_id, numbers.Integral) or (isinstance(document_id, float) and document_id.is_integer()):
+        return "i" + str(int(document_id))
+    if isinstance(document_id, float):
+        return "f" + repr(document_id)
+    hash(document_id)  # an unhashable id raises TypeError, as in the SDK
+    return "o" + repr(document_id)

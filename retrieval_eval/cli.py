@@ -1,0 +1,172 @@
+"""The ``retrieval-eval`` command: a thin shell over the Python API.
+
+Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .data import Qrels, Run, load_azure_rows
+from .errors import ConfigError, RetrievalEvalError
+from .metrics import REGISTRY, EvaluationResult, evaluate
+from .metrics.evaluate import DEFAULT_K
+
+EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+_EVALUATE_EXAMPLES = """\
+examples:
+  retrieval-eval evaluate data/qrels.trec data/run.trec
+  retrieval-eval evaluate data/qrels.parquet data/run.parquet -m ndcg_exp@10 -m holes@10 -o per_query.parquet
+  retrieval-eval evaluate data/qrels.trec data/run.trec -k 5 --threshold ndcg_exp@5=0.4 --format json
+  retrieval-eval evaluate --azure data/azure_rows.jsonl --threshold holes_ratio=0.2
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="retrieval-eval", description="Fast, exact retrieval evaluation.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser(
+        "evaluate",
+        help="score a run against qrels",
+        description="Score a run against qrels: a summary on stdout, optionally a per-query table.",
+        epilog=_EVALUATE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL; .gz ok), or Azure rows with --azure")
+    run.add_argument("run", nargs="?", help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok)")
+    run.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
+                     help="metric name, repeatable (see `retrieval-eval metrics`); default: Azure's set at k")
+    run.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    run.add_argument("--threshold", action="append", default=[], metavar="METRIC=VALUE",
+                     help="pass/fail threshold on a metric's mean, repeatable; exit code 1 when one fails")
+    run.add_argument("-o", "--output", help="per-query table (.parquet, .csv, .tsv, .json, .jsonl)")
+    run.add_argument("--summary-output", help="summary file (.json, or a table format)")
+    run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary format on stdout")
+    run.add_argument("--azure", action="store_true",
+                     help="QRELS is one file of Azure rows (retrieval_ground_truth + retrieved_documents per query)")
+    run.add_argument("--label-min", type=int, default=0, help="lowest label, the irrelevant grade (default 0)")
+    run.add_argument("--label-max", type=int, default=4, help="highest label (default 4)")
+    run.add_argument("--query-set", choices=("qrels", "both", "union"), default="qrels",
+                     help="queries evaluated: judged ones (default), those in both, or all")
+    run.add_argument("--run-duplicates", choices=("last", "first", "max", "raise"), default="last",
+                     help="score kept for a document retrieved twice (default last, as Azure)")
+    run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"), default="last",
+                     help="label kept for a document judged twice (default last, as Azure)")
+    run.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
+    listing.add_argument("--format", choices=("table", "json"), default="table")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "metrics":
+        print(_metrics_listing(args.format))
+        return EXIT_OK
+    try:
+        result = _evaluate(args)
+    except (RetrievalEvalError, OSError) as error:
+        if args.debug:
+            raise
+        print(f"retrieval-eval: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(_summary_text(result, args.format))
+    return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
+
+
+def _evaluate(args: argparse.Namespace) -> EvaluationResult:
+    if args.azure:
+        if args.run is not None:
+            raise _usage("with --azure give one file of Azure rows, not a qrels and a run")
+        collection = load_azure_rows(args.qrels)
+        qrels, run = collection.qrels, collection.run
+    elif args.run is None:
+        raise _usage("give a qrels file and a run file (or --azure with one file of Azure rows)")
+    else:
+        qrels = Qrels.read(args.qrels, duplicates=args.qrels_duplicates)
+        run = Run.read(args.run)
+    result = evaluate(
+        qrels,
+        run,
+        args.metrics,
+        k=args.k,
+        thresholds=_parse_thresholds(args.threshold),
+        label_min=args.label_min,
+        label_max=args.label_max,
+        query_set=args.query_set,
+        run_duplicates=args.run_duplicates,
+    )
+    if args.output:
+        result.write(args.output)
+    if args.summary_output:
+        result.write_summary(args.summary_output)
+    return result
+
+
+def _parse_thresholds(items: list[str]) -> dict[str, float]:
+    thresholds: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not sep or not name.strip() or not math.isfinite(number):
+            raise _usage(f"--threshold takes METRIC=NUMBER, got {item!r}")
+        thresholds[name.strip()] = number
+    return thresholds
+
+
+def _usage(message: str) -> ConfigError:
+    return ConfigError(message)
+
+
+def _summary_text(result: EvaluationResult, style: str) -> str:
+    if style == "json":
+        return json.dumps(result.to_dict(), indent=2)
+    if style == "csv":
+        return result.summary.reset_index().to_csv(index=False).rstrip("\n")
+    counts = result.query_counts
+    lines = [
+        f"run: {result.run}",
+        f"queries: {counts['evaluated']} evaluated ({counts['both']} judged and retrieved, "
+        f"{counts['judged_only']} judged only, {counts['retrieved_only']} retrieved only)",
+        result.summary.to_string(float_format=lambda v: f"{v:.4f}"),
+    ]
+    if result.passed is not None:
+        lines.append(f"verdict: {'PASS' if result.passed else 'FAIL'}")
+    return "\n".join(lines)
+
+
+def _metrics_listing(style: str) -> str:
+    rows = [
+        {
+            "metric": d.display_name,
+            "family": d.family,
+            "higher_is_better": d.higher_is_better,
+            "aliases": list(d.aliases),
+            "definition": d.definition,
+        }
+        for d in REGISTRY
+    ]
+    if style == "json":
+        return json.dumps(rows, indent=2)
+    width = max(len(r["metric"]) for r in rows)
+    return "\n".join(
+        f"{r['metric']:<{width}}  {'higher' if r['higher_is_better'] else 'lower '} is better  {r['definition']}"
+        + (f" Also written {', '.join(r['aliases'])}." if r["aliases"] else "")
+        for r in rows
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

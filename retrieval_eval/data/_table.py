@@ -1,0 +1,44 @@
+"""Checks shared by Qrels and Run when they are built from a canonical Arrow table."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import ConfigError, InputError
+from ..kernels.judgments import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+
+DUPLICATE_POLICIES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "raise": RAISE}
+
+
+def duplicate_policy_code(policy: str, *, what: str) -> int:
+    """Kernel code of a duplicates policy; ``what`` names the parameter in the error."""
+    try:
+        return DUPLICATE_POLICIES[policy]
+    except KeyError:
+        raise ConfigError(f"{what} must be one of {sorted(DUPLICATE_POLICIES)}, got {policy!r}") from None
+
+
+def require_columns(table: pa.Table, names: tuple[str, ...], source: str) -> None:
+    missing = [name for name in names if name not in table.column_names]
+    if missing:
+        raise InputError(f"missing column(s) {missing}; found {table.column_names}", source=source)
+
+
+def describe_row(table: pa.Table, row: int) -> str:
+    """``query 'q' doc 'd'`` of a 0-based row, for error messages."""
+    return f"query {table['query_id'][row].as_py()!r} doc {table['doc_id'][row].as_py()!r}"
+
+
+def first_true(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def source_name(source: Any) -> str:
+    """How error messages name an input: its path, or ``<DataFrame>``/``<Table>`` for objects."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return f"<{type(source).__name__}>"

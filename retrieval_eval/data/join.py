@@ -1,0 +1,155 @@
+"""The single relevance join, and the alignment of the queries of a qrels and a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ConfigError, InputError
+from ..kernels.ranking import rank_and_label
+from ._table import describe_row, duplicate_policy_code
+from .ids import IdColumn
+from .qrels import Qrels
+from .run import Run
+
+QUERY_SETS = ("qrels", "both", "union")
+
+
+@dataclass(frozen=True, eq=False)
+class RankedRun:
+    """A run ranked and labelled against qrels, as padded CSR arrays over the run's query groups.
+
+    For run query q, ranks ``0..n_ranked[q]-1`` live at ``offsets[q] + rank`` in ``rows`` (the run
+    row of the document), ``labels`` (its judged label, 0 when unjudged) and ``judged``.
+    ``retrieved_rows[q]`` counts q's rows including repeated documents.
+    """
+
+    run: Run
+    offsets: np.ndarray
+    n_ranked: np.ndarray
+    rows: np.ndarray
+    labels: np.ndarray
+    judged: np.ndarray
+    retrieved_rows: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class QueryAlignment:
+    """The evaluated queries: for each, its index in the run and in the qrels (-1 when absent)."""
+
+    query_ids: pa.Array
+    run_query: np.ndarray
+    qrels_query: np.ndarray
+    n_judged_only: int
+    n_retrieved_only: int
+    n_both: int
+
+
+def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
+    """Rank each run query's distinct documents (score descending, ties in input order) and label them.
+
+    ``duplicates`` chooses the score of a document retrieved more than once: ``"last"`` (Azure's
+    rule, the default), ``"first"``, ``"max"``, or ``"raise"``; it keeps its first position.
+    """
+    policy = duplicate_policy_code(duplicates, what="run duplicates")
+    _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
+    groups = run.queries
+    group_of_query = _positions_in(qrels.query_ids, groups.query_ids, qrels, run)
+    rows, labels, judged, n_ranked, duplicate_rows = rank_and_label(
+        groups.offsets,
+        groups.order,
+        run.doc_ids.keys,
+        run.doc_ids.offsets,
+        run.doc_ids.data,
+        run.scores,
+        policy,
+        group_of_query,
+        qrels.queries.offsets,
+        qrels.judged_rows,
+        qrels.judged_labels,
+        qrels.n_judged,
+        qrels.doc_ids.keys,
+        qrels.doc_ids.offsets,
+        qrels.doc_ids.data,
+        run.doc_ids.is_string,
+    )
+    if (duplicate_rows >= 0).any():
+        row = int(duplicate_rows[duplicate_rows >= 0].min())
+        raise InputError(
+            f"{describe_row(run.table, row)} is retrieved more than once (run duplicates='raise')",
+            source=run.source,
+            row=row + 1,
+        )
+    return RankedRun(run, groups.offsets, n_ranked, rows, labels, judged, groups.rows_per_query)
+
+
+def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlignment:
+    """Choose the evaluated queries.
+
+    ``"qrels"`` (default): every judged query, in qrels order; one the run lacks retrieved
+    nothing. ``"both"``: judged queries the run retrieved for. ``"union"``: judged queries,
+    then the run's unjudged queries (all their documents are holes).
+    """
+    if query_set not in QUERY_SETS:
+        raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
+    run_of_qrels = _positions_in(run.query_ids, qrels.query_ids, qrels, run)
+    qrels_of_run = _positions_in(qrels.query_ids, run.query_ids, qrels, run)
+    in_run = run_of_qrels >= 0
+    run_only = np.flatnonzero(qrels_of_run < 0)
+    counts = {"n_judged_only": int((~in_run).sum()), "n_retrieved_only": len(run_only), "n_both": int(in_run.sum())}
+    qrels_index = np.arange(qrels.n_queries, dtype=np.int64)
+    if query_set == "qrels":
+        return QueryAlignment(qrels.query_ids, run_of_qrels, qrels_index, **counts)
+    if query_set == "both":
+        keep = np.flatnonzero(in_run)
+        return QueryAlignment(qrels.query_ids.take(pa.array(keep)), run_of_qrels[keep], keep, **counts)
+    query_ids = pa.concat_arrays([qrels.query_ids, run.query_ids.take(pa.array(run_only))])
+    return QueryAlignment(
+        query_ids,
+        np.concatenate([run_of_qrels, run_only.astype(np.int64)]),
+        np.concatenate([qrels_index, np.full(len(run_only), -1, dtype=np.int64)]),
+        **counts,
+    )
+
+
+def align_to(query_ids: pa.Array, qrels: Qrels, run: Run) -> QueryAlignment:
+    """Evaluate exactly ``query_ids`` (distinct), in that order; each may be absent from either side."""
+    run_query = _positions_in(run.query_ids, query_ids, qrels, run)
+    qrels_query = _positions_in(qrels.query_ids, query_ids, qrels, run)
+    in_run, in_qrels = run_query >= 0, qrels_query >= 0
+    return QueryAlignment(
+        query_ids,
+        run_query,
+        qrels_query,
+        n_judged_only=int((in_qrels & ~in_run).sum()),
+        n_retrieved_only=int((in_run & ~in_qrels).sum()),
+        n_both=int((in_run & in_qrels).sum()),
+    )
+
+
+def _positions_in(haystack: pa.Array, needles: pa.Array, qrels: Qrels, run: Run) -> np.ndarray:
+    """Index of each needle in ``haystack`` (-1 when absent); query ids must be of one kind."""
+    if pa.types.is_integer(haystack.type) != pa.types.is_integer(needles.type):
+        raise InputError(
+            f"query ids are {_kind(qrels.query_ids)} in the qrels ({qrels.source}) but {_kind(run.query_ids)} "
+            f"in the run ({run.source}); convert one side so that both are strings or both integers",
+            field="query_id",
+        )
+    positions = pc.index_in(needles, value_set=haystack)
+    return positions.fill_null(-1).to_numpy().astype(np.int64)
+
+
+def _check_same_kind(a: IdColumn, b: IdColumn, field: str, qrels: Qrels, run: Run) -> None:
+    if a.is_string != b.is_string:
+        raise InputError(
+            f"{field}s are {a.kind}s in the qrels ({qrels.source}) but {b.kind}s in the run ({run.source}); "
+            "convert one side so that both are strings or both integers",
+            field=field,
+        )
+
+
+def _kind(ids: pa.Array) -> str:
+    return "integers" if pa.types.is_integer(ids.type) else "strings"

@@ -1,0 +1,106 @@
+"""Relevance judgments (qrels) as columnar arrays, indexed once and reused for every run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import InputError
+from ..io import read_qrels_table
+from ..kernels.judgments import index_judgments
+from ._table import describe_row, duplicate_policy_code, first_true, require_columns, source_name
+from .ids import IdColumn, QueryGroups, group_by_query, id_column
+
+
+class Qrels:
+    """Judgments ``(query_id, doc_id, relevance)`` grouped by query.
+
+    Relevance labels are integers. When a (query, document) pair is judged more than once,
+    ``duplicates`` says which label counts: ``"last"`` (Azure's rule, the default), ``"first"``,
+    ``"max"``, or ``"raise"``. Row counts per query still include the repeated rows (Azure's
+    ``total_ground_truth_documents``).
+
+    Build with :meth:`read` (any file or table) or from a canonical Arrow table with the
+    constructor.
+    """
+
+    def __init__(self, table: pa.Table, *, source: str = "<qrels>", duplicates: str = "last") -> None:
+        require_columns(table, ("query_id", "doc_id", "relevance"), source)
+        policy = duplicate_policy_code(duplicates, what="qrels duplicates")
+        self.source = source
+        self.table = table.select(["query_id", "doc_id", "relevance"])
+        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
+        self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
+        self.labels = _integer_labels(table["relevance"], source)
+        (self.judged_rows, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = index_judgments(
+            self.queries.offsets,
+            self.queries.order,
+            self.doc_ids.keys,
+            self.doc_ids.offsets,
+            self.doc_ids.data,
+            self.doc_ids.is_string,
+            self.labels,
+            policy,
+        )
+        if (duplicate_rows >= 0).any():
+            row = int(duplicate_rows[duplicate_rows >= 0].min())
+            raise InputError(
+                f"{describe_row(self.table, row)} is judged more than once (qrels duplicates='raise')",
+                source=source,
+                row=row + 1,
+            )
+
+    @classmethod
+    def read(
+        cls,
+        source: Any,
+        *,
+        columns: Mapping[str, str] | None = None,
+        format: str | None = None,
+        duplicates: str = "last",
+    ) -> "Qrels":
+        """Read qrels from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows."""
+        if isinstance(source, Qrels):
+            return source
+        table = read_qrels_table(source, columns=columns, format=format)
+        return cls(table, source=source_name(source), duplicates=duplicates)
+
+    @property
+    def query_ids(self) -> pa.Array:
+        return self.queries.query_ids
+
+    @property
+    def n_queries(self) -> int:
+        return self.queries.n_queries
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    def __repr__(self) -> str:
+        return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)})"
+
+    def check_label_range(self, label_min: int, label_max: int, *, option: str = "label range") -> None:
+        """Raise :class:`InputError` naming the first label outside ``[label_min, label_max]``."""
+        outside = (self.labels < label_min) | (self.labels > label_max)
+        if outside.any():
+            row = first_true(outside)
+            raise InputError(
+                f"{int(outside.sum())} label(s) outside the {option} [{label_min}, {label_max}], first "
+                f"{int(self.labels[row])} ({describe_row(self.table, row)}); set the {option} to match your data",
+                source=self.source,
+                row=row + 1,
+                field="relevance",
+            )
+
+
+def _integer_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
+    if not pa.types.is_integer(column.type):
+        raise InputError(f"relevance labels must be integers, found {column.type}", source=source, field="relevance")
+    if column.null_count:
+        row = first_true(column.is_null().to_numpy(zero_copy_only=False))
+        raise InputError("missing relevance label", source=source, row=row + 1, field="relevance")
+    return column.cast(pa.int64()).to_numpy()
+

@@ -1,0 +1,80 @@
+"""A run (retrieved documents with scores) as columnar arrays grouped by query."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import InputError
+from ..io import read_run_table
+from ._table import describe_row, first_true, require_columns, source_name
+from .ids import IdColumn, QueryGroups, group_by_query, id_column
+
+
+class Run:
+    """Retrieved documents ``(query_id, doc_id, score)`` grouped by query.
+
+    Scores are float64; NaN is an error (it has no place in an order), infinities are ordered
+    like any other score. ``name`` labels the run in results (defaults to the source).
+    """
+
+    def __init__(self, table: pa.Table, *, source: str = "<run>", name: str | None = None) -> None:
+        require_columns(table, ("query_id", "doc_id", "score"), source)
+        self.source = source
+        self.name = name if name is not None else source
+        self.table = table.select(["query_id", "doc_id", "score"])
+        self.scores = _finite_or_infinite_scores(self.table, source)
+        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
+        self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
+
+    @classmethod
+    def read(
+        cls,
+        source: Any,
+        *,
+        columns: Mapping[str, str] | None = None,
+        format: str | None = None,
+        name: str | None = None,
+    ) -> "Run":
+        """Read a run from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows."""
+        if isinstance(source, Run):
+            return source
+        table = read_run_table(source, columns=columns, format=format)
+        return cls(table, source=source_name(source), name=name)
+
+    @property
+    def query_ids(self) -> pa.Array:
+        return self.queries.query_ids
+
+    @property
+    def n_queries(self) -> int:
+        return self.queries.n_queries
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    def __repr__(self) -> str:
+        return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"
+
+
+def _finite_or_infinite_scores(table: pa.Table, source: str) -> np.ndarray:
+    column = table["score"]
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
+        raise InputError(f"scores must be numbers, found {column.type}", source=source, field="score")
+    if column.null_count:
+        row = first_true(column.is_null().to_numpy(zero_copy_only=False))
+        raise InputError("missing score", source=source, row=row + 1, field="score")
+    scores = column.cast(pa.float64()).to_numpy()
+    nan = np.isnan(scores)
+    if nan.any():
+        row = first_true(nan)
+        raise InputError(
+            f"{int(nan.sum())} NaN score(s), first at {describe_row(table, row)}; NaN cannot be ranked",
+            source=source,
+            row=row + 1,
+            field="score",
+        )
+    return scores

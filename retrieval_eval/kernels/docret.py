@@ -1,0 +1,137 @@
+"""Document-retrieval metrics (azure-ai-evaluation's DocumentRetrievalEvaluator family) for any k.
+
+One pass over each query's ranked labels fills one row of ``out`` with every metric of the
+family; columns are the constants below. For one query with ranked labels ``r_1..r_n``
+(unjudged = 0), ideal labels ``i_1 >= i_2 >= ...`` (distinct judged documents), ``R`` retrieved
+rows and ``G`` judged rows (both counting duplicates), and label minimum ``m``:
+
+- ndcg_exp@k = sum_{j<=min(k,n)} (2^r_j - 1)/log2(j+1) / sum_{j<=min(k,|I|)} (2^i_j - 1)/log2(j+1)
+  (exponential gain; NaN when the ideal sum is 0)
+- xdcg@k = 25 * sum_{j<=min(k,n)} r_j 0.6^(j-1) / sum_{j<=k} 0.6^(j-1)
+- fidelity = sum_{ranked d, l(d)>m} (2^(l(d)+1) - 1) / sum_{judged d, l(d)>m} (2^(l(d)+1) - 1)
+  (weights in numeric label order; NaN when the denominator is 0)
+- top1_relevance = r_1; max_relevance@k = max(r_1..r_min(k,n))
+- holes = distinct unjudged ranked documents; holes_ratio = holes / R;
+  holes@k = unjudged documents among the top min(k, n) / k
+- total_retrieved_documents = R; total_ground_truth_documents = G
+
+Azure's branches are kept: with no retrieved rows every metric is 0; when every ranked label
+is 0 the five quality metrics are 0 and the holes are still counted.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import prange
+
+from ._config import parallel_jit
+
+NDCG_EXP = 0
+XDCG = 1
+FIDELITY = 2
+TOP1_RELEVANCE = 3
+MAX_RELEVANCE = 4
+HOLES = 5
+HOLES_RATIO = 6
+HOLES_AT_K = 7
+TOTAL_RETRIEVED = 8
+TOTAL_GROUND_TRUTH = 9
+# 1.0 when some ranked document has a nonzero label (Azure's third branch); not a metric.
+RELEVANT_RETRIEVED = 10
+N_COLUMNS = 11
+
+
+@parallel_jit
+def document_retrieval_metrics(
+    run_query: np.ndarray,
+    ranked_offsets: np.ndarray,
+    n_ranked: np.ndarray,
+    ranked_labels: np.ndarray,
+    ranked_judged: np.ndarray,
+    retrieved_rows: np.ndarray,
+    qrels_query: np.ndarray,
+    ideal_offsets: np.ndarray,
+    n_ideal: np.ndarray,
+    ideal_labels: np.ndarray,
+    judged_rows: np.ndarray,
+    k: int,
+    label_min: int,
+    log2_discounts: np.ndarray,
+    xdcg_weights: np.ndarray,
+    xdcg_norm: float,
+) -> np.ndarray:
+    """Metrics for each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
+
+    ``log2_discounts[j] = log2(j + 2)``, ``xdcg_weights[j] = 0.6^j`` for j < k, and ``xdcg_norm`` is
+    their sum: computed by the caller with Python's ``math`` so the floats match Azure's bit for bit.
+    Returns float64 ``(n_queries, N_COLUMNS)``.
+    """
+    n_queries = run_query.shape[0]
+    out = np.zeros((n_queries, N_COLUMNS), dtype=np.float64)
+    for i in prange(n_queries):
+        rq = run_query[i]
+        gq = qrels_query[i]
+        n = n_ranked[rq] if rq >= 0 else 0
+        rows_retrieved = retrieved_rows[rq] if rq >= 0 else 0
+        base = ranked_offsets[rq] if rq >= 0 else 0
+        m = n_ideal[gq] if gq >= 0 else 0
+        ideal_base = ideal_offsets[gq] if gq >= 0 else 0
+        out[i, TOTAL_RETRIEVED] = rows_retrieved
+        out[i, TOTAL_GROUND_TRUTH] = judged_rows[gq] if gq >= 0 else 0
+        if rows_retrieved == 0:
+            continue
+        top = min(k, n)
+        holes = 0
+        holes_top = 0
+        any_relevant = False
+        for j in range(n):
+            if not ranked_judged[base + j]:
+                holes += 1
+                if j < top:
+                    holes_top += 1
+            if ranked_labels[base + j] != 0:
+                any_relevant = True
+        out[i, HOLES] = holes
+        out[i, HOLES_RATIO] = holes / rows_retrieved
+        out[i, HOLES_AT_K] = holes_top / k
+        if not any_relevant:
+            continue
+        out[i, RELEVANT_RETRIEVED] = 1.0
+
+        dcg = 0.0
+        xdcg = 0.0
+        best = ranked_labels[base]
+        for j in range(top):
+            label = ranked_labels[base + j]
+            dcg += (2.0**label - 1.0) / log2_discounts[j]
+            xdcg += (25 * label) * xdcg_weights[j]
+            best = max(best, label)
+        idcg = 0.0
+        for j in range(min(k, m)):
+            idcg += (2.0 ** ideal_labels[ideal_base + j] - 1.0) / log2_discounts[j]
+        out[i, NDCG_EXP] = dcg / idcg if idcg != 0.0 else np.nan
+        out[i, XDCG] = xdcg / xdcg_norm
+        out[i, TOP1_RELEVANCE] = ranked_labels[base]
+        out[i, MAX_RELEVANCE] = best
+
+        retrieved_weight = 0.0
+        for j in range(n):
+            label = ranked_labels[base + j]
+            if label > label_min:
+                retrieved_weight += 2.0 ** (label + 1) - 1.0
+        ideal_weight = 0.0
+        for j in range(m):
+            label = ideal_labels[ideal_base + j]
+            if label > label_min:
+                ideal_weight += 2.0 ** (label + 1) - 1.0
+        out[i, FIDELITY] = retrieved_weight / ideal_weight if ideal_weight != 0.0 else np.nan
+    return out
+
+
+def discount_tables(k: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(log2(j + 2), 0.6^j, sum of 0.6^j)`` for j < k, computed as Azure computes them."""
+    log2_discounts = np.array([math.log2(rank + 1) for rank in range(1, k + 1)], dtype=np.float64)
+    weights = [math.pow(0.6, rank - 1) for rank in range(1, k + 1)]
+    return log2_discounts, np.array(weights, dtype=np.float64), float(sum(weights))

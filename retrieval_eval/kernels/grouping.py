@@ -1,0 +1,48 @@
+"""Grouping rows by query without a global sort.
+
+Result files are nearly always written query by query, so rows are first cut into runs of
+equal consecutive ids (one linear pass); only the run heads need a generic factorization.
+Rows are then grouped by query code with a stable counting sort, which is skipped when the
+input is already grouped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._config import jit
+from .hashing import same_id
+
+
+@jit
+def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
+    """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0)."""
+    n = keys.shape[0]
+    starts = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        if i == 0 or not same_id(keys, offsets, data, i - 1, keys, offsets, data, i, is_string):
+            starts[count] = i
+            count += 1
+    return starts[:count]
+
+
+@jit
+def counting_sort(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stable grouping of rows by integer code in ``[0, n_codes)``.
+
+    Returns ``(order, group_offsets)``: the rows of code ``c`` are
+    ``order[group_offsets[c]:group_offsets[c + 1]]``, in input order.
+    """
+    group_offsets = np.zeros(n_codes + 1, dtype=np.int64)
+    for c in codes:
+        group_offsets[c + 1] += 1
+    for c in range(n_codes):
+        group_offsets[c + 1] += group_offsets[c]
+    cursor = group_offsets[:-1].copy()
+    order = np.empty(codes.shape[0], dtype=np.int64)
+    for i in range(codes.shape[0]):
+        c = codes[i]
+        order[cursor[c]] = i
+        cursor[c] += 1
+    return order, group_offsets

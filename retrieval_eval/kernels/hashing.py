@@ -1,0 +1,57 @@
+"""64-bit hashes and exact equality of ids stored as Arrow-style byte buffers.
+
+A string column is described by ``offsets`` (int64, length n + 1) and ``data`` (uint8): the
+bytes of row ``i`` are ``data[offsets[i]:offsets[i + 1]]``. An integer column has no bytes:
+its key is the value itself, so two integer ids are equal exactly when their keys are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._config import jit, parallel_jit
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+
+@parallel_jit
+def fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """FNV-1a 64 hash of each row's bytes: ``h = (h XOR byte) * 1099511628211 mod 2^64``."""
+    n = offsets.shape[0] - 1
+    out = np.empty(n, dtype=np.uint64)
+    for i in prange(n):
+        h = _FNV_OFFSET
+        for j in range(offsets[i], offsets[i + 1]):
+            h = (h ^ np.uint64(data[j])) * _FNV_PRIME
+        out[i] = h
+    return out
+
+
+@jit
+def same_id(
+    keys_a: np.ndarray,
+    offsets_a: np.ndarray,
+    data_a: np.ndarray,
+    row_a: int,
+    keys_b: np.ndarray,
+    offsets_b: np.ndarray,
+    data_b: np.ndarray,
+    row_b: int,
+    is_string: bool,
+) -> bool:
+    """Exact id equality: equal keys, and for strings equal bytes (a hash match alone is not enough)."""
+    if keys_a[row_a] != keys_b[row_b]:
+        return False
+    if not is_string:
+        return True
+    start_a = offsets_a[row_a]
+    start_b = offsets_b[row_b]
+    length = offsets_a[row_a + 1] - start_a
+    if length != offsets_b[row_b + 1] - start_b:
+        return False
+    for j in range(length):
+        if data_a[start_a + j] != data_b[start_b + j]:
+            return False
+    return True

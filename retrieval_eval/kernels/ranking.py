@@ -1,0 +1,99 @@
+"""The single join: rank each query's retrieved documents once and label each ranked document once."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._config import jit, parallel_jit
+from .hashing import same_id
+from .judgments import resolve_duplicates
+
+
+@jit
+def find_judgment(
+    row: int,
+    run_keys: np.ndarray,
+    run_offsets: np.ndarray,
+    run_data: np.ndarray,
+    judged_rows: np.ndarray,
+    qrels_keys: np.ndarray,
+    qrels_offsets: np.ndarray,
+    qrels_data: np.ndarray,
+    is_string: bool,
+) -> int:
+    """Position of run row ``row``'s document in ``judged_rows`` (sorted by key), or -1."""
+    key = run_keys[row]
+    lo = 0
+    hi = judged_rows.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if qrels_keys[judged_rows[mid]] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    while lo < judged_rows.shape[0] and qrels_keys[judged_rows[lo]] == key:
+        if same_id(run_keys, run_offsets, run_data, row, qrels_keys, qrels_offsets, qrels_data, judged_rows[lo], is_string):
+            return lo
+        lo += 1
+    return -1
+
+
+@parallel_jit
+def rank_and_label(
+    run_group_offsets: np.ndarray,
+    run_order: np.ndarray,
+    run_keys: np.ndarray,
+    run_offsets: np.ndarray,
+    run_data: np.ndarray,
+    scores: np.ndarray,
+    duplicate_policy: int,
+    judged_group_of_query: np.ndarray,
+    judged_group_offsets: np.ndarray,
+    judged_rows: np.ndarray,
+    judged_labels: np.ndarray,
+    n_judged: np.ndarray,
+    qrels_keys: np.ndarray,
+    qrels_offsets: np.ndarray,
+    qrels_data: np.ndarray,
+    is_string: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank every run query's distinct documents by score and label them from the qrels.
+
+    Ranking: score descending; equal scores keep input order (stable sort); a repeated
+    document keeps the position of its first occurrence and the score chosen by
+    ``duplicate_policy``. ``judged_group_of_query[q]`` is run query q's group in the judgment
+    index, or -1 when q has no judgments. An unjudged document gets label 0.
+
+    Returns padded CSR arrays over ``run_group_offsets``: ``ranked_rows`` (run row of each
+    ranked document), ``ranked_labels``, ``ranked_judged`` (bool), then ``n_ranked`` per query
+    and ``duplicate_rows`` (first repeated row per query under the RAISE policy, else -1).
+    """
+    n_queries = run_group_offsets.shape[0] - 1
+    total = run_order.shape[0]
+    ranked_rows = np.empty(total, dtype=np.int64)
+    ranked_labels = np.zeros(total, dtype=judged_labels.dtype)
+    ranked_judged = np.zeros(total, dtype=np.bool_)
+    n_ranked = np.empty(n_queries, dtype=np.int64)
+    duplicate_rows = np.empty(n_queries, dtype=np.int64)
+    for q in prange(n_queries):
+        base = run_group_offsets[q]
+        rows = run_order[base : run_group_offsets[q + 1]]
+        first_rows, kept_scores, _, duplicate_rows[q] = resolve_duplicates(
+            rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
+        )
+        ranking = np.argsort(-kept_scores, kind="mergesort")
+        m = ranking.shape[0]
+        n_ranked[q] = m
+        g = judged_group_of_query[q]
+        g_start = judged_group_offsets[g] if g >= 0 else 0
+        g_rows = judged_rows[g_start : g_start + (n_judged[g] if g >= 0 else 0)]
+        for j in range(m):
+            row = first_rows[ranking[j]]
+            ranked_rows[base + j] = row
+            if g >= 0:
+                hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, qrels_keys, qrels_offsets, qrels_data, is_string)
+                if hit >= 0:
+                    ranked_labels[base + j] = judged_labels[g_start + hit]
+                    ranked_judged[base + j] = True
+    return ranked_rows, ranked_labels, ranked_judged, n_ranked, duplicate_rows

@@ -1,0 +1,8 @@
+"""Metric registry, name grammar, evaluation and results."""
+
+from .evaluate import evaluate
+from .names import Metric
+from .registry import REGISTRY, MetricDefinition
+from .result import EvaluationResult, Threshold
+
+__all__ = ["REGISTRY", "EvaluationResult", "Metric", "MetricDefinition", "Threshold", "evaluate"]

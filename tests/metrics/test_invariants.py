@@ -1,0 +1,113 @@
+"""Invariants that every metric in the registry must satisfy (driven by the registry, not a hand-kept list)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval_eval import REGISTRY, Metric, evaluate
+from tests.strategies import collection, label_scale, tables
+
+COUNTS = {"total_retrieved_documents", "total_ground_truth_documents"}
+
+
+def all_metrics(k: int) -> list[Metric]:
+    return [Metric(d.name, k if d.cutoff else None) for d in REGISTRY]
+
+
+def per_query(queries, k, label_min, label_max, shuffle_seed=None):
+    qrels, run = tables(queries, shuffle_seed)
+    result = evaluate(qrels, run, all_metrics(k), label_min=label_min, label_max=label_max)
+    return result.per_query.set_index("query_id")
+
+
+def same(a, b) -> bool:
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+@given(data=st.data(), scale=label_scale(), k=st.integers(1, 8), seed=st.integers(0, 2**16))
+def test_query_order_does_not_matter(data, scale, k, seed):
+    queries = data.draw(collection(*scale, int_ids=False))
+    reordered = dict(reversed(list(queries.items())))
+    a = per_query(queries, k, *scale)
+    b = per_query(reordered, k, *scale, shuffle_seed=seed)
+    for query in queries:
+        for column in a.columns:
+            assert same(a.loc[query, column], b.loc[query, column]), (query, column)
+
+
+@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8))
+def test_bounds_hold(data, scale, k):
+    queries = data.draw(collection(*scale, int_ids=False))
+    table = per_query(queries, k, *scale)
+    for definition in REGISTRY:
+        low, high = definition.bounds(*scale)
+        column = table[str(Metric(definition.name, k if definition.cutoff else None))].to_numpy(dtype=float)
+        defined = column[~np.isnan(column)]
+        assert (defined >= low).all() and (defined <= high).all(), (definition.name, defined, low, high)
+
+
+def perfect_run(gt):
+    """Every judged document, best label first, with strictly decreasing scores."""
+    labels = dict(gt)
+    ranked = sorted(labels, key=lambda d: -labels[d])
+    return [(doc, float(len(ranked) - i)) for i, doc in enumerate(ranked)]
+
+
+@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8))
+def test_a_perfect_ranking_is_never_beaten(data, scale, k):
+    """On a non-negative scale, the ideal ranking scores at least as well as any run on every quality metric."""
+    queries = data.draw(collection(*scale, int_ids=False))
+    perfect = {q: (gt, perfect_run(gt)) for q, (gt, _) in queries.items()}
+    ideal = per_query(perfect, k, *scale)
+    other = per_query(queries, k, *scale)
+    for definition in REGISTRY:
+        if definition.name in COUNTS:
+            continue
+        name = str(Metric(definition.name, k if definition.cutoff else None))
+        for query in queries:
+            best, value = ideal.loc[query, name], other.loc[query, name]
+            if math.isnan(value) or math.isnan(best):
+                continue  # undefined (e.g. fidelity with nothing above label_min): nothing to compare
+            assert (best >= value) if definition.higher_is_better else (best <= value), (name, query, best, value)
+
+
+@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8))
+def test_a_perfect_ranking_reaches_the_maximum(data, scale, k):
+    label_min, _ = scale
+    queries = data.draw(collection(*scale, int_ids=False))
+    perfect = {q: (gt, perfect_run(gt)) for q, (gt, _) in queries.items()}
+    table = per_query(perfect, k, *scale)
+    for query, (gt, _) in perfect.items():
+        labels = dict(gt).values()
+        row = table.loc[query]
+        assert row["holes"] == 0 and row["holes_ratio"] == 0 and row[f"holes@{k}"] == 0
+        assert row["top1_relevance"] == row[f"max_relevance@{k}"] == max(labels)
+        if max(labels) > 0:
+            assert row[f"ndcg_exp@{k}"] == pytest.approx(1.0, abs=1e-15)
+        if max(labels) > label_min:
+            assert row["fidelity"] == 1.0
+
+
+@given(data=st.data(), scale=label_scale(), k=st.integers(1, 8), extra=st.lists(st.sampled_from(["d0", "d5", "new1", "new2"]), min_size=1, max_size=5))
+def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
+    queries = data.draw(collection(*scale, int_ids=False))
+    longer = {}
+    for q, (gt, ret) in queries.items():
+        floor = min((s for _, s in ret), default=0.0)
+        # Below every score; at -inf, ties keep input order, so appended documents still rank last.
+        tail = [(d, floor - 1.0 - i if math.isfinite(floor) else -math.inf) for i, d in enumerate(extra) if d not in dict(ret)]
+        longer[q] = (gt, ret + tail)
+    a = per_query(queries, k, *scale)
+    b = per_query(longer, k, *scale)
+    for definition in REGISTRY:
+        if not definition.cutoff:
+            continue
+        name = f"{definition.name}@{k}"
+        for q, (_, ret) in queries.items():
+            if len(dict(ret)) >= k:
+                assert same(a.loc[q, name], b.loc[q, name]), (name, q)
