@@ -66,3 +66,11 @@ def test_bad_cutoffs(text):
 def test_malformed_names(text):
     with pytest.raises(ConfigError):
         REGISTRY.parse(text)
+
+
+def test_readme_documents_every_metric():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for definition in DEFINITIONS:
+        assert f"`{definition.display_name}`" in readme, definition.display_name

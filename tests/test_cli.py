@@ -1,0 +1,110 @@
+"""The retrieval-eval command: outputs, exit codes (0 ran/passed, 1 threshold failed, 2 bad input) and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from retrieval_eval import REGISTRY
+from retrieval_eval.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_default_summary(capsys):
+    code, out, err = run_cli(capsys, "evaluate", QRELS, RUN)
+    assert code == 0 and err == ""
+    assert "25 evaluated" in out
+    for name in ("ndcg_exp@3", "xdcg@3", "fidelity", "holes@3", "total_ground_truth_documents"):
+        assert name in out
+
+
+def test_json_summary_and_outputs(capsys, tmp_path):
+    per_query, summary = tmp_path / "pq.parquet", tmp_path / "summary.json"
+    code, out, _ = run_cli(capsys, "evaluate", str(DATA / "qrels.parquet"), str(DATA / "run.parquet"), "-m", "ndcg_exp@10",
+                           "-m", "fidelity", "--format", "json", "-o", str(per_query), "--summary-output", str(summary))
+    assert code == 0
+    printed = json.loads(out)
+    assert set(printed["metrics"]) == {"ndcg_exp@10", "fidelity"}
+    assert json.loads(summary.read_text()) == printed
+    table = pd.read_parquet(per_query)
+    assert list(table.columns) == ["query_id", "ndcg_exp@10", "fidelity"] and len(table) == 25
+
+
+def test_k_applies_to_metrics_without_cutoff(capsys):
+    code, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "-k", "5", "-m", "xdcg", "--format", "csv")
+    assert code == 0 and out.splitlines()[1].startswith("xdcg@5,")
+
+
+def test_thresholds_set_the_exit_code(capsys):
+    failed, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "--threshold", "ndcg_exp@3=0.99")
+    assert failed == 1 and "verdict: FAIL" in out
+    passed, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "--threshold", "ndcg_exp@3=0.01", "--threshold", "holes_ratio=1")
+    assert passed == 0 and "verdict: PASS" in out
+
+
+def test_azure_rows(capsys):
+    code, out, _ = run_cli(capsys, "evaluate", "--azure", str(DATA / "azure_rows.jsonl"), "--format", "json")
+    assert code == 0
+    azure = json.loads(out)["metrics"]
+    _, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "--format", "json")
+    assert json.loads(out)["metrics"] == azure
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", QRELS, RUN, "-m", "ndgc_exp@3"], "did you mean"),
+        (["evaluate", QRELS, "missing.trec"], "missing.trec"),
+        (["evaluate", QRELS, RUN, "-k", "0"], "positive integer"),
+        (["evaluate", QRELS, RUN, "--threshold", "fidelity"], "METRIC=NUMBER"),
+        (["evaluate", QRELS, RUN, "--label-max", "1"], "label range"),
+        (["evaluate", QRELS], "qrels file and a run file"),
+        (["evaluate", "--azure", QRELS, RUN], "one file of Azure rows"),
+        (["evaluate", QRELS, RUN, "-o", "/nonexistent-dir/x.parquet"], "x.parquet"),
+        (["evaluate", QRELS, RUN, "-o", "out.xlsx"], "xlsx"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("retrieval-eval: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_debug_shows_the_traceback(capsys):
+    with pytest.raises(Exception, match="did you mean"):
+        main(["evaluate", QRELS, RUN, "-m", "ndgc_exp@3", "--debug"])
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(["evaluate", QRELS, RUN, "--format", "yaml"])
+    assert raised.value.code == 2
+
+
+def test_metrics_listing_comes_from_the_registry(capsys):
+    code, out, _ = run_cli(capsys, "metrics", "--format", "json")
+    assert code == 0
+    assert [row["metric"] for row in json.loads(out)] == [d.display_name for d in REGISTRY]
+    _, text, _ = run_cli(capsys, "metrics")
+    assert all(d.display_name in text for d in REGISTRY)
+
+
+def test_module_entry_point_runs_as_a_program():
+    completed = subprocess.run([sys.executable, "-m", "retrieval_eval.cli", "evaluate", QRELS, RUN, "--format", "csv"],
+                               capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("metric,mean,undefined")
