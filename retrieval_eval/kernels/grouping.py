@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._config import jit
+from numba import prange
+
+from ._config import jit, parallel_jit
 from .hashing import same_id
 
 
-@jit
+@parallel_jit
 def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
     """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0)."""
     n = keys.shape[0]
-    starts = np.empty(n, dtype=np.int64)
-    count = 0
-    for i in range(n):
-        if i == 0 or not same_id(keys, offsets, data, i - 1, keys, offsets, data, i, is_string):
-            starts[count] = i
-            count += 1
-    return starts[:count]
+    is_start = np.empty(n, dtype=np.bool_)
+    for i in prange(n):
+        is_start[i] = i == 0 or not same_id(keys, offsets, data, i - 1, keys, offsets, data, i, is_string)
+    return np.flatnonzero(is_start)
 
 
 @jit

@@ -18,6 +18,9 @@ KEEP_MAX = 2
 RAISE = 3
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
 @jit
 def resolve_duplicates(
     rows: np.ndarray,
@@ -27,73 +30,48 @@ def resolve_duplicates(
     is_string: bool,
     values: np.ndarray,
     policy: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Collapse the rows of one query to distinct documents.
 
-    ``rows`` are row numbers in input order. Returns ``(first_rows, kept_values, by_key,
+    ``rows`` are row numbers in input order. Returns ``(first_rows, kept_values,
     duplicate_row)``: for each distinct document, in order of first occurrence, the row of its
     first occurrence and the value chosen by ``policy`` (last, first or max occurrence);
-    ``by_key`` lists those documents' positions sorted by id key (ties in position order);
     ``duplicate_row`` is the first repeated row when ``policy`` is RAISE, else -1.
+
+    Documents are found in an open-addressing table keyed by id key (expected O(n)); a key
+    match is confirmed on the bytes, so a hash collision never merges two documents.
     """
     n = rows.shape[0]
-    row_keys = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        row_keys[i] = keys[rows[i]]
-    by_key_rows = np.argsort(row_keys, kind="mergesort")
-    representative = np.arange(n)
-    duplicate_row = -1
-    start = 0
-    while start < n:
-        stop = start + 1
-        while stop < n and row_keys[by_key_rows[stop]] == row_keys[by_key_rows[start]]:
-            stop += 1
-        # Equal keys: compare bytes so that a hash collision never merges two documents.
-        for a in range(start + 1, stop):
-            pos_a = by_key_rows[a]
-            for b in range(start, a):
-                pos_b = by_key_rows[b]
-                if representative[pos_b] == pos_b and same_id(
-                    keys, offsets, data, rows[pos_a], keys, offsets, data, rows[pos_b], is_string
-                ):
-                    representative[pos_a] = pos_b
-                    if duplicate_row < 0 or rows[pos_a] < duplicate_row:
-                        duplicate_row = rows[pos_a]
-                    break
-        start = stop
-
+    bits = 1
+    while (1 << bits) < 2 * n:
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    table = np.full(1 << bits, -1, dtype=np.int64)
+    first_rows = np.empty(n, dtype=np.int64)
     kept = np.empty(n, dtype=values.dtype)
-    for i in range(n):
-        kept[i] = values[rows[i]]
-    for i in range(n):
-        r = representative[i]
-        if r != i:
-            v = values[rows[i]]
-            if policy == KEEP_LAST or (policy == KEEP_MAX and v > kept[r]):
-                kept[r] = v
-
     n_distinct = 0
+    duplicate_row = -1
     for i in range(n):
-        if representative[i] == i:
-            n_distinct += 1
-    first_rows = np.empty(n_distinct, dtype=np.int64)
-    kept_values = np.empty(n_distinct, dtype=values.dtype)
-    slot = np.full(n, -1, dtype=np.int64)
-    j = 0
-    for i in range(n):
-        if representative[i] == i:
-            first_rows[j] = rows[i]
-            kept_values[j] = kept[i]
-            slot[i] = j
-            j += 1
-    by_key = np.empty(n_distinct, dtype=np.int64)
-    j = 0
-    for a in range(n):
-        pos = by_key_rows[a]
-        if representative[pos] == pos:
-            by_key[j] = slot[pos]
-            j += 1
-    return first_rows, kept_values, by_key, (duplicate_row if policy == RAISE else -1)
+        row = rows[i]
+        slot = np.int64((keys[row] * _GOLDEN) >> shift)
+        while True:
+            j = table[slot]
+            if j < 0:
+                table[slot] = n_distinct
+                first_rows[n_distinct] = row
+                kept[n_distinct] = values[row]
+                n_distinct += 1
+                break
+            if same_id(keys, offsets, data, first_rows[j], keys, offsets, data, row, is_string):
+                if duplicate_row < 0:
+                    duplicate_row = row
+                v = values[row]
+                if policy == KEEP_LAST or (policy == KEEP_MAX and v > kept[j]):
+                    kept[j] = v
+                break
+            slot = (slot + 1) & mask
+    return first_rows[:n_distinct], kept[:n_distinct], (duplicate_row if policy == RAISE else -1)
 
 
 @parallel_jit
@@ -125,10 +103,12 @@ def index_judgments(
     for q in prange(n_groups):
         base = group_offsets[q]
         rows = order[base : group_offsets[q + 1]]
-        first_rows, kept, by_key, duplicate_rows[q] = resolve_duplicates(
-            rows, keys, offsets, data, is_string, labels, policy
-        )
+        first_rows, kept, duplicate_rows[q] = resolve_duplicates(rows, keys, offsets, data, is_string, labels, policy)
         m = first_rows.shape[0]
+        doc_keys = np.empty(m, dtype=np.uint64)
+        for j in range(m):
+            doc_keys[j] = keys[first_rows[j]]
+        by_key = np.argsort(doc_keys, kind="mergesort")
         n_judged[q] = m
         for j in range(m):
             doc_rows[base + j] = first_rows[by_key[j]]

@@ -39,6 +39,16 @@ def find_judgment(
     return -1
 
 
+@jit
+def stable_descending_order(scores: np.ndarray) -> np.ndarray:
+    """Positions by score descending, equal scores in input order (runs are often already in that order)."""
+    n = scores.shape[0]
+    for i in range(1, n):
+        if scores[i] > scores[i - 1]:
+            return np.argsort(-scores, kind="mergesort")
+    return np.arange(n)
+
+
 @parallel_jit
 def rank_and_label(
     run_group_offsets: np.ndarray,
@@ -79,10 +89,10 @@ def rank_and_label(
     for q in prange(n_queries):
         base = run_group_offsets[q]
         rows = run_order[base : run_group_offsets[q + 1]]
-        first_rows, kept_scores, _, duplicate_rows[q] = resolve_duplicates(
+        first_rows, kept_scores, duplicate_rows[q] = resolve_duplicates(
             rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
         )
-        ranking = np.argsort(-kept_scores, kind="mergesort")
+        ranking = stable_descending_order(kept_scores)
         m = ranking.shape[0]
         n_ranked[q] = m
         g = judged_group_of_query[q]
