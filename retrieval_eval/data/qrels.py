@@ -11,11 +11,11 @@ import pyarrow as pa
 from ..errors import InputError
 from ..io import read_qrels_table
 from ..kernels.judgments import index_judgments
-from ._table import describe_row, duplicate_policy_code, first_true, require_columns, source_name
-from .ids import IdColumn, QueryGroups, group_by_query, id_column
+from ._grouped import GroupedTable
+from ._table import describe_row, duplicate_policy_code, first_true, source_name
 
 
-class Qrels:
+class Qrels(GroupedTable):
     """Judgments ``(query_id, doc_id, relevance)`` grouped by query.
 
     Relevance labels are integers. When a (query, document) pair is judged more than once,
@@ -28,12 +28,8 @@ class Qrels:
     """
 
     def __init__(self, table: pa.Table, *, source: str = "<qrels>", duplicates: str = "last") -> None:
-        require_columns(table, ("query_id", "doc_id", "relevance"), source)
         policy = duplicate_policy_code(duplicates, what="qrels duplicates")
-        self.source = source
-        self.table = table.select(["query_id", "doc_id", "relevance"])
-        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
-        self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
+        super().__init__(table, "relevance", source)
         self.labels = _integer_labels(table["relevance"], source)
         (self.judged_rows, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = index_judgments(
             self.queries.offsets,
@@ -67,17 +63,6 @@ class Qrels:
             return source
         table = read_qrels_table(source, columns=columns, format=format)
         return cls(table, source=source_name(source), duplicates=duplicates)
-
-    @property
-    def query_ids(self) -> pa.Array:
-        return self.queries.query_ids
-
-    @property
-    def n_queries(self) -> int:
-        return self.queries.n_queries
-
-    def __len__(self) -> int:
-        return self.table.num_rows
 
     def __repr__(self) -> str:
         return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)})"

@@ -10,11 +10,11 @@ import pyarrow as pa
 
 from ..errors import InputError
 from ..io import read_run_table
-from ._table import describe_row, first_true, require_columns, source_name
-from .ids import IdColumn, QueryGroups, group_by_query, id_column
+from ._grouped import GroupedTable
+from ._table import describe_row, first_true, source_name
 
 
-class Run:
+class Run(GroupedTable):
     """Retrieved documents ``(query_id, doc_id, score)`` grouped by query.
 
     Scores are float64; NaN is an error (it has no place in an order), infinities are ordered
@@ -22,13 +22,9 @@ class Run:
     """
 
     def __init__(self, table: pa.Table, *, source: str = "<run>", name: str | None = None) -> None:
-        require_columns(table, ("query_id", "doc_id", "score"), source)
-        self.source = source
+        super().__init__(table, "score", source)
         self.name = name if name is not None else source
-        self.table = table.select(["query_id", "doc_id", "score"])
         self.scores = _finite_or_infinite_scores(self.table, source)
-        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
-        self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
 
     @classmethod
     def read(
@@ -44,17 +40,6 @@ class Run:
             return source
         table = read_run_table(source, columns=columns, format=format)
         return cls(table, source=source_name(source), name=name)
-
-    @property
-    def query_ids(self) -> pa.Array:
-        return self.queries.query_ids
-
-    @property
-    def n_queries(self) -> int:
-        return self.queries.n_queries
-
-    def __len__(self) -> int:
-        return self.table.num_rows
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"

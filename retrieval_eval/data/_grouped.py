@@ -1,0 +1,32 @@
+"""What Qrels and Run share: a canonical table with its ids, grouped by query."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ._table import require_columns
+from .ids import IdColumn, QueryGroups, group_by_query, id_column
+
+
+class GroupedTable:
+    """A canonical table (``query_id``, ``doc_id``, then ``value_column``) with ids as keys and rows grouped by query."""
+
+    def __init__(self, table: pa.Table, value_column: str, source: str) -> None:
+        columns = ("query_id", "doc_id", value_column)
+        require_columns(table, columns, source)
+        self.source = source
+        self.table = table.select(list(columns))
+        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
+        self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
+
+    @property
+    def query_ids(self) -> pa.Array:
+        """The distinct query ids, in order of first appearance (query code -> id)."""
+        return self.queries.query_ids
+
+    @property
+    def n_queries(self) -> int:
+        return self.queries.n_queries
+
+    def __len__(self) -> int:
+        return self.table.num_rows
