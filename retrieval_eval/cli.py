@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="score kept for a document retrieved twice (default last, as Azure)")
     run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"), default="last",
                      help="label kept for a document judged twice (default last, as Azure)")
+    run.add_argument("--qrels-column", action="append", default=[], metavar="CANONICAL=NAME",
+                     help="which qrels column is query_id, doc_id or relevance (when the defaults do not find it)")
+    run.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
+                     help="which run column is query_id, doc_id or score")
     run.add_argument("--debug", action="store_true", help="show tracebacks")
 
     listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
@@ -92,8 +96,10 @@ def _evaluate(args: argparse.Namespace) -> EvaluationResult:
     elif args.run is None:
         raise _usage("give a qrels file and a run file (or --azure with one file of Azure rows)")
     else:
-        qrels = Qrels.read(args.qrels, duplicates=args.qrels_duplicates)
-        run = Run.read(args.run)
+        qrels_columns = _parse_pairs(args.qrels_column, "--qrels-column")
+        run_columns = _parse_pairs(args.run_column, "--run-column")
+        qrels = Qrels.read(args.qrels, columns=qrels_columns, duplicates=args.qrels_duplicates)
+        run = Run.read(args.run, columns=run_columns)
     result = evaluate(
         qrels,
         run,
@@ -124,6 +130,16 @@ def _parse_thresholds(items: list[str]) -> dict[str, float]:
             raise _usage(f"--threshold takes METRIC=NUMBER, got {item!r}")
         thresholds[name.strip()] = number
     return thresholds
+
+
+def _parse_pairs(items: list[str], option: str) -> dict[str, str] | None:
+    pairs = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise _usage(f"{option} takes CANONICAL=NAME (e.g. query_id=topic), got {item!r}")
+        pairs[key.strip()] = value.strip()
+    return pairs or None
 
 
 def _usage(message: str) -> ConfigError:

@@ -48,6 +48,20 @@ def test_k_applies_to_metrics_without_cutoff(capsys):
     assert code == 0 and out.splitlines()[1].startswith("xdcg@5,")
 
 
+def test_column_names_can_be_given(capsys, tmp_path):
+    qrels, run = tmp_path / "q.csv", tmp_path / "r.csv"
+    qrels.write_text("topic,passage,grade\nt1,a,2\nt1,b,0\n")
+    run.write_text("topic,passage,bm25\nt1,b,3.5\nt1,a,1.0\n")
+    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "top1_relevance", "-m", "max_relevance@2",
+                           "--qrels-column", "query_id=topic", "--qrels-column", "doc_id=passage", "--qrels-column", "relevance=grade",
+                           "--run-column", "query_id=topic", "--run-column", "doc_id=passage", "--run-column", "score=bm25",
+                           "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[1:] == ["top1_relevance,0.0,0", "max_relevance@2,2.0,0"]
+    code, _, err = run_cli(capsys, "evaluate", str(qrels), str(run), "--run-column", "score")
+    assert code == 2 and "CANONICAL=NAME" in err
+
+
 def test_thresholds_set_the_exit_code(capsys):
     failed, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "--threshold", "ndcg_exp@3=0.99")
     assert failed == 1 and "verdict: FAIL" in out
