@@ -422,6 +422,8 @@ def print_report(results: dict[str, Any], timings: dict[str, Timing]) -> None:
     print("\nCorrectness on the sample (counts of mismatching queries; expected 0)")
     for name, counts in results["mismatches"].items():
         print(f"  {name}: {counts}")
+    if not results["mismatches"]:
+        print("  skipped: needs the SDK")
 
     print("\nFirst call in a fresh process (s): import, first evaluate() on a tiny input, second; "
           "then first and second evaluate() on the full workload (parquet)")

@@ -175,7 +175,7 @@ class DocumentRetrievalEvaluator:
             document_id, label = _fields(row, "retrieval_ground_truth", "query_relevance_label")
             if document_id is None or label is None:
                 raise EvaluationException(_BAD_GROUND_TRUTH_ROW)
-            if not isinstance(label, numbers.Integral):
+            if type(label) is not int and not isinstance(label, numbers.Integral):
                 raise EvaluationException("Query relevance labels must be integer values.")
             label = int(label)
             if label < self.ground_truth_label_min:
@@ -239,7 +239,7 @@ def _retrieved_table(retrieved: Any) -> pa.Table:
         document_id, score = _fields(row, "retrieved_documents", "relevance_score")
         if document_id is None or score is None:
             raise EvaluationException(_BAD_RETRIEVED_ROW)
-        if not isinstance(score, numbers.Real):
+        if type(score) is not float and type(score) is not int and not isinstance(score, numbers.Real):
             raise EvaluationException("Retrieved document relevance score must be a numerical value.")
         if math.isnan(score):
             raise EvaluationException(f"Retrieved document {document_id!r} has a NaN relevance score; NaN cannot be ranked.")
@@ -260,14 +260,16 @@ def _rows_of(value: Any, name: str) -> Sequence[Any]:
 
 
 def _fields(row: Any, name: str, value_field: str) -> tuple[Any, Any]:
-    if not isinstance(row, Mapping):
+    # Exact-type checks come before the ABC checks in this module: an ABC isinstance costs about
+    # a microsecond, and these run once per row of every call.
+    if type(row) is not dict and not isinstance(row, Mapping):
         raise EvaluationException(f"Every item of '{name}' must be a dict, got {type(row).__name__}.")
     return row.get("document_id"), row.get(value_field)
 
 
 def _id_key(document_id: Any) -> str:
     """A string that is equal for two ids exactly when Python dict keys would be (1 == 1.0 == True, 1 != "1")."""
-    if isinstance(document_id, str):
+    if type(document_id) is str or isinstance(document_id, str):
         return "s" + document_id
     if isinstance(document_id, numbers.Integral) or (isinstance(document_id, float) and document_id.is_integer()):
         return "i" + str(int(document_id))

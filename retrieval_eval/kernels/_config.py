@@ -1,4 +1,4 @@
-"""The one place where numba compilation flags are set.
+"""The one place where numba compilation flags and threading are set.
 
 ``cache=True`` keeps the first-call compile cost off every process but the first;
 ``fastmath`` stays off because results must be reproducible to the bit.
@@ -6,13 +6,18 @@
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 import numba
+import numpy as np
 
 F = TypeVar("F", bound=Callable)
 
 _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
+# Below this many elements in the largest input array a parallel kernel runs on one thread:
+# waking the thread pool costs microseconds on an idle machine and milliseconds on a busy one,
+# more than the whole computation of a few thousand rows.
+SERIAL_BELOW = 50_000
 
 
 def jit(function: F) -> F:
@@ -20,6 +25,30 @@ def jit(function: F) -> F:
     return numba.njit(**_FLAGS)(function)
 
 
-def parallel_jit(function: F) -> F:
+class ParallelKernel:
+    """A kernel whose outer loop is a ``prange`` over independent queries.
+
+    Small inputs run with one thread (same compiled code, same results).
+    """
+
+    def __init__(self, function: Callable) -> None:
+        self.dispatcher = numba.njit(parallel=True, **_FLAGS)(function)
+        self.__doc__ = function.__doc__
+        self.__name__ = function.__name__
+        self.__wrapped__ = function
+
+    def __call__(self, *args: Any) -> Any:
+        size = max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim), default=0)
+        if size >= SERIAL_BELOW:
+            return self.dispatcher(*args)
+        previous = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            return self.dispatcher(*args)
+        finally:
+            numba.set_num_threads(previous)
+
+
+def parallel_jit(function: Callable) -> ParallelKernel:
     """Compile a kernel whose outer loop is a ``prange`` over independent queries."""
-    return numba.njit(parallel=True, **_FLAGS)(function)
+    return ParallelKernel(function)

@@ -1,0 +1,43 @@
+"""The multi-threaded path (large inputs) gives the same numbers as the single-threaded one and the oracle."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from benchmarks.workload import make_workload
+from retrieval_eval import evaluate
+from retrieval_eval.kernels import _config
+from tests.reference.azure_docret import reference_docret
+
+METRICS = ["ndcg_exp@10", "xdcg@5", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
+
+
+@pytest.fixture(scope="module")
+def workload():
+    return make_workload(1500, seed=3)
+
+
+def test_threads_do_not_change_results(workload, monkeypatch):
+    assert len(workload.run) >= _config.SERIAL_BELOW  # large enough to take the parallel path
+    parallel = evaluate(workload.qrels, workload.run, METRICS).per_query
+    monkeypatch.setattr(_config, "SERIAL_BELOW", 10**12)
+    serial = evaluate(workload.qrels, workload.run, METRICS).per_query
+    pd.testing.assert_frame_equal(parallel, serial)
+
+
+def test_large_input_matches_the_oracle(workload):
+    table = evaluate(workload.qrels, workload.run, METRICS).per_query.set_index("query_id")
+    judged = workload.qrels.groupby("query_id", sort=False)
+    retrieved = workload.run.groupby("query_id", sort=False)
+    for query in table.index[::30]:
+        gt = list(zip(judged.get_group(query)["doc_id"], judged.get_group(query)["relevance"].astype(int)))
+        ret = list(zip(retrieved.get_group(query)["doc_id"], retrieved.get_group(query)["score"]))
+        for k in (10, 5, 3):
+            expected = reference_docret(gt, ret, k=k)
+            for name in METRICS:
+                if name in expected:
+                    got, want = float(table.loc[query, name]), expected[name]
+                    assert got == want or (math.isnan(got) and math.isnan(want)), (query, name, got, want)
