@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import pstats
-import resource
 import statistics
 import subprocess
 import sys
@@ -109,10 +108,10 @@ _STAGES = (
     ("  read + type run table", "io/readers.py", "read_run_table"),
     ("    of which pyarrow parquet read (both)", "pyarrow/parquet/core.py", "read_table"),
     ("  Qrels build", "data/qrels.py", "__init__"),
+    ("    of which judgment index kernel", "kernels/judgments.py", "index_judgments"),
     ("  Run build", "data/run.py", "__init__"),
-    ("    of which id hashing, fnv1a (4 id columns)", "kernels/hashing.py", "fnv1a_hashes"),
-    ("    of which query grouping, segment_starts (both)", "kernels/grouping.py", "segment_starts"),
-    ("    of which judgment index kernel (Qrels)", "kernels/judgments.py", "index_judgments"),
+    ("    in both builds: id hashing, fnv1a (4 id columns)", "kernels/hashing.py", "fnv1a_hashes"),
+    ("    in both builds: query grouping, segment_starts", "kernels/grouping.py", "segment_starts"),
     ("  align queries", "data/join.py", "align_queries"),
     ("  rank_run (join + rank kernel)", "data/join.py", "rank_run"),
     ("  metric kernel", "kernels/docret.py", "document_retrieval_metrics"),
