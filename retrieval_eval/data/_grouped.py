@@ -16,7 +16,9 @@ class GroupedTable:
         require_columns(table, columns, source)
         self.source = source
         self.table = table.select(list(columns))
-        self.queries: QueryGroups = group_by_query(id_column(table["query_id"], field="query_id", source=source))
+        self.queries: QueryGroups = group_by_query(
+            id_column(table["query_id"], field="query_id", source=source, hashed=False)
+        )
         self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
 
     @property

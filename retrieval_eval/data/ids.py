@@ -17,13 +17,27 @@ from ..errors import InputError
 from ..kernels.grouping import counting_sort, segment_starts
 from ..kernels.hashing import fnv1a_hashes
 
-_EMPTY_BYTES = np.empty(0, dtype=np.uint8)
-_NO_OFFSETS = np.zeros(1, dtype=np.int64)
+def read_only(array: np.ndarray) -> np.ndarray:
+    """Mark an array read-only.
+
+    Every array a Qrels or Run holds is read-only: nothing may change it, and numba compiles one
+    specialization per writability, so mixing writable and read-only inputs would compile twice.
+    """
+    array.setflags(write=False)
+    return array
+
+
+_EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
+_NO_OFFSETS = read_only(np.zeros(1, dtype=np.int64))
+_NO_KEYS = read_only(np.empty(0, dtype=np.uint64))
 
 
 @dataclass(frozen=True, eq=False)
 class IdColumn:
-    """One id column: ``keys`` (uint64 per row), and for strings the Arrow ``offsets``/``data`` buffers."""
+    """One id column: ``keys`` (uint64 per row), and for strings the Arrow ``offsets``/``data`` buffers.
+
+    ``keys`` is empty for a string column built with ``hashed=False`` (grouping compares bytes).
+    """
 
     values: pa.Array
     keys: np.ndarray
@@ -32,14 +46,14 @@ class IdColumn:
     is_string: bool
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.values)
 
     @property
     def kind(self) -> str:
         return "string" if self.is_string else "integer"
 
 
-def id_column(column: pa.Array | pa.ChunkedArray, *, field: str, source: str) -> IdColumn:
+def id_column(column: pa.Array | pa.ChunkedArray, *, field: str, source: str, hashed: bool = True) -> IdColumn:
     """Wrap an Arrow id column (string-like or integer) without per-row Python objects."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
@@ -50,15 +64,23 @@ def id_column(column: pa.Array | pa.ChunkedArray, *, field: str, source: str) ->
         raise InputError(f"{column.null_count} missing id(s)", source=source, row=first, field=field)
     if pa.types.is_integer(column.type):
         values = column.cast(pa.int64())
-        keys = values.to_numpy().view(np.uint64)
-        return IdColumn(values, keys, _NO_OFFSETS, _EMPTY_BYTES, False)
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type) or pa.types.is_string_view(column.type):
-        values = column.cast(pa.large_string())
-        _, offsets_buffer, data_buffer = values.buffers()
-        offsets = np.frombuffer(offsets_buffer, dtype=np.int64)[values.offset : values.offset + len(values) + 1]
-        data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else _EMPTY_BYTES
-        return IdColumn(values, fnv1a_hashes(offsets, data), offsets, data, True)
+        return IdColumn(values, read_only(values.to_numpy().view(np.uint64)), _NO_OFFSETS, _EMPTY_BYTES, False)
+    if pa.types.is_string_view(column.type):
+        column = column.cast(pa.large_string())
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        offsets, data = _string_buffers(column)
+        keys = read_only(fnv1a_hashes(offsets, data)) if hashed else _NO_KEYS
+        return IdColumn(column, keys, offsets, data, True)
     raise InputError(f"ids must be strings or integers, found {column.type}", source=source, field=field)
+
+
+def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """int64 offsets and the bytes of a string or large_string array, without copying the bytes."""
+    _, offsets_buffer, data_buffer = values.buffers()
+    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
+    data = read_only(np.frombuffer(data_buffer, dtype=np.uint8)) if data_buffer is not None else _EMPTY_BYTES
+    return read_only(offsets.astype(np.int64, copy=width is not np.int64)), data
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +113,7 @@ def group_by_query(ids: IdColumn) -> QueryGroups:
     query_ids = encoded.dictionary
     bounds = np.append(starts, n)
     if len(query_ids) == len(starts):
-        return QueryGroups(query_ids, np.arange(n, dtype=np.int64), bounds.astype(np.int64))
+        return QueryGroups(query_ids, read_only(np.arange(n, dtype=np.int64)), read_only(bounds.astype(np.int64)))
     codes = np.repeat(head_codes.astype(np.int64), np.diff(bounds))
     order, offsets = counting_sort(codes, len(query_ids))
-    return QueryGroups(query_ids, order, offsets)
+    return QueryGroups(query_ids, read_only(order), read_only(offsets))

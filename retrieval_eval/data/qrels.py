@@ -13,6 +13,7 @@ from ..io import read_qrels_table
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, source_name
+from .ids import read_only
 
 
 class Qrels(GroupedTable):
@@ -31,7 +32,7 @@ class Qrels(GroupedTable):
         policy = duplicate_policy_code(duplicates, what="qrels duplicates")
         super().__init__(table, "relevance", source)
         self.labels = _integer_labels(table["relevance"], source)
-        (self.judged_rows, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = index_judgments(
+        index = index_judgments(
             self.queries.offsets,
             self.queries.order,
             self.doc_ids.keys,
@@ -41,6 +42,7 @@ class Qrels(GroupedTable):
             self.labels,
             policy,
         )
+        self.judged_rows, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows = map(read_only, index)
         if (duplicate_rows >= 0).any():
             row = int(duplicate_rows[duplicate_rows >= 0].min())
             raise InputError(
@@ -87,5 +89,5 @@ def _integer_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
         raise InputError("missing relevance label", source=source, row=row + 1, field="relevance")
-    return column.cast(pa.int64()).to_numpy()
+    return read_only(column.cast(pa.int64()).to_numpy())
 

@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..io import read_run_table
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true, source_name
+from .ids import read_only
 
 
 class Run(GroupedTable):
@@ -52,7 +53,7 @@ def _finite_or_infinite_scores(table: pa.Table, source: str) -> np.ndarray:
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
         raise InputError("missing score", source=source, row=row + 1, field="score")
-    scores = column.cast(pa.float64()).to_numpy()
+    scores = read_only(column.cast(pa.float64()).to_numpy())
     nan = np.isnan(scores)
     if nan.any():
         row = first_true(nan)

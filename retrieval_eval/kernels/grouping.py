@@ -13,16 +13,24 @@ import numpy as np
 from numba import prange
 
 from ._config import jit, parallel_jit
-from .hashing import same_id
+from .hashing import same_bytes
 
 
 @parallel_jit
 def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
-    """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0)."""
-    n = keys.shape[0]
+    """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0).
+
+    String ids are compared by their bytes (``keys`` is not read), integer ids by ``keys``.
+    """
+    n = offsets.shape[0] - 1 if is_string else keys.shape[0]
     is_start = np.empty(n, dtype=np.bool_)
     for i in prange(n):
-        is_start[i] = i == 0 or not same_id(keys, offsets, data, i - 1, keys, offsets, data, i, is_string)
+        if i == 0:
+            is_start[i] = True
+        elif is_string:
+            is_start[i] = not same_bytes(offsets, data, i - 1, offsets, data, i)
+        else:
+            is_start[i] = keys[i - 1] != keys[i]
     return np.flatnonzero(is_start)
 
 

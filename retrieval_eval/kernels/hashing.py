@@ -44,8 +44,14 @@ def same_id(
     """Exact id equality: equal keys, and for strings equal bytes (a hash match alone is not enough)."""
     if keys_a[row_a] != keys_b[row_b]:
         return False
-    if not is_string:
-        return True
+    return not is_string or same_bytes(offsets_a, data_a, row_a, offsets_b, data_b, row_b)
+
+
+@jit
+def same_bytes(
+    offsets_a: np.ndarray, data_a: np.ndarray, row_a: int, offsets_b: np.ndarray, data_b: np.ndarray, row_b: int
+) -> bool:
+    """The two rows hold the same bytes."""
     start_a = offsets_a[row_a]
     start_b = offsets_b[row_b]
     length = offsets_a[row_a + 1] - start_a
