@@ -42,7 +42,9 @@ class Qrels(GroupedTable):
             self.labels,
             policy,
         )
-        self.judged_rows, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows = map(read_only, index)
+        (self.judged_rows, self.judged_keys, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = map(
+            read_only, index
+        )
         if (duplicate_rows >= 0).any():
             row = int(duplicate_rows[duplicate_rows >= 0].min())
             raise InputError(

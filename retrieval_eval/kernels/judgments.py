@@ -84,18 +84,20 @@ def index_judgments(
     is_string: bool,
     labels: np.ndarray,
     policy: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Index every query's judgments (outputs are padded CSR over ``group_offsets``).
 
-    Returns ``(doc_rows, doc_labels, ideal_labels, n_judged, duplicate_rows)``: for query q,
-    slots ``group_offsets[q] : group_offsets[q] + n_judged[q]`` hold its distinct judged
-    documents sorted by id key (``doc_rows``: the row of first occurrence) with their labels,
-    and ``ideal_labels`` holds those labels sorted descending. ``duplicate_rows[q]`` is the
+    Returns ``(doc_rows, doc_keys, doc_labels, ideal_labels, n_judged, duplicate_rows)``: for
+    query q, slots ``group_offsets[q] : group_offsets[q] + n_judged[q]`` hold its distinct judged
+    documents sorted by id key (``doc_rows``: the row of first occurrence; ``doc_keys``: their
+    keys, stored contiguously so a lookup touches a few cache lines) with their labels, and
+    ``ideal_labels`` holds those labels sorted descending. ``duplicate_rows[q]`` is the
     first repeated row of q under the RAISE policy, else -1.
     """
     n_groups = group_offsets.shape[0] - 1
     total = order.shape[0]
     doc_rows = np.empty(total, dtype=np.int64)
+    sorted_keys = np.empty(total, dtype=np.uint64)
     doc_labels = np.empty(total, dtype=labels.dtype)
     ideal_labels = np.empty(total, dtype=labels.dtype)
     n_judged = np.empty(n_groups, dtype=np.int64)
@@ -112,8 +114,9 @@ def index_judgments(
         n_judged[q] = m
         for j in range(m):
             doc_rows[base + j] = first_rows[by_key[j]]
+            sorted_keys[base + j] = doc_keys[by_key[j]]
             doc_labels[base + j] = kept[by_key[j]]
         descending = np.sort(kept)[::-1]
         for j in range(m):
             ideal_labels[base + j] = descending[j]
-    return doc_rows, doc_labels, ideal_labels, n_judged, duplicate_rows
+    return doc_rows, sorted_keys, doc_labels, ideal_labels, n_judged, duplicate_rows

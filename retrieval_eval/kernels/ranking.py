@@ -6,7 +6,7 @@ import numpy as np
 from numba import prange
 
 from ._config import jit, parallel_jit
-from .hashing import same_id
+from .hashing import same_bytes
 from .judgments import resolve_duplicates
 
 
@@ -17,23 +17,23 @@ def find_judgment(
     run_offsets: np.ndarray,
     run_data: np.ndarray,
     judged_rows: np.ndarray,
-    qrels_keys: np.ndarray,
+    judged_keys: np.ndarray,
     qrels_offsets: np.ndarray,
     qrels_data: np.ndarray,
     is_string: bool,
 ) -> int:
-    """Position of run row ``row``'s document in ``judged_rows`` (sorted by key), or -1."""
+    """Position of run row ``row``'s document among one query's judged documents (sorted by key), or -1."""
     key = run_keys[row]
     lo = 0
-    hi = judged_rows.shape[0]
+    hi = judged_keys.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
-        if qrels_keys[judged_rows[mid]] < key:
+        if judged_keys[mid] < key:
             lo = mid + 1
         else:
             hi = mid
-    while lo < judged_rows.shape[0] and qrels_keys[judged_rows[lo]] == key:
-        if same_id(run_keys, run_offsets, run_data, row, qrels_keys, qrels_offsets, qrels_data, judged_rows[lo], is_string):
+    while lo < judged_keys.shape[0] and judged_keys[lo] == key:
+        if not is_string or same_bytes(run_offsets, run_data, row, qrels_offsets, qrels_data, judged_rows[lo]):
             return lo
         lo += 1
     return -1
@@ -61,9 +61,9 @@ def rank_and_label(
     judged_group_of_query: np.ndarray,
     judged_group_offsets: np.ndarray,
     judged_rows: np.ndarray,
+    judged_keys: np.ndarray,
     judged_labels: np.ndarray,
     n_judged: np.ndarray,
-    qrels_keys: np.ndarray,
     qrels_offsets: np.ndarray,
     qrels_data: np.ndarray,
     is_string: bool,
@@ -97,12 +97,14 @@ def rank_and_label(
         n_ranked[q] = m
         g = judged_group_of_query[q]
         g_start = judged_group_offsets[g] if g >= 0 else 0
-        g_rows = judged_rows[g_start : g_start + (n_judged[g] if g >= 0 else 0)]
+        g_stop = g_start + (n_judged[g] if g >= 0 else 0)
+        g_rows = judged_rows[g_start:g_stop]
+        g_keys = judged_keys[g_start:g_stop]
         for j in range(m):
             row = first_rows[ranking[j]]
             ranked_rows[base + j] = row
             if g >= 0:
-                hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, qrels_keys, qrels_offsets, qrels_data, is_string)
+                hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
                 if hit >= 0:
                     ranked_labels[base + j] = judged_labels[g_start + hit]
                     ranked_judged[base + j] = True
