@@ -24,6 +24,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .data import Qrels, Run, load_azure_rows, rank_run
+from .data.ids import QueryGroups
 from .data.join import QueryAlignment, align_to
 from .errors import InputError
 from .kernels import docret
@@ -134,10 +135,12 @@ class DocumentRetrievalEvaluator:
             raise EvaluationException(_MISSING_INPUTS)
         qrels_table = self._ground_truth_table(retrieval_ground_truth)
         run_table = _retrieved_table(retrieved_documents)
-        query_ids = pa.array([0], type=pa.int64())
-        qrels = Qrels(qrels_table, source="retrieval_ground_truth")
-        row = self._matrix(qrels, Run(run_table, source="retrieved_documents"), query_ids)[0]
-        return self._output(row)
+        # One query: its grouping and alignment are known, so skip finding them.
+        qrels = Qrels(qrels_table, source="retrieval_ground_truth", queries=QueryGroups.one_query(0, qrels_table.num_rows))
+        run = Run(run_table, source="retrieved_documents", queries=QueryGroups.one_query(0, run_table.num_rows))
+        self._labels.check(qrels)
+        alignment = QueryAlignment.one_query(0, retrieved=run_table.num_rows > 0)
+        return self._output(metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)[0])
 
     def evaluate_table(self, rows: Any, *, query_id_field: str = "query_id") -> pd.DataFrame:
         """Score a file (JSONL or parquet) or table of Azure rows in one columnar pass.
@@ -163,8 +166,7 @@ class DocumentRetrievalEvaluator:
 
     def _matrix(self, qrels: Qrels, run: Run, query_ids: pa.Array) -> np.ndarray:
         self._labels.check(qrels)
-        alignment: QueryAlignment = align_to(query_ids, qrels, run)
-        return metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)
+        return metric_matrix(rank_run(qrels, run), qrels, align_to(query_ids, qrels, run), K, self._labels)
 
     def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
         rows = _rows_of(ground_truth, "retrieval_ground_truth")
@@ -184,7 +186,7 @@ class DocumentRetrievalEvaluator:
                 raise EvaluationException(_LABEL_OUT_OF_RANGE.format(side="greater", bound="maximum", short="max"))
             ids.append(_id_key(document_id))
             labels.append(label)
-        return pa.table({"query_id": pa.array([0] * len(ids), pa.int64()), "doc_id": ids, "relevance": pa.array(labels, pa.int64())})
+        return _one_query_table(ids, "relevance", pa.array(labels, pa.int64()))
 
     def _output(self, row: np.ndarray) -> dict[str, Any]:
         properties = _property_values(row)
@@ -250,7 +252,12 @@ def _retrieved_table(retrieved: Any) -> pa.Table:
             )
         ids.append(_id_key(document_id))
         scores.append(float(score))
-    return pa.table({"query_id": pa.array([0] * len(ids), pa.int64()), "doc_id": pa.array(ids, pa.string()), "score": pa.array(scores, pa.float64())})
+    return _one_query_table(ids, "score", pa.array(scores, pa.float64()))
+
+
+def _one_query_table(ids: list[str], value_column: str, values: pa.Array) -> pa.Table:
+    query_ids = pa.array(np.zeros(len(ids), dtype=np.int64))
+    return pa.table({"query_id": query_ids, "doc_id": pa.array(ids, pa.large_string()), value_column: values})
 
 
 def _rows_of(value: Any, name: str) -> Sequence[Any]:

@@ -11,14 +11,15 @@ from .ids import IdColumn, QueryGroups, group_by_query, id_column
 class GroupedTable:
     """A canonical table (``query_id``, ``doc_id``, then ``value_column``) with ids as keys and rows grouped by query."""
 
-    def __init__(self, table: pa.Table, value_column: str, source: str) -> None:
+    def __init__(self, table: pa.Table, value_column: str, source: str, *, queries: QueryGroups | None = None) -> None:
+        """``queries``: the grouping, when the caller knows it (one query); else found from ``query_id``."""
         columns = ("query_id", "doc_id", value_column)
         require_columns(table, columns, source)
         self.source = source
         self.table = table.select(list(columns))
-        self.queries: QueryGroups = group_by_query(
-            id_column(table["query_id"], field="query_id", source=source, hashed=False)
-        )
+        if queries is None:
+            queries = group_by_query(id_column(table["query_id"], field="query_id", source=source, hashed=False))
+        self.queries: QueryGroups = queries
         self.doc_ids: IdColumn = id_column(table["doc_id"], field="doc_id", source=source)
 
     @property

@@ -99,6 +99,13 @@ class QueryGroups:
     def rows_per_query(self) -> np.ndarray:
         return np.diff(self.offsets)
 
+    @classmethod
+    def one_query(cls, query_id: int, n_rows: int) -> "QueryGroups":
+        """All ``n_rows`` rows belong to ``query_id`` (no query at all when there are no rows)."""
+        ids = pa.array([query_id] if n_rows else [], pa.int64())
+        offsets = np.array([0, n_rows] if n_rows else [0], dtype=np.int64)
+        return cls(ids, read_only(np.arange(n_rows, dtype=np.int64)), read_only(offsets))
+
 
 def group_by_query(ids: IdColumn) -> QueryGroups:
     """Factorize query ids in order of first appearance and group rows by them.

@@ -47,6 +47,18 @@ class QueryAlignment:
     n_retrieved_only: int
     n_both: int
 
+    @classmethod
+    def one_query(cls, query_id: int, retrieved: bool) -> "QueryAlignment":
+        """A single judged query, which the run retrieved for or not."""
+        return cls(
+            pa.array([query_id], pa.int64()),
+            np.array([0 if retrieved else -1], dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            n_judged_only=int(not retrieved),
+            n_retrieved_only=0,
+            n_both=int(retrieved),
+        )
+
 
 def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
     """Rank each run query's distinct documents (score descending, ties in input order) and label them.

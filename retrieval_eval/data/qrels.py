@@ -13,7 +13,7 @@ from ..io import read_qrels_table
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, source_name
-from .ids import read_only
+from .ids import QueryGroups, read_only
 
 
 class Qrels(GroupedTable):
@@ -28,9 +28,11 @@ class Qrels(GroupedTable):
     constructor.
     """
 
-    def __init__(self, table: pa.Table, *, source: str = "<qrels>", duplicates: str = "last") -> None:
+    def __init__(
+        self, table: pa.Table, *, source: str = "<qrels>", duplicates: str = "last", queries: QueryGroups | None = None
+    ) -> None:
         policy = duplicate_policy_code(duplicates, what="qrels duplicates")
-        super().__init__(table, "relevance", source)
+        super().__init__(table, "relevance", source, queries=queries)
         self.labels = _integer_labels(table["relevance"], source)
         index = index_judgments(
             self.queries.offsets,

@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..io import read_run_table
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true, source_name
-from .ids import read_only
+from .ids import QueryGroups, read_only
 
 
 class Run(GroupedTable):
@@ -22,8 +22,10 @@ class Run(GroupedTable):
     like any other score. ``name`` labels the run in results (defaults to the source).
     """
 
-    def __init__(self, table: pa.Table, *, source: str = "<run>", name: str | None = None) -> None:
-        super().__init__(table, "score", source)
+    def __init__(
+        self, table: pa.Table, *, source: str = "<run>", name: str | None = None, queries: QueryGroups | None = None
+    ) -> None:
+        super().__init__(table, "score", source, queries=queries)
         self.name = name if name is not None else source
         self.scores = _finite_or_infinite_scores(self.table, source)
 

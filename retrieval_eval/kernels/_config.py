@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable, TypeVar
 
 import numba
@@ -14,7 +15,7 @@ import numpy as np
 F = TypeVar("F", bound=Callable)
 
 _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
-# Below this many elements in the largest input array a parallel kernel runs on one thread:
+# Below this many elements in the largest input array a parallel kernel runs its serial build:
 # waking the thread pool costs microseconds on an idle machine and milliseconds on a busy one,
 # more than the whole computation of a few thousand rows.
 SERIAL_BELOW = 50_000
@@ -26,27 +27,27 @@ def jit(function: F) -> F:
 
 
 class ParallelKernel:
-    """A kernel whose outer loop is a ``prange`` over independent queries.
+    """A kernel whose outer loop is a ``prange`` over independent queries, compiled twice.
 
-    Small inputs run with one thread (same compiled code, same results).
+    Inputs whose largest array has fewer than ``SERIAL_BELOW`` elements run the serial build
+    (``prange`` is ``range`` there): same code, same results, none of the thread pool's cost.
+    The serial build gets its own name so that the two never share a cache entry.
     """
 
     def __init__(self, function: Callable) -> None:
-        self.dispatcher = numba.njit(parallel=True, **_FLAGS)(function)
+        serial = types.FunctionType(
+            function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__
+        )
+        serial.__qualname__ = function.__qualname__ + "_serial"
+        self.serial = numba.njit(**_FLAGS)(serial)
+        self.parallel = numba.njit(parallel=True, **_FLAGS)(function)
         self.__doc__ = function.__doc__
         self.__name__ = function.__name__
         self.__wrapped__ = function
 
     def __call__(self, *args: Any) -> Any:
         size = max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim), default=0)
-        if size >= SERIAL_BELOW:
-            return self.dispatcher(*args)
-        previous = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            return self.dispatcher(*args)
-        finally:
-            numba.set_num_threads(previous)
+        return (self.parallel if size >= SERIAL_BELOW else self.serial)(*args)
 
 
 def parallel_jit(function: Callable) -> ParallelKernel:
