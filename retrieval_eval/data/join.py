@@ -22,15 +22,14 @@ QUERY_SETS = ("qrels", "both", "union")
 class RankedRun:
     """A run ranked and labelled against qrels, as padded CSR arrays over the run's query groups.
 
-    For run query q, ranks ``0..n_ranked[q]-1`` live at ``offsets[q] + rank`` in ``rows`` (the run
-    row of the document), ``labels`` (its judged label, 0 when unjudged) and ``judged``.
+    For run query q, ranks ``0..n_ranked[q]-1`` live at ``offsets[q] + rank`` in ``labels`` (the
+    document's judged label, 0 when unjudged) and ``judged``.
     ``retrieved_rows[q]`` counts q's rows including repeated documents.
     """
 
     run: Run
     offsets: np.ndarray
     n_ranked: np.ndarray
-    rows: np.ndarray
     labels: np.ndarray
     judged: np.ndarray
     retrieved_rows: np.ndarray
@@ -70,7 +69,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
     group_of_query = _positions_in(qrels.query_ids, groups.query_ids, qrels, run)
-    rows, labels, judged, n_ranked, duplicate_rows = rank_and_label(
+    labels, judged, n_ranked, duplicate_rows = rank_and_label(
         groups.offsets,
         groups.order,
         run.doc_ids.keys,
@@ -95,7 +94,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
             source=run.source,
             row=row + 1,
         )
-    return RankedRun(run, groups.offsets, n_ranked, rows, labels, judged, groups.rows_per_query)
+    return RankedRun(run, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
 
 
 def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlignment:

@@ -67,7 +67,7 @@ def rank_and_label(
     qrels_offsets: np.ndarray,
     qrels_data: np.ndarray,
     is_string: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rank every run query's distinct documents by score and label them from the qrels.
 
     Ranking: score descending; equal scores keep input order (stable sort); a repeated
@@ -75,15 +75,14 @@ def rank_and_label(
     ``duplicate_policy``. ``judged_group_of_query[q]`` is run query q's group in the judgment
     index, or -1 when q has no judgments. An unjudged document gets label 0.
 
-    Returns padded CSR arrays over ``run_group_offsets``: ``ranked_rows`` (run row of each
-    ranked document), ``ranked_labels``, ``ranked_judged`` (bool), then ``n_ranked`` per query
-    and ``duplicate_rows`` (first repeated row per query under the RAISE policy, else -1).
+    Returns padded CSR arrays over ``run_group_offsets``: ``ranked_labels`` and
+    ``ranked_judged`` (bool) in rank order, then ``n_ranked`` per query and ``duplicate_rows``
+    (first repeated row per query under the RAISE policy, else -1).
     """
     n_queries = run_group_offsets.shape[0] - 1
     total = run_order.shape[0]
-    ranked_rows = np.empty(total, dtype=np.int64)
-    ranked_labels = np.zeros(total, dtype=judged_labels.dtype)
-    ranked_judged = np.zeros(total, dtype=np.bool_)
+    ranked_labels = np.empty(total, dtype=judged_labels.dtype)
+    ranked_judged = np.empty(total, dtype=np.bool_)
     n_ranked = np.empty(n_queries, dtype=np.int64)
     duplicate_rows = np.empty(n_queries, dtype=np.int64)
     for q in prange(n_queries):
@@ -102,10 +101,7 @@ def rank_and_label(
         g_keys = judged_keys[g_start:g_stop]
         for j in range(m):
             row = first_rows[ranking[j]]
-            ranked_rows[base + j] = row
-            if g >= 0:
-                hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
-                if hit >= 0:
-                    ranked_labels[base + j] = judged_labels[g_start + hit]
-                    ranked_judged[base + j] = True
-    return ranked_rows, ranked_labels, ranked_judged, n_ranked, duplicate_rows
+            hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
+            ranked_labels[base + j] = judged_labels[g_start + hit] if hit >= 0 else 0
+            ranked_judged[base + j] = hit >= 0
+    return ranked_labels, ranked_judged, n_ranked, duplicate_rows
