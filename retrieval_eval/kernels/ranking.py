@@ -39,14 +39,27 @@ def find_judgment(
     return -1
 
 
+# Up to this many documents a stable insertion sort beats numba's merge sort (measured on
+# 50-100 documents per query): result lists are short and usually close to score order.
+_INSERTION_SORT_MAX = 128
+
+
 @jit
 def stable_descending_order(scores: np.ndarray) -> np.ndarray:
-    """Positions by score descending, equal scores in input order (runs are often already in that order)."""
+    """Positions by score descending, equal scores in input order."""
     n = scores.shape[0]
+    if n > _INSERTION_SORT_MAX:
+        return np.argsort(-scores, kind="mergesort")
+    order = np.arange(n)
     for i in range(1, n):
-        if scores[i] > scores[i - 1]:
-            return np.argsort(-scores, kind="mergesort")
-    return np.arange(n)
+        position = order[i]
+        score = scores[position]
+        j = i - 1
+        while j >= 0 and scores[order[j]] < score:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = position
+    return order
 
 
 @parallel_jit
