@@ -10,6 +10,7 @@ from numba import prange
 
 from ._config import jit, parallel_jit
 from .hashing import same_id
+from .sorting import stable_order
 
 # Which row wins when the same (query, document) pair appears more than once.
 KEEP_LAST = 0
@@ -110,13 +111,13 @@ def index_judgments(
         doc_keys = np.empty(m, dtype=np.uint64)
         for j in range(m):
             doc_keys[j] = keys[first_rows[j]]
-        by_key = np.argsort(doc_keys, kind="mergesort")
+        by_key = stable_order(doc_keys, False)
         n_judged[q] = m
         for j in range(m):
             doc_rows[base + j] = first_rows[by_key[j]]
             sorted_keys[base + j] = doc_keys[by_key[j]]
             doc_labels[base + j] = kept[by_key[j]]
-        descending = np.sort(kept)[::-1]
+        by_label = stable_order(kept, True)
         for j in range(m):
-            ideal_labels[base + j] = descending[j]
+            ideal_labels[base + j] = kept[by_label[j]]
     return doc_rows, sorted_keys, doc_labels, ideal_labels, n_judged, duplicate_rows

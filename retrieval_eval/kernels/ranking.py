@@ -8,6 +8,7 @@ from numba import prange
 from ._config import jit, parallel_jit
 from .hashing import same_bytes
 from .judgments import resolve_duplicates
+from .sorting import stable_order
 
 
 @jit
@@ -37,29 +38,6 @@ def find_judgment(
             return lo
         lo += 1
     return -1
-
-
-# Up to this many documents a stable insertion sort beats numba's merge sort (measured on
-# 50-100 documents per query): result lists are short and usually close to score order.
-_INSERTION_SORT_MAX = 128
-
-
-@jit
-def stable_descending_order(scores: np.ndarray) -> np.ndarray:
-    """Positions by score descending, equal scores in input order."""
-    n = scores.shape[0]
-    if n > _INSERTION_SORT_MAX:
-        return np.argsort(-scores, kind="mergesort")
-    order = np.arange(n)
-    for i in range(1, n):
-        position = order[i]
-        score = scores[position]
-        j = i - 1
-        while j >= 0 and scores[order[j]] < score:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = position
-    return order
 
 
 @parallel_jit
@@ -104,7 +82,8 @@ def rank_and_label(
         first_rows, kept_scores, duplicate_rows[q] = resolve_duplicates(
             rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
         )
-        ranking = stable_descending_order(kept_scores)
+        # Score descending; equal scores keep input order.
+        ranking = stable_order(kept_scores, True)
         m = ranking.shape[0]
         n_ranked[q] = m
         g = judged_group_of_query[q]
