@@ -245,7 +245,7 @@ def _retrieved_table(retrieved: Any) -> pa.Table:
             raise EvaluationException("Retrieved document relevance score must be a numerical value.")
         if math.isnan(score):
             raise EvaluationException(f"Retrieved document {document_id!r} has a NaN relevance score; NaN cannot be ranked.")
-        if isinstance(score, numbers.Integral) and float(score) != score:
+        if type(score) is not float and isinstance(score, numbers.Integral) and float(score) != score:
             raise EvaluationException(
                 f"Retrieved document {document_id!r} has the score {score}, which float64 cannot hold exactly; "
                 "scores are compared as float64."

@@ -143,6 +143,9 @@ def align_to(query_ids: pa.Array, qrels: Qrels, run: Run) -> QueryAlignment:
 
 def _positions_in(haystack: pa.Array, needles: pa.Array, qrels: Qrels, run: Run) -> np.ndarray:
     """Index of each needle in ``haystack`` (-1 when absent); query ids must be of one kind."""
+    if haystack.equals(needles):
+        # The common case of a run over exactly the judged queries, in the same order.
+        return np.arange(len(needles), dtype=np.int64)
     if pa.types.is_integer(haystack.type) != pa.types.is_integer(needles.type):
         raise InputError(
             f"query ids are {_kind(qrels.query_ids)} in the qrels ({qrels.source}) but {_kind(run.query_ids)} "
