@@ -2,8 +2,8 @@
 
 Run once with the SDK installed; CI does not need the SDK, it only reads the committed output::
 
-    python3 -m venv /work/azvenv && /work/azvenv/bin/pip install azure-ai-evaluation==1.18.10
-    /work/azvenv/bin/python tests/golden/make_azure_vectors.py      # from the repository root
+    python3 -m venv .venv-sdk && .venv-sdk/bin/pip install azure-ai-evaluation==1.18.10
+    .venv-sdk/bin/python tests/golden/make_azure_vectors.py      # from the repository root
 
 The cases are generated from a fixed seed, so re-running reproduces ``tests/data/azure_golden.jsonl`` byte for byte.
 Each case is run through the SDK's public call ``DocumentRetrievalEvaluator(**init)(**call)``.

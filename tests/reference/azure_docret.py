@@ -1,7 +1,7 @@
 """Plain-Python oracle for Azure's ``DocumentRetrievalEvaluator`` metrics, generalised to any cut-off ``k``.
 
-Written from ``/work/shared/specs/azure-document-retrieval.md`` (azure-ai-evaluation 1.18.10) using only the
-standard library, independently of the ``retrieval_eval`` package. It evaluates one query.
+Written from the team's specification of azure-ai-evaluation 1.18.10 (``shared/specs/azure-document-retrieval.md``
+beside the repository) using only the standard library, independently of the ``retrieval_eval`` package. It evaluates one query.
 
 Semantics copied from the SDK:
 
