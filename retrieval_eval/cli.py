@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL; .gz ok), or Azure rows with --azure")
     run.add_argument("run", nargs="?", help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok)")
     run.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
-                     help="metric name, repeatable (see `retrieval-eval metrics`); default: Azure's set at k")
+                     help="metric, repeatable: " + ", ".join(d.display_name for d in REGISTRY)
+                     + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k")
     run.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
     run.add_argument("--threshold", action="append", default=[], metavar="METRIC=VALUE",
                      help="pass/fail threshold on a metric's mean, repeatable; exit code 1 when one fails")

@@ -117,6 +117,13 @@ def test_metrics_listing_comes_from_the_registry(capsys):
     assert all(d.display_name in text for d in REGISTRY)
 
 
+def test_evaluate_help_lists_every_metric(capsys):
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(d.display_name in text for d in REGISTRY)
+
+
 def test_module_entry_point_runs_as_a_program():
     completed = subprocess.run([sys.executable, "-m", "retrieval_eval.cli", "evaluate", QRELS, RUN, "--format", "csv"],
                                capture_output=True, text=True, check=False)
