@@ -28,33 +28,28 @@ from .data.ids import QueryGroups
 from .data.join import QueryAlignment, align_to
 from .errors import InputError
 from .kernels import docret
-from .metrics.document_retrieval import LabelRange, metric_matrix
+from .metrics import REGISTRY, Metric
+from .metrics.document_retrieval import LabelRange, column_of, metric_matrix
 
 K = 3
 PASS_FAIL = {True: "pass", False: "fail"}
-# Azure's property names, in Azure's order, with the kernel column of each.
-_PROPERTIES = (
-    ("ndcg@3", docret.NDCG_EXP),
-    ("xdcg@3", docret.XDCG),
-    ("fidelity", docret.FIDELITY),
-    ("top1_relevance", docret.TOP1_RELEVANCE),
-    ("top3_max_relevance", docret.MAX_RELEVANCE),
-    ("holes", docret.HOLES),
-    ("holes_ratio", docret.HOLES_RATIO),
-    ("total_retrieved_documents", docret.TOTAL_RETRIEVED),
-    ("total_ground_truth_documents", docret.TOTAL_GROUND_TRUTH),
-)
-_INTEGER_PROPERTIES = {"top1_relevance", "top3_max_relevance", "holes", "total_retrieved_documents", "total_ground_truth_documents"}
-_DEFAULT_THRESHOLDS = {
-    "ndcg@3": 0.5,
-    "xdcg@3": 50.0,
-    "fidelity": 0.5,
-    "top1_relevance": 50.0,
-    "top3_max_relevance": 50.0,
-    "total_retrieved_documents": 50,
-    "total_ground_truth_documents": 50,
+# Azure's property names, in Azure's order, and the registry metric each one is; the registry
+# holds Azure's default thresholds, directions and value kinds.
+_PROPERTIES = {
+    "ndcg@3": Metric("ndcg_exp", K),
+    "xdcg@3": Metric("xdcg", K),
+    "fidelity": Metric("fidelity"),
+    "top1_relevance": Metric("top1_relevance"),
+    "top3_max_relevance": Metric("max_relevance", K),
+    "holes": Metric("holes"),
+    "holes_ratio": Metric("holes_ratio"),
+    "total_retrieved_documents": Metric("total_retrieved_documents"),
+    "total_ground_truth_documents": Metric("total_ground_truth_documents"),
 }
-_HOLES_THRESHOLDS = {"holes": 0, "holes_ratio": 0}
+_COLUMN = {name: column_of(metric) for name, metric in _PROPERTIES.items()}
+_DEFINITION = {name: REGISTRY.definition(metric) for name, metric in _PROPERTIES.items()}
+# Azure fixes the holes thresholds; the other seven are constructor arguments.
+_FIXED_THRESHOLDS = ("holes", "holes_ratio")
 _MISSING_INPUTS = "DocumentRetrievalEvaluator: Either 'conversation' or individual inputs must be provided."
 _EMPTY_GROUND_TRUTH = (
     "'retrieval_ground_truth' parameter must contain at least one item. "
@@ -125,8 +120,8 @@ class DocumentRetrievalEvaluator:
         for name, value in given.items():
             if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
                 raise EvaluationException(f"The threshold for {name} must be a number or None, got {value!r}.")
-            self._thresholds[name] = _DEFAULT_THRESHOLDS[name] if value is None else value
-        self._thresholds.update(_HOLES_THRESHOLDS)
+            self._thresholds[name] = _DEFINITION[name].azure_threshold if value is None else value
+        self._thresholds.update({name: _DEFINITION[name].azure_threshold for name in _FIXED_THRESHOLDS})
         self._threshold = self._thresholds["ndcg@3"]
 
     def __call__(self, *, retrieval_ground_truth: Any = None, retrieved_documents: Any = None, **_: Any) -> dict[str, Any]:
@@ -151,8 +146,8 @@ class DocumentRetrievalEvaluator:
         """
         matrix, query_ids = self._score_rows(rows, query_id_field)
         table = pd.DataFrame({"query_id": query_ids.to_pandas()})
-        for name, column in _PROPERTIES:
-            table[name] = matrix[:, column].astype(np.int64) if name in _INTEGER_PROPERTIES else matrix[:, column]
+        for name, column in _COLUMN.items():
+            table[name] = matrix[:, column].astype(np.int64) if _DEFINITION[name].integer else matrix[:, column]
         return table
 
     def evaluate_rows(self, rows: Any, *, query_id_field: str = "query_id") -> Iterator[dict[str, Any]]:
@@ -192,7 +187,7 @@ class DocumentRetrievalEvaluator:
         properties = _property_values(row)
         for name, value in list(properties.items()):
             threshold = self._thresholds[name]
-            higher_is_better = name not in _HOLES_THRESHOLDS
+            higher_is_better = _DEFINITION[name].higher_is_better
             passed = bool(value >= threshold) if higher_is_better else bool(value <= threshold)
             properties[f"{name}_result"] = PASS_FAIL[passed]
             properties[f"{name}_passed"] = passed
@@ -214,25 +209,15 @@ class DocumentRetrievalEvaluator:
 
 def _property_values(row: np.ndarray) -> dict[str, Any]:
     """The nine metrics with the SDK's value types for the branch the query falls in."""
-    totals = {
-        "total_retrieved_documents": int(row[docret.TOTAL_RETRIEVED]),
-        "total_ground_truth_documents": int(row[docret.TOTAL_GROUND_TRUTH]),
-    }
+    totals = {name: int(row[_COLUMN[name]]) for name in ("total_retrieved_documents", "total_ground_truth_documents")}
     quality = ("ndcg@3", "xdcg@3", "fidelity", "top1_relevance", "top3_max_relevance")
     if totals["total_retrieved_documents"] == 0:
         return {**{name: 0.0 for name in quality}, "holes": 0, "holes_ratio": 0, **totals}
-    holes = {"holes": int(row[docret.HOLES]), "holes_ratio": float(row[docret.HOLES_RATIO])}
+    holes = {"holes": int(row[_COLUMN["holes"]]), "holes_ratio": float(row[_COLUMN["holes_ratio"]])}
     if not row[docret.RELEVANT_RETRIEVED]:
         return {**{name: 0 for name in quality}, **holes, **totals}
-    return {
-        "ndcg@3": float(row[docret.NDCG_EXP]),
-        "xdcg@3": float(row[docret.XDCG]),
-        "fidelity": float(row[docret.FIDELITY]),
-        "top1_relevance": int(row[docret.TOP1_RELEVANCE]),
-        "top3_max_relevance": int(row[docret.MAX_RELEVANCE]),
-        **holes,
-        **totals,
-    }
+    values = {name: (int if _DEFINITION[name].integer else float)(row[_COLUMN[name]]) for name in quality}
+    return {**values, **holes, **totals}
 
 
 def _retrieved_table(retrieved: Any) -> pa.Table:

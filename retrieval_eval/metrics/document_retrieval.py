@@ -102,6 +102,11 @@ _COLUMNS = {
 }
 
 
+def column_of(metric: Metric) -> int:
+    """The column of ``metric`` in :func:`metric_matrix`'s output."""
+    return _COLUMNS[(metric.name, metric.k is not None)]
+
+
 def default_metrics(k: int) -> list[Metric]:
     """Azure's metrics at cutoff k, plus holes@k."""
     return [Metric(d.name, k if d.cutoff else None) for d in DEFINITIONS]
@@ -175,4 +180,4 @@ def compute(
     # Metrics without a cutoff come out of any pass; use the first k asked for (or 1).
     cutoffs = sorted({m.k for m in metrics if m.k is not None}) or [1]
     matrices = {k: metric_matrix(ranked, qrels, alignment, k, labels) for k in cutoffs}
-    return {m: matrices[m.k if m.k is not None else cutoffs[0]][:, _COLUMNS[(m.name, m.k is not None)]] for m in metrics}
+    return {m: matrices[m.k if m.k is not None else cutoffs[0]][:, column_of(m)] for m in metrics}
