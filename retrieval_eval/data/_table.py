@@ -33,6 +33,18 @@ def describe_row(table: pa.Table, row: int) -> str:
     return f"query {table['query_id'][row].as_py()!r} doc {table['doc_id'][row].as_py()!r}"
 
 
+def raise_on_duplicates(duplicate_rows: np.ndarray, table: pa.Table, source: str, what: str) -> None:
+    """Raise naming the first repeated row, given each query's first repeated row (-1 for none).
+
+    ``what`` says what happened to the document and under which policy, e.g.
+    ``"is judged more than once (qrels duplicates='raise')"``.
+    """
+    repeated = duplicate_rows[duplicate_rows >= 0]
+    if len(repeated):
+        row = int(repeated.min())
+        raise InputError(f"{describe_row(table, row)} {what}", source=source, row=row + 1)
+
+
 def first_true(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 

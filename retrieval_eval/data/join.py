@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
 from ..kernels.ranking import rank_and_label
-from ._table import describe_row, duplicate_policy_code
+from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
 from .qrels import Qrels
 from .run import Run
@@ -87,13 +87,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
-    if (duplicate_rows >= 0).any():
-        row = int(duplicate_rows[duplicate_rows >= 0].min())
-        raise InputError(
-            f"{describe_row(run.table, row)} is retrieved more than once (run duplicates='raise')",
-            source=run.source,
-            row=row + 1,
-        )
+    raise_on_duplicates(duplicate_rows, run.table, run.source, "is retrieved more than once (run duplicates='raise')")
     return RankedRun(run, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
 
 

@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..io import read_qrels_table
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
-from ._table import describe_row, duplicate_policy_code, first_true, source_name
+from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, source_name
 from .ids import QueryGroups, read_only
 
 
@@ -47,13 +47,7 @@ class Qrels(GroupedTable):
         (self.judged_rows, self.judged_keys, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = map(
             read_only, index
         )
-        if (duplicate_rows >= 0).any():
-            row = int(duplicate_rows[duplicate_rows >= 0].min())
-            raise InputError(
-                f"{describe_row(self.table, row)} is judged more than once (qrels duplicates='raise')",
-                source=source,
-                row=row + 1,
-            )
+        raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels duplicates='raise')")
 
     @classmethod
     def read(
