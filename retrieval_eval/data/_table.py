@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from typing import Any
-
 import numpy as np
 import pyarrow as pa
 
@@ -47,10 +44,3 @@ def raise_on_duplicates(duplicate_rows: np.ndarray, table: pa.Table, source: str
 
 def first_true(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
-
-
-def source_name(source: Any) -> str:
-    """How error messages name an input: its path, or ``<DataFrame>``/``<Table>`` for objects."""
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    return f"<{type(source).__name__}>"

@@ -10,8 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..io import read_azure_rows
-from ._table import source_name
+from ..io import read_azure_rows, source_label
 from .qrels import Qrels
 from .run import Run
 
@@ -30,7 +29,7 @@ def load_azure_rows(source: Any, *, query_id_field: str = "query_id") -> AzureCo
 
     A query id that appears on two rows is an error: their documents would silently merge.
     """
-    name = source_name(source)
+    name = source_label(source)
     rows = read_azure_rows(source, query_id_field=query_id_field)
     counts = pc.value_counts(rows.query_ids)
     repeated = counts.filter(pc.greater(counts.field("counts"), 1))

@@ -9,10 +9,10 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputError
-from ..io import read_qrels_table
+from ..io import read_qrels_table, source_label
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
-from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, source_name
+from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates
 from .ids import QueryGroups, read_only
 
 
@@ -62,7 +62,7 @@ class Qrels(GroupedTable):
         if isinstance(source, Qrels):
             return source
         table = read_qrels_table(source, columns=columns, format=format)
-        return cls(table, source=source_name(source), duplicates=duplicates)
+        return cls(table, source=source_label(source), duplicates=duplicates)
 
     def __repr__(self) -> str:
         return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)})"

@@ -9,9 +9,9 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputError
-from ..io import read_run_table
+from ..io import read_run_table, source_label
 from ._grouped import GroupedTable
-from ._table import describe_row, first_true, source_name
+from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
 
 
@@ -42,7 +42,7 @@ class Run(GroupedTable):
         if isinstance(source, Run):
             return source
         table = read_run_table(source, columns=columns, format=format)
-        return cls(table, source=source_name(source), name=name)
+        return cls(table, source=source_label(source), name=name)
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"

@@ -24,6 +24,7 @@ write_json
 from retrieval_eval.io.azure_rows import AzureRows, read_azure_rows
 from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.readers import read_qrels_table, read_run_table
+from retrieval_eval.io.sources import source_label
 from retrieval_eval.io.writers import write_json, write_table
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "read_azure_rows",
     "read_qrels_table",
     "read_run_table",
+    "source_label",
     "write_json",
     "write_table",
 ]

@@ -93,6 +93,19 @@ def format_from_name(path: Path) -> tuple[str, bool]:
     return fmt, gzip
 
 
+def source_label(source: object) -> str:
+    """How error messages name an input: its path, or a ``<...>`` label for an in-memory object."""
+    if isinstance(source, pd.DataFrame):
+        return DATAFRAME_LABEL
+    if isinstance(source, (pa.Table, pa.RecordBatch)):
+        return TABLE_LABEL
+    if isinstance(source, list):
+        return RECORDS_LABEL
+    if isinstance(source, (str, os.PathLike)):
+        return str(Path(os.fspath(source)))
+    return f"<{type(source).__name__}>"
+
+
 def resolve_source(source: SourceLike, format: str | None = None) -> Source:
     """Classify ``source`` and check that a file exists.
 
@@ -104,14 +117,15 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
     ConfigError
         ``format`` is not a known format name.
     """
+    label = source_label(source)
     if isinstance(source, pd.DataFrame):
-        return Source(DATAFRAME_LABEL, "dataframe", obj=source)
+        return Source(label, "dataframe", obj=source)
     if isinstance(source, pa.RecordBatch):
-        return Source(TABLE_LABEL, "table", obj=pa.Table.from_batches([source]))
+        return Source(label, "table", obj=pa.Table.from_batches([source]))
     if isinstance(source, pa.Table):
-        return Source(TABLE_LABEL, "table", obj=source)
+        return Source(label, "table", obj=source)
     if isinstance(source, list):
-        return Source(RECORDS_LABEL, "records", obj=source)
+        return Source(label, "records", obj=source)
     if isinstance(source, (str, os.PathLike)):
         return _file_source(Path(os.fspath(source)), format)
     raise InputError(
@@ -121,7 +135,7 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
 
 
 def _file_source(path: Path, format: str | None) -> Source:
-    label = str(path)
+    label = source_label(path)
     fmt, gzip = format_from_name(path)
     if format is not None:
         fmt = normalize_format(format)

@@ -197,3 +197,14 @@ def test_run_and_qrels_repr_and_reuse_of_objects():
     assert "queries=2" in repr(q) and "bm25" in repr(r)
     assert Qrels.read(q) is q and Run.read(r) is r
     assert evaluate(q, r).run == "bm25"
+
+
+def test_in_memory_inputs_are_named_alike_by_every_layer():
+    """The reader and the data layer name a list of dicts the same way in their errors."""
+    rows = [{"query_id": "q", "doc_id": "a", "score": float("nan")}]
+    with pytest.raises(InputError) as raised:
+        Run.read(rows)
+    assert str(raised.value).startswith("<list of dicts>, row 1")
+    with pytest.raises(InputError) as raised:
+        Run.read([{"query_id": "q", "doc_id": "a"}])
+    assert str(raised.value).startswith("<list of dicts>")
