@@ -133,9 +133,8 @@ class DocumentRetrievalEvaluator:
         # One query: its grouping and alignment are known, so skip finding them.
         qrels = Qrels(qrels_table, source="retrieval_ground_truth", queries=QueryGroups.one_query(0, qrels_table.num_rows))
         run = Run(run_table, source="retrieved_documents", queries=QueryGroups.one_query(0, run_table.num_rows))
-        self._labels.check(qrels)
         alignment = QueryAlignment.one_query(0, retrieved=run_table.num_rows > 0)
-        return self._output(metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)[0])
+        return self._output(self._matrix(qrels, run, alignment)[0])
 
     def evaluate_table(self, rows: Any, *, query_id_field: str = "query_id") -> pd.DataFrame:
         """Score a file (JSONL or parquet) or table of Azure rows in one columnar pass.
@@ -157,11 +156,13 @@ class DocumentRetrievalEvaluator:
 
     def _score_rows(self, rows: Any, query_id_field: str) -> tuple[np.ndarray, pa.Array]:
         collection = load_azure_rows(rows, query_id_field=query_id_field)
-        return self._matrix(collection.qrels, collection.run, collection.query_ids), collection.query_ids
+        alignment = align_to(collection.query_ids, collection.qrels, collection.run)
+        return self._matrix(collection.qrels, collection.run, alignment), collection.query_ids
 
-    def _matrix(self, qrels: Qrels, run: Run, query_ids: pa.Array) -> np.ndarray:
+    def _matrix(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> np.ndarray:
+        """Every metric at k = 3 for the aligned queries (kernel columns)."""
         self._labels.check(qrels)
-        return metric_matrix(rank_run(qrels, run), qrels, align_to(query_ids, qrels, run), K, self._labels)
+        return metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)
 
     def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
         rows = _rows_of(ground_truth, "retrieval_ground_truth")
