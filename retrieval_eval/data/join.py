@@ -10,12 +10,15 @@ import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
 from ..kernels.ranking import rank_and_label
+from ..kernels.tiebreak import TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
 from .qrels import Qrels
 from .run import Run
 
 QUERY_SETS = ("qrels", "both", "union")
+#: How equal scores are ordered: input order (azure-ai-evaluation, ranx) or descending document id (trec_eval).
+TIE_ORDERS = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
 
 
 @dataclass(frozen=True, eq=False)
@@ -24,10 +27,11 @@ class RankedRun:
 
     For run query q, ranks ``0..n_ranked[q]-1`` live at ``offsets[q] + rank`` in ``labels`` (the
     document's judged label, 0 when unjudged) and ``judged``.
-    ``retrieved_rows[q]`` counts q's rows including repeated documents.
+    ``retrieved_rows[q]`` counts q's rows including repeated documents. ``ties``: the tie order used.
     """
 
     run: Run
+    ties: str
     offsets: np.ndarray
     n_ranked: np.ndarray
     labels: np.ndarray
@@ -59,13 +63,17 @@ class QueryAlignment:
         )
 
 
-def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
-    """Rank each run query's distinct documents (score descending, ties in input order) and label them.
+def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "input") -> RankedRun:
+    """Rank each run query's distinct documents by score, descending, and label them.
 
     ``duplicates`` chooses the score of a document retrieved more than once: ``"last"`` (Azure's
-    rule, the default), ``"first"``, ``"max"``, or ``"raise"``; it keeps its first position.
+    rule, the default), ``"first"``, ``"max"``, or ``"raise"``. ``ties`` orders equal scores:
+    ``"input"`` (input order, a repeated document at its first position; Azure) or ``"docid"``
+    (descending document id in byte order; trec_eval).
     """
     policy = duplicate_policy_code(duplicates, what="run duplicates")
+    if ties not in TIE_ORDERS:
+        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
     group_of_query = _positions_in(qrels.query_ids, groups.query_ids, qrels, run)
@@ -77,6 +85,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
         run.doc_ids.data,
         run.scores,
         policy,
+        TIE_ORDERS[ties],
         group_of_query,
         qrels.queries.offsets,
         qrels.judged_rows,
@@ -88,7 +97,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last") -> RankedRun:
         run.doc_ids.is_string,
     )
     raise_on_duplicates(duplicate_rows, run.table, run.source, "is retrieved more than once (run duplicates='raise')")
-    return RankedRun(run, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
+    return RankedRun(run, ties, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
 
 
 def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlignment:

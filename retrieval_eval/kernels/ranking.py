@@ -9,6 +9,7 @@ from ._config import jit, parallel_jit
 from .hashing import same_bytes
 from .judgments import resolve_duplicates
 from .sorting import stable_order
+from .tiebreak import TIES_DOCID_DESCENDING, order_ties_by_id_descending
 
 
 @jit
@@ -49,6 +50,7 @@ def rank_and_label(
     run_data: np.ndarray,
     scores: np.ndarray,
     duplicate_policy: int,
+    tie_order: int,
     judged_group_of_query: np.ndarray,
     judged_group_offsets: np.ndarray,
     judged_rows: np.ndarray,
@@ -61,8 +63,9 @@ def rank_and_label(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rank every run query's distinct documents by score and label them from the qrels.
 
-    Ranking: score descending; equal scores keep input order (stable sort); a repeated
-    document keeps the position of its first occurrence and the score chosen by
+    Ranking: score descending; equal scores keep input order (``TIES_INPUT_ORDER``: stable sort,
+    a repeated document at the position of its first occurrence) or go by descending document id
+    (``TIES_DOCID_DESCENDING``, trec_eval). A repeated document takes the score chosen by
     ``duplicate_policy``. ``judged_group_of_query[q]`` is run query q's group in the judgment
     index, or -1 when q has no judgments. An unjudged document gets label 0.
 
@@ -82,8 +85,9 @@ def rank_and_label(
         first_rows, kept_scores, duplicate_rows[q] = resolve_duplicates(
             rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
         )
-        # Score descending; equal scores keep input order.
         ranking = stable_order(kept_scores, True)
+        if tie_order == TIES_DOCID_DESCENDING:
+            order_ties_by_id_descending(ranking, kept_scores, first_rows, run_keys, run_offsets, run_data, is_string)
         m = ranking.shape[0]
         n_ranked[q] = m
         g = judged_group_of_query[q]
