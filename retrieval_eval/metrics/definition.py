@@ -7,6 +7,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+# An alias that is a bare name renames the metric and keeps the grammar (``mrr@10``, ``p(rel=2)@5``);
+# any other alias is a whole-name pattern where ``{k}`` captures the cutoff (``p_{k}``, ``ndcg_cut.{k}``).
+_BARE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
 
 def _unbounded(label_min: int, label_max: int) -> tuple[float, float]:
     return (-math.inf, math.inf)
@@ -20,6 +24,10 @@ class MetricDefinition:
     ``integer``: values are whole numbers (counts, labels). ``bounds(label_min, label_max)`` gives
     the (low, high) range of values for a non-negative label scale.
     ``azure_threshold``: the default threshold of azure-ai-evaluation's evaluator, when it has one.
+    ``params``: the parameters the metric takes, as ``(name, default)`` pairs
+    (``(("rel", "1"),)``: a document is relevant when its label is >= rel).
+    ``trec_name``: the name trec_eval prints (``{k}`` is the cutoff), when trec_eval has the measure.
+    ``summed``: trec_eval's summary line is the sum over queries, not the mean (the counts).
     """
 
     name: str
@@ -31,12 +39,24 @@ class MetricDefinition:
     bounds: Callable[[int, int], tuple[float, float]] = _unbounded
     azure_threshold: float | None = None
     aliases: tuple[str, ...] = field(default=())
+    params: tuple[tuple[str, str], ...] = ()
+    trec_name: str | None = None
+    summed: bool = False
 
     @property
     def display_name(self) -> str:
         """The name as listed: ``ndcg_exp@k`` for a cutoff metric."""
         return f"{self.name}@k" if self.cutoff else self.name
 
+    @property
+    def name_aliases(self) -> tuple[str, ...]:
+        """Aliases that rename the metric and keep parameters and cutoff."""
+        return tuple(alias for alias in self.aliases if _BARE_NAME.match(alias))
+
     def alias_patterns(self) -> list[re.Pattern[str]]:
-        """Aliases as regular expressions; ``{k}`` in an alias captures the cutoff."""
-        return [re.compile("^" + re.escape(alias).replace(r"\{k\}", r"(?P<k>\d+)") + "$") for alias in self.aliases]
+        """Whole-name aliases as regular expressions; ``{k}`` in an alias captures the cutoff."""
+        return [
+            re.compile("^" + re.escape(alias).replace(r"\{k\}", r"(?P<k>\d+)") + "$")
+            for alias in self.aliases
+            if not _BARE_NAME.match(alias)
+        ]
