@@ -10,20 +10,25 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import Qrels, RankedRun, Run, rank_run
+from ..data import Qrels, RankedRun
 from ..data.join import QueryAlignment
 from ..errors import ConfigError, InputError
 from ..kernels import docret
 from .names import Metric
 from .definition import MetricDefinition
 
+if TYPE_CHECKING:
+    from .families import FamilyOptions
+
 FAMILY = "document_retrieval"
+#: azure-ai-evaluation keeps equal scores in input order.
+TIES = "input"
 # 2^(label + 1) overflows float64 above this label.
 MAX_SUPPORTED_LABEL = 1022
-
 
 
 def _unit(label_min: int, label_max: int) -> tuple[float, float]:
@@ -166,17 +171,11 @@ def metric_matrix(ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k:
 
 
 def compute(
-    qrels: Qrels,
-    run: Run,
-    alignment: QueryAlignment,
-    metrics: Sequence[Metric],
-    *,
-    labels: LabelRange,
-    run_duplicates: str,
+    qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: FamilyOptions
 ) -> dict[Metric, np.ndarray]:
-    """Per-query values of ``metrics`` (all of this family): one join, one kernel pass per distinct k."""
+    """Per-query values of ``metrics`` (all of this family): one kernel pass per distinct k."""
+    labels = options.labels
     labels.check(qrels)
-    ranked = rank_run(qrels, run, duplicates=run_duplicates)
     # Metrics without a cutoff come out of any pass; use the first k asked for (or 1).
     cutoffs = sorted({m.k for m in metrics if m.k is not None}) or [1]
     matrices = {k: metric_matrix(ranked, qrels, alignment, k, labels) for k in cutoffs}

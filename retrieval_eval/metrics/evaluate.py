@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
-from ..data import Qrels, Run
+from ..data import Qrels, RankedRun, Run, rank_run
 from ..data.join import align_queries
 from ..errors import ConfigError
-from . import document_retrieval
+from . import document_retrieval, trec
 from .document_retrieval import LabelRange
+from .families import AZURE_CONVENTIONS, FAMILIES, TREC_CONVENTIONS, Conventions, FamilyOptions
 from .names import Metric, parse_cutoff
 from .registry import REGISTRY
 from .result import EvaluationResult, Threshold, build_result
 
 DEFAULT_K = 3
+_TREC_CUTOFF_LIST = re.compile(r"^\s*(?P<base>[^@()]+?)\.(?P<cutoffs>\d+(?:,\d+)+)\s*$")
 
 
 def evaluate(
@@ -29,11 +32,19 @@ def evaluate(
     thresholds: Mapping[str | Metric, float] | None = None,
     label_min: int = 0,
     label_max: int = 4,
-    query_set: str = "qrels",
-    run_duplicates: str = "last",
-    qrels_duplicates: str = "last",
+    rel_level: int = 1,
+    query_set: str | None = None,
+    ties: str | None = None,
+    max_docs: int | None = None,
+    run_duplicates: str | None = None,
+    qrels_duplicates: str | None = None,
 ) -> EvaluationResult:
     """Score ``run`` against ``qrels``: a per-query table and a summary.
+
+    Options left at None follow the reference of the metrics asked for: trec_eval's when any
+    TREC measure is asked for (``query_set="both"``, duplicates raise), azure-ai-evaluation's
+    otherwise (``query_set="qrels"``, the last duplicate wins). Ties always follow each metric's
+    own reference unless ``ties`` is given.
 
     Parameters
     ----------
@@ -41,8 +52,9 @@ def evaluate(
         A :class:`Qrels`/:class:`Run`, a path (TREC text, parquet, CSV/TSV, JSONL; optionally
         .gz), a pandas DataFrame, a pyarrow Table, or a list of row dicts.
     metrics
-        Metric names (``"ndcg_exp@10"``, ``"fidelity"``, ...); a name that needs a cutoff and has
-        none takes ``k``. Default: Azure's document-retrieval metrics at ``k`` plus ``holes@k``.
+        Metric names (``"ndcg@10"``, ``"P_5"``, ``"ndcg_exp@10"``, ``"fidelity"``, ...); a name
+        that needs a cutoff and has none takes ``k``. Default: Azure's document-retrieval metrics
+        at ``k`` plus ``holes@k``.
     k
         Default cutoff (Azure's evaluator uses 3).
     thresholds
@@ -50,31 +62,51 @@ def evaluate(
         passes when its mean is >= value (<= for lower-is-better metrics such as holes).
         Thresholded metrics are evaluated even when not listed in ``metrics``.
     label_min, label_max
-        The label scale (Azure's ground_truth_label_min/max); labels outside it are an error.
-        ``label_min`` is the irrelevant grade for fidelity.
+        The label scale of the document-retrieval metrics (Azure's ground_truth_label_min/max);
+        labels outside it are an error when such a metric is asked for. ``label_min`` is the
+        irrelevant grade for fidelity.
+    rel_level
+        TREC measures: a document is relevant when its label is >= rel_level (trec_eval's
+        ``-l``), unless the metric's name sets ``rel`` itself (``precision(rel=2)@10``).
     query_set
-        ``"qrels"`` (every judged query; one the run lacks counts as retrieving nothing),
-        ``"both"`` (only queries in both), ``"union"`` (also the run's unjudged queries).
+        ``"qrels"`` (every judged query; one the run lacks counts as retrieving nothing;
+        trec_eval's ``-c``), ``"both"`` (only queries in both; trec_eval's default), ``"union"``
+        (also the run's unjudged queries).
+    ties
+        How equal scores are ordered for every metric: ``"docid"`` (descending document id,
+        trec_eval) or ``"input"`` (input order, azure-ai-evaluation and ranx).
+    max_docs
+        TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``).
     run_duplicates, qrels_duplicates
-        A document repeated within a query: which score/label counts, ``"last"`` (Azure),
-        ``"first"``, ``"max"``, or ``"raise"``.
+        A document repeated within a query: which score/label counts, ``"last"``, ``"first"``,
+        ``"max"``, or ``"raise"`` (an error naming the first repeated row).
 
     Examples
     --------
-    >>> result = evaluate("data/qrels.trec", "data/run.trec", ["ndcg_exp@10", "holes@10"])  # doctest: +SKIP
+    >>> result = evaluate("data/qrels.trec", "data/run.trec", ["ndcg@10", "map", "ndcg_exp@10"])  # doctest: +SKIP
     >>> result.summary["mean"]  # doctest: +SKIP
     """
-    k = _check_k(k)
-    labels = LabelRange(label_min, label_max)
-    metric_list = resolve_metrics(metrics, k)
-    threshold_list = resolve_thresholds(thresholds, k)
-    for threshold in threshold_list:
-        if threshold.metric not in metric_list:
-            metric_list.append(threshold.metric)
-    qrels = Qrels.read(qrels, duplicates=qrels_duplicates)
+    k = _positive("the cutoff k", k)
+    rel_level = _positive("rel_level", rel_level)
+    if max_docs is not None:
+        max_docs = _positive("max_docs", max_docs)
+    options = FamilyOptions(LabelRange(label_min, label_max), max_docs)
+    metric_list, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, k, rel_level)
+    by_family: dict[str, list[Metric]] = {}
+    for metric in metric_list:
+        by_family.setdefault(REGISTRY.definition(metric).family, []).append(metric)
+    conventions = conventions_for(metric_list)
+    qrels = Qrels.read(qrels, duplicates=qrels_duplicates or conventions.duplicates)
     run = Run.read(run)
-    alignment = align_queries(qrels, run, query_set)
-    columns = document_retrieval.compute(qrels, run, alignment, metric_list, labels=labels, run_duplicates=run_duplicates)
+    alignment = align_queries(qrels, run, query_set or conventions.query_set)
+    rankings: dict[str, RankedRun] = {}
+    columns: dict[Metric, np.ndarray] = {}
+    for family, family_metrics in by_family.items():
+        module = FAMILIES[family]
+        order = ties or module.TIES
+        if order not in rankings:
+            rankings[order] = rank_run(qrels, run, duplicates=run_duplicates or conventions.duplicates, ties=order)
+        columns.update(module.compute(qrels, rankings[order], alignment, family_metrics, options))
     integer_metrics = {m for m in metric_list if REGISTRY.definition(m).integer}
     counts = {
         "evaluated": len(alignment.query_ids),
@@ -87,15 +119,36 @@ def evaluate(
     )
 
 
-def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int) -> list[Metric]:
+def resolve_metrics_and_thresholds(
+    metrics: Iterable[str | Metric] | str | None,
+    thresholds: Mapping[str | Metric, float] | None,
+    k: int,
+    rel_level: int = 1,
+) -> tuple[list[Metric], list[Threshold]]:
+    """The metrics to compute (thresholded ones included) and the parsed thresholds."""
+    metric_list = resolve_metrics(metrics, k, rel_level)
+    threshold_list = resolve_thresholds(thresholds, k, rel_level)
+    for threshold in threshold_list:
+        if threshold.metric not in metric_list:
+            metric_list.append(threshold.metric)
+    return metric_list, threshold_list
+
+
+def conventions_for(metrics: Iterable[Metric]) -> Conventions:
+    """trec_eval's conventions when any TREC measure is asked for, else azure-ai-evaluation's."""
+    families = {REGISTRY.definition(metric).family for metric in metrics}
+    return TREC_CONVENTIONS if trec.FAMILY in families else AZURE_CONVENTIONS
+
+
+def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_level: int = 1) -> list[Metric]:
     """Parse metric names (duplicates removed, order kept); None gives the default set at k."""
     if metrics is None:
         return document_retrieval.default_metrics(k)
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
     parsed: list[Metric] = []
-    for name in metrics:
-        metric = REGISTRY.parse(name, default_k=k)
+    for name in (item for given in metrics for item in _cutoff_list(given)):
+        metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
         if metric not in parsed:
             parsed.append(metric)
     if not parsed:
@@ -103,23 +156,34 @@ def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int) -> lis
     return parsed
 
 
-def resolve_thresholds(thresholds: Mapping[str | Metric, float] | None, k: int) -> list[Threshold]:
+def resolve_thresholds(
+    thresholds: Mapping[str | Metric, float] | None, k: int, rel_level: int = 1
+) -> list[Threshold]:
     """Parse ``{metric: value}``; values must be finite numbers."""
     resolved = []
     for name, value in (thresholds or {}).items():
-        metric = REGISTRY.parse(name, default_k=k)
+        metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
             raise ConfigError(f"threshold for {metric} must be a finite number, got {value!r}")
         resolved.append(Threshold(metric, float(value), REGISTRY.definition(metric).higher_is_better))
     return resolved
 
 
-def _check_k(k: Any) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+def _cutoff_list(name: str | Metric) -> list[str | Metric]:
+    """trec_eval's measure lists: ``P.5,10`` is ``P.5`` and ``P.10``."""
+    match = _TREC_CUTOFF_LIST.match(name) if isinstance(name, str) else None
+    if match is None:
+        return [name]
+    return [f"{match['base']}.{cutoff}" for cutoff in match["cutoffs"].split(",")]
+
+
+def _positive(name: str, value: Any) -> int:
+    """A positive integer option (an int, or text such as "10")."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         try:
-            return parse_cutoff(str(k))
-        except ValueError as error:
-            raise ConfigError(str(error)) from None
-    if k <= 0:
-        raise ConfigError(f"the cutoff k must be a positive integer, got {k}")
-    return int(k)
+            return parse_cutoff(str(value))
+        except ValueError:
+            raise ConfigError(f"{name} must be a positive integer, got {value!r}") from None
+    if value <= 0:
+        raise ConfigError(f"{name} must be a positive integer, got {value}")
+    return int(value)

@@ -1,0 +1,211 @@
+"""trec_eval's measures over ranked labels, every measure and every cutoff in one pass per query.
+
+Inputs are a query's ranked documents in trec_eval's order (score descending, ties by
+descending document id), each with its label and whether the qrels judge it, and the query's
+judged labels sorted descending. As in trec_eval, a retrieved document is *not in the pool*
+when the qrels do not list it, *in the pool but unjudged* when its label is negative, and
+relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``max_docs``),
+``R`` = judged documents with label >= rel (num_rel), ``N`` = judged documents with
+0 <= label < rel, ``rel_i`` = 1 when rank i (1-based) is relevant:
+
+- ``map`` = sum_{i: rel_i} (relevant in top i)/i / R; ``map@k`` only over i <= k
+- ``precision@k`` = (relevant in top k)/k; ``recall@k`` = (relevant in top k)/R
+- ``recip_rank`` = 1/(rank of the first relevant); ``@k``: 0 when that rank is > k
+- ``rprec`` = (relevant in top min(n, R))/R; ``success@k`` = 1 when some relevant is in the top k
+- ``ndcg`` = DCG/IDCG with gain g(l) = l for l > 0 (``ndcg_burges``: 2^l - 1), DCG = sum_i g(l_i)/log2(i+1)
+  over the ranking, IDCG the same over the judged labels sorted descending; ``@k`` cuts both at k
+- ``bpref`` = sum over relevant retrieved r of (1 - min(nonrelevant above r, R)/min(N, R)) / R
+- ``infap`` = trec_eval's inferred AP (Yilmaz and Aslam), with its epsilon 1e-5
+- ``judged@k`` = judged documents (any label) in the top min(k, n) / min(k, n)
+- ``f1@k`` = 2 P R / (P + R) of precision@k and recall@k
+- ``num_ret`` = n, ``num_rel`` = R, ``num_rel_ret`` = relevant among the n
+
+Every measure is 0 where its denominator is 0, as in trec_eval. The floating-point operations
+follow trec_eval's order, so values agree to the last bit with ``log2`` from the C library.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import prange
+
+from ._config import parallel_jit
+
+# Columns of the measures without a cutoff.
+NDCG = 0
+NDCG_BURGES = 1
+MAP = 2
+RECIP_RANK = 3
+RPREC = 4
+BPREF = 5
+INFAP = 6
+NUM_RET = 7
+NUM_REL = 8
+NUM_REL_RET = 9
+N_SCALARS = 10
+
+# Rows of the measures at each cutoff.
+NDCG_AT = 0
+NDCG_BURGES_AT = 1
+MAP_AT = 2
+PRECISION_AT = 3
+RECALL_AT = 4
+RECIP_RANK_AT = 5
+SUCCESS_AT = 6
+JUDGED_AT = 7
+F1_AT = 8
+N_AT_K = 9
+
+INFAP_EPSILON = 0.00001
+
+
+@parallel_jit
+def trec_measures(
+    run_query: np.ndarray,
+    ranked_offsets: np.ndarray,
+    n_ranked: np.ndarray,
+    ranked_labels: np.ndarray,
+    ranked_judged: np.ndarray,
+    qrels_query: np.ndarray,
+    ideal_offsets: np.ndarray,
+    n_ideal: np.ndarray,
+    ideal_labels: np.ndarray,
+    rel: int,
+    max_docs: int,
+    cutoffs: np.ndarray,
+    log2_table: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Measures of each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
+
+    ``cutoffs``: distinct positive cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough
+    for every ranking and every query's judgments, computed by the caller with the C library's log2.
+    Returns float64 ``scalars (n_queries, N_SCALARS)`` and ``at_k (n_queries, N_AT_K, len(cutoffs))``.
+    """
+    n_queries = run_query.shape[0]
+    n_cut = cutoffs.shape[0]
+    scalars = np.zeros((n_queries, N_SCALARS), dtype=np.float64)
+    at_k = np.zeros((n_queries, N_AT_K, n_cut), dtype=np.float64)
+    for q in prange(n_queries):
+        rq = run_query[q]
+        gq = qrels_query[q]
+        n = min(n_ranked[rq], max_docs) if rq >= 0 else 0
+        base = ranked_offsets[rq] if rq >= 0 else 0
+        m = n_ideal[gq] if gq >= 0 else 0
+        ideal_base = ideal_offsets[gq] if gq >= 0 else 0
+
+        num_rel = 0
+        num_nonrel = 0
+        for j in range(m):
+            label = ideal_labels[ideal_base + j]
+            if label >= rel:
+                num_rel += 1
+            elif label >= 0:
+                num_nonrel += 1
+
+        rel_so_far = 0
+        judged_so_far = 0
+        first_relevant = -1
+        ap_sum = 0.0
+        dcg = 0.0
+        dcg_burges = 0.0
+        rprec_hits = 0
+        nonrel_so_far = 0
+        unjudged_so_far = 0
+        bpref = 0.0
+        infap = 0.0
+        c = 0
+        for i in range(n + 1):
+            while c < n_cut and (cutoffs[c] == i or i == n):
+                shown = min(cutoffs[c], n)
+                at_k[q, NDCG_AT, c] = dcg
+                at_k[q, NDCG_BURGES_AT, c] = dcg_burges
+                if num_rel > 0:
+                    at_k[q, MAP_AT, c] = ap_sum / num_rel
+                    at_k[q, RECALL_AT, c] = rel_so_far / num_rel
+                at_k[q, PRECISION_AT, c] = rel_so_far / cutoffs[c]
+                if first_relevant >= 0:
+                    at_k[q, RECIP_RANK_AT, c] = 1.0 / (first_relevant + 1)
+                    at_k[q, SUCCESS_AT, c] = 1.0
+                if shown > 0:
+                    at_k[q, JUDGED_AT, c] = judged_so_far / shown
+                c += 1
+            if i == n:
+                break
+            label = ranked_labels[base + i]
+            if not ranked_judged[base + i]:
+                continue  # not in the pool: counts only as a retrieved document
+            judged_so_far += 1
+            if label < 0:
+                unjudged_so_far += 1
+                continue
+            if label > 0:
+                dcg += label / log2_table[i]
+                dcg_burges += (2.0**label - 1.0) / log2_table[i]
+            if label < rel:
+                nonrel_so_far += 1
+                continue
+            rel_so_far += 1
+            ap_sum += rel_so_far / (i + 1)
+            if first_relevant < 0:
+                first_relevant = i
+            if i < num_rel:
+                rprec_hits += 1
+            if nonrel_so_far > 0:
+                bpref += 1.0 - min(nonrel_so_far, num_rel) / min(num_nonrel, num_rel)
+            else:
+                bpref += 1.0
+            if i == 0:
+                infap += 1.0
+            else:
+                fj = float(i)
+                infap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fj
+                ) * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
+
+        # The ideal ranking: positive judged labels, best first; cut at each cutoff.
+        ideal = 0.0
+        ideal_burges = 0.0
+        c = 0
+        j = 0
+        while True:
+            label = ideal_labels[ideal_base + j] if j < m else 0
+            while c < n_cut and (cutoffs[c] == j or label <= 0):
+                if ideal > 0.0:
+                    at_k[q, NDCG_AT, c] /= ideal
+                    at_k[q, NDCG_BURGES_AT, c] /= ideal_burges
+                c += 1
+            if label <= 0:
+                break
+            ideal += label / log2_table[j]
+            ideal_burges += (2.0**label - 1.0) / log2_table[j]
+            j += 1
+
+        for c in range(n_cut):
+            p = at_k[q, PRECISION_AT, c]
+            r = at_k[q, RECALL_AT, c]
+            if p + r > 0.0:
+                at_k[q, F1_AT, c] = 2.0 * p * r / (p + r)
+
+        scalars[q, NUM_RET] = n
+        scalars[q, NUM_REL] = num_rel
+        scalars[q, NUM_REL_RET] = rel_so_far
+        if ideal > 0.0:
+            scalars[q, NDCG] = dcg / ideal
+            scalars[q, NDCG_BURGES] = dcg_burges / ideal_burges
+        if num_rel > 0:
+            if rel_so_far > 0:
+                scalars[q, MAP] = ap_sum / num_rel
+            if min(n, num_rel) > 0:
+                scalars[q, RPREC] = rprec_hits / num_rel
+            scalars[q, BPREF] = bpref / num_rel
+            scalars[q, INFAP] = infap / num_rel
+        if first_relevant >= 0:
+            scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
+    return scalars, at_k
+
+
+def log2_table(length: int) -> np.ndarray:
+    """``log2(j + 2)`` for j < length, from the C library's log2 as trec_eval computes it."""
+    return np.array([math.log2(j + 2) for j in range(length)], dtype=np.float64)

@@ -1,0 +1,185 @@
+"""The TREC family: trec_eval's measures (and ranx's and ir_measures' few extras) with trec_eval's semantics.
+
+Ranking is trec_eval's: score descending, equal scores by descending document id. A document
+is relevant when its label is >= ``rel`` (trec_eval's ``-l``, default 1); labels <= 0 never
+count as relevant, negative labels mark documents in the pool but unjudged (bpref and infAP
+tell them apart). ``ndcg`` is trec_eval's nDCG with linear gain (the label), which ignores
+``rel``; ``ndcg_burges`` has exponential gain 2^label - 1. Every measure is 0 where trec_eval's
+is (no relevant document, nothing retrieved). Formulas: :mod:`retrieval_eval.kernels.trec`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..data import Qrels, RankedRun
+from ..data.join import QueryAlignment
+from ..kernels import trec as kernel
+from .definition import MetricDefinition
+from .names import Metric
+
+if TYPE_CHECKING:
+    from .families import FamilyOptions
+
+FAMILY = "trec"
+#: trec_eval orders equal scores by descending document id.
+TIES = "docid"
+
+_REL = (("rel", "1"),)
+
+
+def _unit(label_min: int, label_max: int) -> tuple[float, float]:
+    return (0.0, 1.0)
+
+
+def _count(label_min: int, label_max: int) -> tuple[float, float]:
+    return (0.0, math.inf)
+
+
+def _measure(name: str, definition: str, *, cutoff: bool = False, rel: bool = True, **extra) -> MetricDefinition:
+    extra.setdefault("bounds", _unit)
+    return MetricDefinition(
+        name, FAMILY, definition, higher_is_better=True, cutoff=cutoff, params=_REL if rel else (), **extra
+    )
+
+
+DEFINITIONS = (
+    _measure(
+        "ndcg", "trec_eval's nDCG: sum_i g(l_i)/log2(i+1) over the ranking / the same over the judged labels "
+        "sorted descending, linear gain g(l) = l for l > 0 (ir_measures nDCG, ranx ndcg). 0 without a positive label.",
+        rel=False, aliases=("ndcg_cut",), trec_name="ndcg",
+    ),
+    _measure(
+        "ndcg", "trec_eval's ndcg_cut: nDCG with both sums cut at rank k, linear gain.",
+        cutoff=True, rel=False, aliases=("ndcg_cut_{k}", "ndcg_cut.{k}"), trec_name="ndcg_cut_{k}",
+    ),
+    _measure(
+        "ndcg_burges", "nDCG with exponential gain 2^l - 1 (Burges et al.; ranx ndcg_burges) and trec_eval's "
+        "conventions (ties by document id, 0 without a positive label). Azure's variant is ndcg_exp@k.",
+        rel=False,
+    ),
+    _measure("ndcg_burges", "ndcg_burges with both sums cut at rank k.", cutoff=True, rel=False),
+    _measure(
+        "map", "Average precision: sum over relevant retrieved documents of precision at their rank, / num_rel "
+        "(trec_eval map; ir_measures AP).", aliases=("ap",), trec_name="map",
+    ),
+    _measure(
+        "map", "Average precision over the top k, still divided by num_rel (trec_eval map_cut).",
+        cutoff=True, aliases=("map_cut_{k}", "map_cut.{k}"), trec_name="map_cut_{k}",
+    ),
+    _measure(
+        "precision", "Relevant documents in the top k / k (trec_eval P; ir_measures P).",
+        cutoff=True, aliases=("p", "p_{k}", "p.{k}"), trec_name="P_{k}",
+    ),
+    _measure(
+        "recall", "Relevant documents in the top k / num_rel (trec_eval recall; ir_measures R).",
+        cutoff=True, aliases=("r", "recall_{k}", "recall.{k}"), trec_name="recall_{k}",
+    ),
+    _measure(
+        "recip_rank", "1 / rank of the first relevant document (trec_eval recip_rank; ir_measures RR; ranx mrr).",
+        aliases=("mrr", "rr"), trec_name="recip_rank",
+    ),
+    _measure("recip_rank", "recip_rank, 0 when the first relevant document ranks below k (ranx mrr@k).", cutoff=True),
+    _measure(
+        "rprec", "Relevant documents in the top num_rel / num_rel (trec_eval Rprec; ranx r-precision).",
+        aliases=("r-precision",), trec_name="Rprec",
+    ),
+    _measure(
+        "success", "1 when a relevant document is in the top k, else 0 (trec_eval success; ranx hit_rate).",
+        cutoff=True, aliases=("hit_rate", "success_{k}", "success.{k}"), trec_name="success_{k}",
+    ),
+    _measure(
+        "bpref", "Binary preference: sum over relevant retrieved r of 1 - min(judged non-relevant above r, R) / "
+        "min(N, R), / R; R = num_rel, N = judged non-relevant (label 0..rel-1); unjudged documents are skipped.",
+        trec_name="bpref",
+    ),
+    _measure(
+        "infap", "Inferred AP (Yilmaz and Aslam) for sampled judgments, exactly as trec_eval's infAP.",
+        trec_name="infAP",
+    ),
+    _measure(
+        "judged", "Documents with a judgment (any label) in the top min(k, n) / min(k, n) (ir_measures Judged).",
+        cutoff=True, rel=False,
+    ),
+    _measure("f1", "2 P R / (P + R) of precision@k and recall@k (ranx f1).", cutoff=True),
+    _measure(
+        "num_ret", "Retrieved documents (after max_docs) (count).", rel=False, integer=True, bounds=_count,
+        aliases=("numret",), trec_name="num_ret", summed=True,
+    ),
+    _measure(
+        "num_rel", "Judged documents with label >= rel (count).", integer=True, bounds=_count,
+        aliases=("numrel",), trec_name="num_rel", summed=True,
+    ),
+    _measure(
+        "num_rel_ret", "Retrieved documents with label >= rel (count).", integer=True, bounds=_count,
+        aliases=("numrelret",), trec_name="num_rel_ret", summed=True,
+    ),
+)
+
+_SCALARS = {
+    "ndcg": kernel.NDCG,
+    "ndcg_burges": kernel.NDCG_BURGES,
+    "map": kernel.MAP,
+    "recip_rank": kernel.RECIP_RANK,
+    "rprec": kernel.RPREC,
+    "bpref": kernel.BPREF,
+    "infap": kernel.INFAP,
+    "num_ret": kernel.NUM_RET,
+    "num_rel": kernel.NUM_REL,
+    "num_rel_ret": kernel.NUM_REL_RET,
+}
+_AT_K = {
+    "ndcg": kernel.NDCG_AT,
+    "ndcg_burges": kernel.NDCG_BURGES_AT,
+    "map": kernel.MAP_AT,
+    "precision": kernel.PRECISION_AT,
+    "recall": kernel.RECALL_AT,
+    "recip_rank": kernel.RECIP_RANK_AT,
+    "success": kernel.SUCCESS_AT,
+    "judged": kernel.JUDGED_AT,
+    "f1": kernel.F1_AT,
+}
+
+
+def relevance_level(metric: Metric) -> int:
+    """The ``rel`` of a metric (1 unless its name says otherwise)."""
+    return int(dict(metric.params).get("rel", "1"))
+
+
+def compute(
+    qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: FamilyOptions
+) -> dict[Metric, np.ndarray]:
+    """Per-query values of ``metrics`` (all of this family): one kernel pass per distinct relevance level."""
+    depth = np.iinfo(np.int64).max if options.max_docs is None else options.max_docs
+    longest = max(int(ranked.n_ranked.max(initial=0)), int(qrels.n_judged.max(initial=0)))
+    discounts = kernel.log2_table(longest)
+    cutoffs = np.array(sorted({m.k for m in metrics if m.k is not None}), dtype=np.int64)
+    columns: dict[Metric, np.ndarray] = {}
+    for rel in sorted({relevance_level(m) for m in metrics}):
+        scalars, at_k = kernel.trec_measures(
+            alignment.run_query,
+            ranked.offsets,
+            ranked.n_ranked,
+            ranked.labels,
+            ranked.judged,
+            alignment.qrels_query,
+            qrels.queries.offsets,
+            qrels.n_judged,
+            qrels.ideal_labels,
+            rel,
+            depth,
+            cutoffs,
+            discounts,
+        )
+        for metric in metrics:
+            if relevance_level(metric) != rel:
+                continue
+            if metric.k is None:
+                columns[metric] = scalars[:, _SCALARS[metric.name]]
+            else:
+                columns[metric] = at_k[:, _AT_K[metric.name], int(np.searchsorted(cutoffs, metric.k))]
+    return columns
