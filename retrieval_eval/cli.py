@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
 from .errors import ConfigError, RetrievalEvalError
-from .metrics import REGISTRY, EvaluationResult, evaluate
-from .metrics.evaluate import DEFAULT_K
+from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
+from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
+from .metrics.trec_output import trec_lines
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -25,6 +26,8 @@ examples:
   retrieval-eval evaluate data/qrels.parquet data/run.parquet -m ndcg_exp@10 -m holes@10 -o per_query.parquet
   retrieval-eval evaluate data/qrels.trec data/run.trec -k 5 --threshold ndcg_exp@5=0.4 --format json
   retrieval-eval evaluate --azure data/azure_rows.jsonl --threshold holes_ratio=0.2
+  retrieval-eval evaluate data/qrels.trec data/run.trec -m ndcg_cut.10 -m map -m P.5,10 --trec -q
+  retrieval-eval evaluate data/qrels.trec data/run.trec -m "nDCG@10" -m "R@100" -l 2 -c
 """
 
 
@@ -55,12 +58,28 @@ def build_parser() -> argparse.ArgumentParser:
                      help="QRELS is one file of Azure rows (retrieval_ground_truth + retrieved_documents per query)")
     run.add_argument("--label-min", type=int, default=0, help="lowest label, the irrelevant grade (default 0)")
     run.add_argument("--label-max", type=int, default=4, help="highest label (default 4)")
-    run.add_argument("--query-set", choices=("qrels", "both", "union"), default="qrels",
-                     help="queries evaluated: judged ones (default), those in both, or all")
-    run.add_argument("--run-duplicates", choices=("last", "first", "max", "raise"), default="last",
-                     help="score kept for a document retrieved twice (default last, as Azure)")
-    run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"), default="last",
-                     help="label kept for a document judged twice (default last, as Azure)")
+    run.add_argument("-l", "--rel-level", type=int, default=1,
+                     help="TREC measures: a label >= this is relevant (trec_eval -l; default 1)")
+    run.add_argument("-M", "--max-docs", type=int,
+                     help="TREC measures: evaluate only the top N documents of each query (trec_eval -M)")
+    queries = run.add_mutually_exclusive_group()
+    queries.add_argument("--query-set", choices=("qrels", "both", "union"),
+                         help="queries evaluated: the judged ones, those in both, or all (default: both with a "
+                         "TREC measure, as trec_eval; qrels otherwise, as Azure)")
+    queries.add_argument("-c", dest="query_set", action="store_const", const="qrels",
+                         help="score judged queries missing from the run as 0 (trec_eval -c; --query-set qrels)")
+    run.add_argument("--ties", choices=("docid", "input"),
+                     help="order of equal scores for every metric: descending doc id (trec_eval) or input order "
+                     "(Azure, ranx); default: each metric's reference")
+    run.add_argument("--run-duplicates", choices=("last", "first", "max", "raise"),
+                     help="score kept for a document retrieved twice (default: raise with a TREC measure, "
+                     "as trec_eval; last otherwise, as Azure)")
+    run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"),
+                     help="label kept for a document judged twice (default: as --run-duplicates)")
+    run.add_argument("--trec", action="store_true",
+                     help="print trec_eval's three-column output (measure, query, value) instead of the summary")
+    run.add_argument("-q", dest="per_query", action="store_true",
+                     help="with --trec: also the per-query lines (trec_eval -q)")
     run.add_argument("--qrels-column", action="append", default=[], metavar="CANONICAL=NAME",
                      help="which qrels column is query_id, doc_id or relevance (when the defaults do not find it)")
     run.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
@@ -78,17 +97,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_metrics_listing(args.format))
         return EXIT_OK
     try:
-        result = _evaluate(args)
+        result, metrics = _evaluate(args)
     except (RetrievalEvalError, OSError) as error:
         if args.debug:
             raise
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(_summary_text(result, args.format))
+    if args.trec:
+        print("\n".join(trec_lines(result, metrics, per_query=args.per_query)))
+    else:
+        print(_summary_text(result, args.format))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
 
 
-def _evaluate(args: argparse.Namespace) -> EvaluationResult:
+def _evaluate(args: argparse.Namespace) -> tuple[EvaluationResult, list[Metric]]:
+    if args.per_query and not args.trec:
+        raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
+    thresholds = _parse_thresholds(args.threshold)
+    metrics, _ = resolve_metrics_and_thresholds(args.metrics, thresholds, args.k, args.rel_level)
+    qrels_duplicates = args.qrels_duplicates or args.run_duplicates or conventions_for(metrics).duplicates
     if args.azure:
         if args.run is not None:
             raise _usage("with --azure give one file of Azure rows, not a qrels and a run")
@@ -99,24 +126,27 @@ def _evaluate(args: argparse.Namespace) -> EvaluationResult:
     else:
         qrels_columns = _parse_pairs(args.qrels_column, "--qrels-column")
         run_columns = _parse_pairs(args.run_column, "--run-column")
-        qrels = Qrels.read(args.qrels, columns=qrels_columns, duplicates=args.qrels_duplicates)
+        qrels = Qrels.read(args.qrels, columns=qrels_columns, duplicates=qrels_duplicates)
         run = Run.read(args.run, columns=run_columns)
     result = evaluate(
         qrels,
         run,
-        args.metrics,
+        metrics,
         k=args.k,
-        thresholds=_parse_thresholds(args.threshold),
+        thresholds=thresholds,
         label_min=args.label_min,
         label_max=args.label_max,
+        rel_level=args.rel_level,
         query_set=args.query_set,
+        ties=args.ties,
+        max_docs=args.max_docs,
         run_duplicates=args.run_duplicates,
     )
     if args.output:
         result.write(args.output)
     if args.summary_output:
         result.write_summary(args.summary_output)
-    return result
+    return result, metrics
 
 
 def _parse_thresholds(items: list[str]) -> dict[str, float]:
