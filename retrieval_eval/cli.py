@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.trec:
-        print("\n".join(trec_lines(result, metrics, per_query=args.per_query)))
+        print("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level)))
     else:
         print(_summary_text(result, args.format))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
