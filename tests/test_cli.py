@@ -129,3 +129,41 @@ def test_module_entry_point_runs_as_a_program():
                                capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.startswith("metric,mean,undefined")
+
+
+def test_trec_output_has_trec_eval_columns_and_names(capsys):
+    code, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "-m", "P.5,10", "-m", "map", "-m", "num_ret", "--trec")
+    assert code == 0
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert all(len(fields) == 3 for fields in lines)
+    names = [fields[0].strip() for fields in lines]
+    assert names == ["runid", "num_q", "P_5", "P_10", "map", "num_ret"]
+    assert all(fields[1] == "all" for fields in lines)
+    assert lines[1][2] == "25" and lines[5][2].isdigit()  # counts print whole, as trec_eval's
+    assert lines[2][2].startswith("0.") and len(lines[2][2]) == 6  # %6.4f
+
+
+def test_trec_output_per_query_lines(capsys):
+    code, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "-m", "ndcg_cut.10", "--trec", "-q", "-l", "2")
+    assert code == 0
+    queries = [line.split("\t")[1] for line in out.splitlines() if line.startswith("ndcg_cut_10")]
+    assert queries[-1] == "all" and len(queries) == 26
+    assert queries[:-1] == sorted(queries[:-1], key=str.encode)
+
+
+def test_per_query_lines_need_trec_output(capsys):
+    code, _, err = run_cli(capsys, "evaluate", QRELS, RUN, "-q")
+    assert code == 2 and "-q goes with --trec" in err
+
+
+def test_trec_conventions_from_the_command_line(capsys, tmp_path):
+    run = tmp_path / "run.tsv"
+    run.write_text("query_id\tdoc_id\tscore\nq1\ta\t1\nq1\ta\t2\n")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query_id\tdoc_id\trelevance\nq1\ta\t1\nq2\tb\t1\n")
+    code, _, err = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map")
+    assert code == 2 and "more than once" in err and "row 2" in err
+    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "max", "--trec")
+    assert code == 0 and "num_q                 \tall\t1" in out
+    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "max", "--trec", "-c")
+    assert code == 0 and "num_q                 \tall\t2" in out and "map                   \tall\t0.5000" in out

@@ -96,7 +96,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
-    raise_on_duplicates(duplicate_rows, run.table, run.source, "is retrieved more than once (run duplicates='raise')")
+    raise_on_duplicates(duplicate_rows, run.table, run.source, "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)")
     return RankedRun(run, ties, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
 
 

@@ -47,7 +47,7 @@ class Qrels(GroupedTable):
         (self.judged_rows, self.judged_keys, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = map(
             read_only, index
         )
-        raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels duplicates='raise')")
+        raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
 
     @classmethod
     def read(
