@@ -98,6 +98,14 @@ def test_a_perfect_ranking_reaches_the_maximum(data, scale, k):
             assert row[f"ndcg_exp@{k}"] == pytest.approx(1.0, abs=1e-15)
         if max(labels) > label_min:
             assert row["fidelity"] == 1.0
+        # TREC measures: every relevant document on top, every judged document retrieved.
+        if max(labels) > 0:
+            assert row["ndcg"] == pytest.approx(1.0, abs=1e-15) and row[f"ndcg@{k}"] == pytest.approx(1.0, abs=1e-15)
+            assert row["ndcg_burges"] == pytest.approx(1.0, abs=1e-15)
+            assert row["map"] == row["rprec"] == row["bpref"] == row["recip_rank"] == row[f"success@{k}"] == 1.0
+            assert row["infap"] == pytest.approx(1.0, abs=1e-4)  # trec_eval's epsilon (1e-5) biases it below 1
+            assert row["num_rel_ret"] == row["num_rel"]
+        assert row[f"judged@{k}"] == 1.0
 
 
 @given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8), extra=st.lists(st.sampled_from(["d0", "d5", "new1", "new2"]), min_size=1, max_size=5))
