@@ -28,6 +28,7 @@ class MetricDefinition:
     (``(("rel", "1"),)``: a document is relevant when its label is >= rel).
     ``trec_name``: the name trec_eval prints (``{k}`` is the cutoff), when trec_eval has the measure.
     ``summed``: trec_eval's summary line is the sum over queries, not the mean (the counts).
+    ``grows_with_k``: a cutoff metric that never decreases as k grows (recall@k, success@k).
     """
 
     name: str
@@ -42,6 +43,7 @@ class MetricDefinition:
     params: tuple[tuple[str, str], ...] = ()
     trec_name: str | None = None
     summed: bool = False
+    grows_with_k: bool = False
 
     @property
     def display_name(self) -> str:

@@ -66,7 +66,7 @@ DEFINITIONS = (
     MetricDefinition(
         "max_relevance", FAMILY, "Highest label among the top k documents (Azure's top3_max_relevance).",
         higher_is_better=True, cutoff=True, integer=True, bounds=lambda lo, hi: (0.0, float(hi)),
-        azure_threshold=50.0, aliases=("top{k}_max_relevance",),
+        azure_threshold=50.0, aliases=("top{k}_max_relevance",), grows_with_k=True,
     ),
     MetricDefinition(
         "holes", FAMILY, "Number of distinct retrieved documents without a judgment (count).",

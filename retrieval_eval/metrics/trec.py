@@ -69,7 +69,7 @@ DEFINITIONS = (
     ),
     _measure(
         "map", "Average precision over the top k, still divided by num_rel (trec_eval map_cut).",
-        cutoff=True, aliases=("map_cut_{k}", "map_cut.{k}"), trec_name="map_cut_{k}",
+        cutoff=True, aliases=("map_cut_{k}", "map_cut.{k}"), trec_name="map_cut_{k}", grows_with_k=True,
     ),
     _measure(
         "precision", "Relevant documents in the top k / k (trec_eval P; ir_measures P).",
@@ -77,20 +77,21 @@ DEFINITIONS = (
     ),
     _measure(
         "recall", "Relevant documents in the top k / num_rel (trec_eval recall; ir_measures R).",
-        cutoff=True, aliases=("r", "recall_{k}", "recall.{k}"), trec_name="recall_{k}",
+        cutoff=True, aliases=("r", "recall_{k}", "recall.{k}"), trec_name="recall_{k}", grows_with_k=True,
     ),
     _measure(
         "recip_rank", "1 / rank of the first relevant document (trec_eval recip_rank; ir_measures RR; ranx mrr).",
         aliases=("mrr", "rr"), trec_name="recip_rank",
     ),
-    _measure("recip_rank", "recip_rank, 0 when the first relevant document ranks below k (ranx mrr@k).", cutoff=True),
+    _measure("recip_rank", "recip_rank, 0 when the first relevant document ranks below k (ranx mrr@k).", cutoff=True,
+             grows_with_k=True),
     _measure(
         "rprec", "Relevant documents in the top num_rel / num_rel (trec_eval Rprec; ranx r-precision).",
         aliases=("r-precision",), trec_name="Rprec",
     ),
     _measure(
         "success", "1 when a relevant document is in the top k, else 0 (trec_eval success; ranx hit_rate).",
-        cutoff=True, aliases=("hit_rate", "success_{k}", "success.{k}"), trec_name="success_{k}",
+        cutoff=True, aliases=("hit_rate", "success_{k}", "success.{k}"), trec_name="success_{k}", grows_with_k=True,
     ),
     _measure(
         "bpref", "Binary preference: sum over relevant retrieved r of 1 - min(judged non-relevant above r, R) / "

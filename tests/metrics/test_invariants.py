@@ -130,3 +130,16 @@ def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
             tail_last = FAMILIES[definition.family].TIES == "input" or all(math.isfinite(s) for _, s in ret)
             if len(dict(ret)) >= k and tail_last:
                 assert same(a.loc[q, name], b.loc[q, name]), (name, q)
+
+
+@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8))
+def test_metrics_that_grow_with_k_never_decrease(data, scale, k):
+    queries = data.draw(collection(*scale, int_ids=False))
+    growing = [d for d in REGISTRY if d.grows_with_k]
+    assert growing
+    at_k = per_query(queries, k, *scale)
+    deeper = per_query(queries, k + 1, *scale)
+    for definition in growing:
+        for query in queries:
+            low, high = at_k.loc[query, f"{definition.name}@{k}"], deeper.loc[query, f"{definition.name}@{k + 1}"]
+            assert math.isnan(low) or low <= high, (definition.name, query, low, high)
