@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 
@@ -104,10 +105,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.trec:
-        print("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level)))
+        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level)))
     else:
-        print(_summary_text(result, args.format))
+        _emit(_summary_text(result, args.format))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
+
+
+def _emit(text: str) -> None:
+    """Print to stdout; a reader that stops early (``| head``) is not an error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # Python would report the broken pipe again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _evaluate(args: argparse.Namespace) -> tuple[EvaluationResult, list[Metric]]:
