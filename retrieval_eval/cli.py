@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
 from .errors import ConfigError, RetrievalEvalError
+from .io import trec_run_tag
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
 from .metrics.trec_output import trec_lines
@@ -105,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.trec:
-        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level)))
+        run_id = trec_run_tag(args.run) if args.run else None
+        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
     else:
         _emit(_summary_text(result, args.format))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK

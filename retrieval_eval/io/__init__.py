@@ -12,6 +12,8 @@ read_run_table
     Results as ``query_id, doc_id, score`` (float64).
 read_azure_rows
     Azure-style rows (one per query, nested lists) as :class:`AzureRows`.
+trec_run_tag
+    The run tag of a TREC run file (trec_eval's ``runid``).
 
 Writers
 -------
@@ -25,6 +27,7 @@ from retrieval_eval.io.azure_rows import AzureRows, read_azure_rows
 from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.readers import read_qrels_table, read_run_table
 from retrieval_eval.io.sources import source_label
+from retrieval_eval.io.trec import trec_run_tag
 from retrieval_eval.io.writers import write_json, write_table
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "read_qrels_table",
     "read_run_table",
     "source_label",
+    "trec_run_tag",
     "write_json",
     "write_table",
 ]

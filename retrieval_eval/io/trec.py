@@ -15,6 +15,7 @@ trec_eval does not use them.
 
 from __future__ import annotations
 
+import io
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ import pyarrow.compute as pc
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.coerce import parse_strings
 from retrieval_eval.io.lines import read_lines
-from retrieval_eval.io.sources import Source
+from retrieval_eval.io.sources import Source, open_stream, resolve_source
 
 
 @dataclass(frozen=True)
@@ -126,3 +127,21 @@ def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) ->
             )
         out.append(field)
     return out
+
+
+def trec_run_tag(source: object) -> str | None:
+    """The tag (sixth field) of a TREC run file's first data line, as trec_eval prints it for ``runid``.
+
+    None when ``source`` is not a TREC text file or has no data line.
+    """
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    src = resolve_source(source)
+    if src.format != "trec":
+        return None
+    with open_stream(src) as stream:
+        for raw in io.TextIOWrapper(stream, encoding="utf-8", errors="replace"):
+            fields = raw.split()
+            if fields and not fields[0].startswith("#"):
+                return fields[5] if len(fields) >= 6 else None
+    return None

@@ -4,7 +4,8 @@ Names are trec_eval's where it has the measure (``P_10``, ``ndcg_cut_10``, ``Rpr
 canonical names (``judged@10``); a metric with a relevance level of its own keeps its canonical
 name unless it is the level of the whole output (trec_eval's ``-l``). Values print as trec_eval prints them:
 ``%6.4f`` for measures, whole numbers for counts. Per-query lines come first, queries in byte
-order of their ids as trec_eval sorts them; then the ``all`` lines: ``runid``, ``num_q``, and
+order of their ids as trec_eval sorts them; then the ``all`` lines: ``runid`` (the run's tag),
+``num_q``, and
 each measure's mean over queries (its sum for the counts num_ret, num_rel and num_rel_ret).
 """
 
@@ -29,9 +30,17 @@ def trec_name(metric: Metric, rel_level: int = 1) -> str:
 
 
 def trec_lines(
-    result: EvaluationResult, metrics: Sequence[Metric], *, per_query: bool = False, rel_level: int = 1
+    result: EvaluationResult,
+    metrics: Sequence[Metric],
+    *,
+    per_query: bool = False,
+    rel_level: int = 1,
+    run_id: str | None = None,
 ) -> list[str]:
-    """The lines trec_eval would print for ``metrics`` (``-q``: with per-query lines; ``-l``: rel_level)."""
+    """The lines trec_eval would print for ``metrics`` (``-q``: with per-query lines; ``-l``: rel_level).
+
+    ``run_id``: the ``runid`` line's value (trec_eval prints the run file's tag); default the run's name.
+    """
     table = result.per_query
     lines: list[str] = []
     if per_query:
@@ -40,7 +49,7 @@ def trec_lines(
         for row in order:
             for metric in metrics:
                 lines.append(_line(metric, rel_level, ids.iloc[row], table[str(metric)].iloc[row]))
-    lines.append(f"{'runid':<22}\tall\t{result.run}")
+    lines.append(f"{'runid':<22}\tall\t{result.run if run_id is None else run_id}")
     lines.append(f"{'num_q':<22}\tall\t{len(table)}")
     for metric in metrics:
         if REGISTRY.definition(metric).summed:

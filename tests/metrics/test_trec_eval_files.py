@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from retrieval_eval import ConfigError, REGISTRY, evaluate
+from retrieval_eval.io import trec_run_tag
 from retrieval_eval.metrics.trec_output import trec_lines
 
 # (expected output, qrels, run, evaluate() options matching its trec_eval command line)
@@ -59,10 +60,11 @@ def test_matches_trec_eval_output(trec_eval_test, expected, qrels, run, options)
     result = evaluate(trec_eval_test / qrels, trec_eval_test / run, metrics, **options)
     per_query = any(query != "all" for _, query in want)
     ours = {}
-    for line in trec_lines(result, metrics, per_query=per_query, rel_level=rel_level):
+    run_id = trec_run_tag(trec_eval_test / run)
+    for line in trec_lines(result, metrics, per_query=per_query, rel_level=rel_level, run_id=run_id):
         name, query, value = line.split("\t")
         ours[(name.strip(), query)] = value
-    compared = {(name, query) for name, query in want if implemented(name) or name == "num_q"}
+    compared = {(name, query) for name, query in want if implemented(name) or name in ("num_q", "runid")}
     assert len(compared) >= 10
     mismatches = {key: (ours.get(key), want[key]) for key in compared if ours.get(key) != want[key]}
     assert not mismatches, mismatches
