@@ -179,7 +179,9 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
         array = pa.array(values, from_pandas=role != "score")
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
         raise conversion_error(values, role, label, field, exc) from exc
-    return pa.chunked_array([array])
+    # A pandas column backed by several Arrow chunks (pandas 3 strings from read_parquet) already
+    # converts to a ChunkedArray; wrapping it again would rebuild it one Python value at a time.
+    return array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
 
 
 def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:

@@ -649,3 +649,16 @@ def test_csv_quoted_line_breaks_in_ids(tmp_path):
 def test_a_query_text_column_is_not_taken_for_the_query_id(tmp_path):
     path = write(tmp_path / "r.csv", "qid,query,doc_id,score\n1,what is bm25,a,0.5\n")
     assert rows(read_run_table(path)) == [("1", "a", 0.5)]
+
+
+def test_a_dataframe_column_of_several_arrow_chunks_is_taken_as_is():
+    """pandas 3 reads parquet strings as several Arrow chunks; they must not be rebuilt value by value."""
+    chunks = [pa.array([f"d{i}" for i in range(start, start + 3)]) for start in (0, 3, 6)]
+    frame = pd.DataFrame({
+        "query_id": pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([pa.array(["q"] * 3)] * 3))),
+        "doc_id": pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array(chunks))),
+        "score": np.arange(9, dtype=float),
+    })
+    table = read_run_table(frame)
+    assert table["doc_id"].num_chunks == 3
+    assert table["doc_id"].to_pylist() == [f"d{i}" for i in range(9)]
