@@ -30,24 +30,6 @@ def fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
 
 
 @jit
-def same_id(
-    keys_a: np.ndarray,
-    offsets_a: np.ndarray,
-    data_a: np.ndarray,
-    row_a: int,
-    keys_b: np.ndarray,
-    offsets_b: np.ndarray,
-    data_b: np.ndarray,
-    row_b: int,
-    is_string: bool,
-) -> bool:
-    """Exact id equality: equal keys, and for strings equal bytes (a hash match alone is not enough)."""
-    if keys_a[row_a] != keys_b[row_b]:
-        return False
-    return not is_string or same_bytes(offsets_a, data_a, row_a, offsets_b, data_b, row_b)
-
-
-@jit
 def same_bytes(
     offsets_a: np.ndarray, data_a: np.ndarray, row_a: int, offsets_b: np.ndarray, data_b: np.ndarray, row_b: int
 ) -> bool:

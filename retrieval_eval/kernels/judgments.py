@@ -9,7 +9,7 @@ import numpy as np
 from numba import prange
 
 from ._config import jit, parallel_jit
-from .hashing import same_id
+from .hashing import same_bytes
 from .sorting import stable_order
 
 # Which row wins when the same (query, document) pair appears more than once.
@@ -64,7 +64,11 @@ def resolve_duplicates(
                 kept[n_distinct] = values[row]
                 n_distinct += 1
                 break
-            if same_id(keys, offsets, data, first_rows[j], keys, offsets, data, row, is_string):
+            # Keys first: a call passing arrays costs more than the comparison, so bytes are
+            # compared only when the keys match.
+            if keys[first_rows[j]] == keys[row] and (
+                not is_string or same_bytes(offsets, data, first_rows[j], offsets, data, row)
+            ):
                 if duplicate_row < 0:
                     duplicate_row = row
                 v = values[row]
