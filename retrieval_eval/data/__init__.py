@@ -1,8 +1,8 @@
-"""Columnar qrels and runs, and the single relevance join."""
+"""Columnar qrels and runs, and the relevance join (a full ranking, or the judged documents' ranks)."""
 
 from .azure_rows import AzureCollection, load_azure_rows
-from .join import RankedRun, rank_run
+from .join import JudgedRanks, RankedRun, rank_judged, rank_run
 from .qrels import Qrels
 from .run import Run
 
-__all__ = ["AzureCollection", "Qrels", "RankedRun", "Run", "load_azure_rows", "rank_run"]
+__all__ = ["AzureCollection", "JudgedRanks", "Qrels", "RankedRun", "Run", "load_azure_rows", "rank_judged", "rank_run"]

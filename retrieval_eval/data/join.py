@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
+from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
 from ..kernels.tiebreak import TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from ._table import duplicate_policy_code, raise_on_duplicates
@@ -17,6 +18,7 @@ from .qrels import Qrels
 from .run import Run
 
 QUERY_SETS = ("qrels", "both", "union")
+_REPEATED = "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)"
 #: How equal scores are ordered: input order (azure-ai-evaluation, ranx) or descending document id (trec_eval).
 TIE_ORDERS = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
 
@@ -37,6 +39,23 @@ class RankedRun:
     labels: np.ndarray
     judged: np.ndarray
     retrieved_rows: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedRanks:
+    """Where a run's judged documents rank, as padded CSR arrays over the run's query groups.
+
+    Run query q retrieved ``n_ranked[q]`` distinct documents; its judged ones are at the 0-based
+    ranks ``ranks[offsets[q] + t]`` (ascending) with ``labels[offsets[q] + t]``, t < ``n_found[q]``.
+    """
+
+    run: Run
+    ties: str
+    offsets: np.ndarray
+    n_found: np.ndarray
+    ranks: np.ndarray
+    labels: np.ndarray
+    n_ranked: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,13 +90,28 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
     ``"input"`` (input order, a repeated document at its first position; Azure) or ``"docid"``
     (descending document id in byte order; trec_eval).
     """
+    labels, judged, n_ranked, duplicate_rows = rank_and_label(*_join_arguments(qrels, run, duplicates, ties))
+    raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)
+    return RankedRun(run, ties, run.queries.offsets, n_ranked, labels, judged, run.queries.rows_per_query)
+
+
+def rank_judged(qrels: Qrels, run: Run, *, duplicates: str = "raise", ties: str = "docid") -> JudgedRanks:
+    """Where each run query's judged documents rank, without sorting the rest (see :func:`rank_run`)."""
+    ranks, labels, n_found, n_ranked, duplicate_rows = rank_judged_documents(
+        *_join_arguments(qrels, run, duplicates, ties)
+    )
+    raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)
+    return JudgedRanks(run, ties, run.queries.offsets, n_found, ranks, labels, n_ranked)
+
+
+def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple:
+    """The arguments of the join kernels, after checking the policies and the id kinds."""
     policy = duplicate_policy_code(duplicates, what="run duplicates")
     if ties not in TIE_ORDERS:
         raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
-    group_of_query = _positions_in(qrels.query_ids, groups.query_ids, qrels, run)
-    labels, judged, n_ranked, duplicate_rows = rank_and_label(
+    return (
         groups.offsets,
         groups.order,
         run.doc_ids.keys,
@@ -86,7 +120,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
         run.scores,
         policy,
         TIE_ORDERS[ties],
-        group_of_query,
+        _positions_in(qrels.query_ids, groups.query_ids, qrels, run),
         qrels.queries.offsets,
         qrels.judged_rows,
         qrels.judged_keys,
@@ -96,8 +130,6 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
-    raise_on_duplicates(duplicate_rows, run.table, run.source, "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)")
-    return RankedRun(run, ties, groups.offsets, n_ranked, labels, judged, groups.rows_per_query)
 
 
 def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlignment:

@@ -1,8 +1,8 @@
 """trec_eval's measures over ranked labels, every measure and every cutoff in one pass per query.
 
-Inputs are a query's ranked documents in trec_eval's order (score descending, ties by
-descending document id), each with its label and whether the qrels judge it, and the query's
-judged labels sorted descending. As in trec_eval, a retrieved document is *not in the pool*
+Inputs are, per query, the number of documents retrieved and the ranks (in trec_eval's order:
+score descending, ties by descending document id) and labels of the judged ones among them,
+and the query's judged labels sorted descending; the walk visits only the judged documents. As in trec_eval, a retrieved document is *not in the pool*
 when the qrels do not list it, *in the pool but unjudged* when its label is negative, and
 relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``max_docs``),
 ``R`` = judged documents with label >= rel (num_rel), ``N`` = judged documents with
@@ -64,10 +64,11 @@ INFAP_EPSILON = 0.00001
 @parallel_jit
 def trec_measures(
     run_query: np.ndarray,
-    ranked_offsets: np.ndarray,
+    found_offsets: np.ndarray,
+    n_found: np.ndarray,
+    found_ranks: np.ndarray,
+    found_labels: np.ndarray,
     n_ranked: np.ndarray,
-    ranked_labels: np.ndarray,
-    ranked_judged: np.ndarray,
     qrels_query: np.ndarray,
     ideal_offsets: np.ndarray,
     n_ideal: np.ndarray,
@@ -79,8 +80,11 @@ def trec_measures(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Measures of each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
 
-    ``cutoffs``: distinct positive cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough
-    for every ranking and every query's judgments, computed by the caller with the C library's log2.
+    Run query r retrieved ``n_ranked[r]`` distinct documents; its judged ones are at 0-based ranks
+    ``found_ranks[found_offsets[r] + t]`` (ascending) with labels ``found_labels[...]``, t < ``n_found[r]``:
+    a document the qrels do not list adds nothing but its rank. ``cutoffs``: distinct positive
+    cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough for every ranking and every
+    query's judgments, computed by the caller with the C library's log2.
     Returns float64 ``scalars (n_queries, N_SCALARS)`` and ``at_k (n_queries, N_AT_K, len(cutoffs))``.
     """
     n_queries = run_query.shape[0]
@@ -91,7 +95,8 @@ def trec_measures(
         rq = run_query[q]
         gq = qrels_query[q]
         n = min(n_ranked[rq], max_docs) if rq >= 0 else 0
-        base = ranked_offsets[rq] if rq >= 0 else 0
+        found = n_found[rq] if rq >= 0 else 0
+        base = found_offsets[rq] if rq >= 0 else 0
         m = n_ideal[gq] if gq >= 0 else 0
         ideal_base = ideal_offsets[gq] if gq >= 0 else 0
 
@@ -116,8 +121,12 @@ def trec_measures(
         bpref = 0.0
         infap = 0.0
         c = 0
-        for i in range(n + 1):
-            while c < n_cut and (cutoffs[c] == i or i == n):
+        for t in range(found + 1):
+            # Rank of the next judged document; past the last one, the end of the ranking.
+            i = found_ranks[base + t] if t < found else n
+            if i > n:
+                i = n
+            while c < n_cut and (cutoffs[c] <= i or i == n):
                 shown = min(cutoffs[c], n)
                 at_k[q, NDCG_AT, c] = dcg
                 at_k[q, NDCG_BURGES_AT, c] = dcg_burges
@@ -133,9 +142,7 @@ def trec_measures(
                 c += 1
             if i == n:
                 break
-            label = ranked_labels[base + i]
-            if not ranked_judged[base + i]:
-                continue  # not in the pool: counts only as a retrieved document
+            label = found_labels[base + t]
             judged_so_far += 1
             if label < 0:
                 unjudged_so_far += 1
@@ -159,9 +166,9 @@ def trec_measures(
             if i == 0:
                 infap += 1.0
             else:
-                fj = float(i)
-                infap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
-                    (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fj
+                fi = float(i)
+                infap += 1.0 / (fi + 1.0) + (fi / (fi + 1.0)) * (
+                    (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fi
                 ) * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
 
         # The ideal ranking: positive judged labels, best first; cut at each cutoff.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import Qrels, RankedRun
+from ..data import Qrels, RankedRun, rank_run
 from ..data.join import QueryAlignment
 from ..errors import ConfigError, InputError
 from ..kernels import docret
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 FAMILY = "document_retrieval"
 #: azure-ai-evaluation keeps equal scores in input order.
 TIES = "input"
+#: The metrics read every ranked document's label (holes, fidelity, xdcg).
+JOIN = rank_run
 # 2^(label + 1) overflows float64 above this label.
 MAX_SUPPORTED_LABEL = 1022
 

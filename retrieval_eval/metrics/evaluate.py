@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data import Qrels, RankedRun, Run, rank_run
+from ..data import Qrels, Run
 from ..data.join import align_queries
 from ..errors import ConfigError
 from . import document_retrieval, trec
@@ -99,14 +99,14 @@ def evaluate(
     qrels = Qrels.read(qrels, duplicates=qrels_duplicates or conventions.duplicates)
     run = Run.read(run)
     alignment = align_queries(qrels, run, query_set or conventions.query_set)
-    rankings: dict[str, RankedRun] = {}
+    joins: dict[tuple[Any, str], Any] = {}
     columns: dict[Metric, np.ndarray] = {}
     for family, family_metrics in by_family.items():
         module = FAMILIES[family]
-        order = ties or module.TIES
-        if order not in rankings:
-            rankings[order] = rank_run(qrels, run, duplicates=run_duplicates or conventions.duplicates, ties=order)
-        columns.update(module.compute(qrels, rankings[order], alignment, family_metrics, options))
+        key = (module.JOIN, ties or module.TIES)
+        if key not in joins:
+            joins[key] = module.JOIN(qrels, run, duplicates=run_duplicates or conventions.duplicates, ties=key[1])
+        columns.update(module.compute(qrels, joins[key], alignment, family_metrics, options))
     integer_metrics = {m for m in metric_list if REGISTRY.definition(m).integer}
     counts = {
         "evaluated": len(alignment.query_ids),

@@ -8,7 +8,8 @@ from types import ModuleType
 from . import document_retrieval, trec
 from .document_retrieval import LabelRange
 
-#: Each family's module: its ``DEFINITIONS``, its reference's tie order ``TIES`` and ``compute``.
+#: Each family's module: its ``DEFINITIONS``, its reference's tie order ``TIES``, the ``JOIN`` its
+#: ``compute`` reads (a full ranking, or only where the judged documents rank).
 FAMILIES: dict[str, ModuleType] = {document_retrieval.FAMILY: document_retrieval, trec.FAMILY: trec}
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import Qrels, RankedRun
+from ..data import JudgedRanks, Qrels, rank_judged
 from ..data.join import QueryAlignment
 from ..kernels import trec as kernel
 from .definition import MetricDefinition
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 FAMILY = "trec"
 #: trec_eval orders equal scores by descending document id.
 TIES = "docid"
+#: The measures need only where the judged documents rank.
+JOIN = rank_judged
 
 _REL = (("rel", "1"),)
 
@@ -152,7 +154,7 @@ def relevance_level(metric: Metric) -> int:
 
 
 def compute(
-    qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: FamilyOptions
+    qrels: Qrels, ranked: JudgedRanks, alignment: QueryAlignment, metrics: Sequence[Metric], options: FamilyOptions
 ) -> dict[Metric, np.ndarray]:
     """Per-query values of ``metrics`` (all of this family): one kernel pass per distinct relevance level."""
     depth = np.iinfo(np.int64).max if options.max_docs is None else options.max_docs
@@ -164,9 +166,10 @@ def compute(
         scalars, at_k = kernel.trec_measures(
             alignment.run_query,
             ranked.offsets,
-            ranked.n_ranked,
+            ranked.n_found,
+            ranked.ranks,
             ranked.labels,
-            ranked.judged,
+            ranked.n_ranked,
             alignment.qrels_query,
             qrels.queries.offsets,
             qrels.n_judged,

@@ -41,3 +41,15 @@ def test_large_input_matches_the_oracle(workload):
                 if name in expected:
                     got, want = float(table.loc[query, name]), expected[name]
                     assert got == want or (math.isnan(got) and math.isnan(want)), (query, name, got, want)
+
+
+TREC = ["ndcg@10", "ndcg", "map", "map@5", "precision@10", "recall@20", "recip_rank", "rprec", "bpref", "infap", "judged@10"]
+
+
+def test_trec_measures_take_the_parallel_path_unchanged(workload, monkeypatch):
+    """Policies as the document-retrieval tests use them, should the generated data repeat a document."""
+    options = {"run_duplicates": "last", "qrels_duplicates": "last"}
+    parallel = evaluate(workload.qrels, workload.run, TREC, **options).per_query
+    monkeypatch.setattr(_config, "SERIAL_BELOW", 10**12)
+    serial = evaluate(workload.qrels, workload.run, TREC, **options).per_query
+    pd.testing.assert_frame_equal(parallel, serial)
