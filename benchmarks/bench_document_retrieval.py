@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import importlib.metadata
 import json
 import os
 import platform
@@ -42,6 +41,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import retrieval_eval  # noqa: E402
+from benchmarks.provenance import commit, version  # noqa: E402
 from benchmarks.workload import Workload, make_workload  # noqa: E402
 from retrieval_eval.azure import DocumentRetrievalEvaluator as DropInEvaluator  # noqa: E402
 
@@ -350,7 +350,7 @@ def _short(path: str) -> str:
 def machine() -> dict[str, Any]:
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
-    versions = {name: _version(name) for name in ("numpy", "numba", "pyarrow", "pandas", "azure-ai-evaluation")}
+    versions = {name: version(name) for name in ("numpy", "numba", "pyarrow", "pandas", "azure-ai-evaluation")}
     return {
         "cpus": os.cpu_count(),
         "cpu_model": cpu,
@@ -359,27 +359,8 @@ def machine() -> dict[str, Any]:
         "numba_threads": numba.get_num_threads(),
         "numba_threading_layer": numba.threading_layer(),
         "thread_environment": {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ},
-        "commit": _commit(),
+        "commit": commit(),
     }
-
-
-def _commit() -> str | None:
-    """The checkout's commit (``+dirty`` with uncommitted changes), or None outside a git checkout."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return head.stdout.strip() + ("+dirty" if status.stdout.strip() else "")
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def ratios(sdk: Timing | None, timings: dict[str, Timing]) -> dict[str, float]:
