@@ -9,7 +9,7 @@ import random
 import pyarrow as pa
 from hypothesis import strategies as st
 
-from retrieval_eval import Qrels, Run
+from retrieval_eval import Metric, Qrels, Run
 
 DOCS = [f"d{i}" for i in range(12)] + ["", "d 1", "é"]
 SCORES = [-math.inf, -1.5, 0.0, 0.25, 0.25, 1.0, 2.0, 7.5, math.inf]
@@ -55,3 +55,9 @@ def tables(queries, shuffle_seed: int | None):
                     "doc_id": pa.array([r[1] for r in run_rows], qrels["doc_id"].type),
                     "score": pa.array([r[2] for r in run_rows], pa.float64())})
     return Qrels(qrels), Run(run)
+
+
+def example_metric(definition, k: int) -> Metric:
+    """A metric of ``definition`` at cutoff k, with a value for each parameter it requires (a recall level)."""
+    required = tuple((key, "0.5") for key, default in definition.params if default is None)
+    return Metric(definition.name, k if definition.cutoff else None, required)

@@ -24,11 +24,14 @@ class MetricDefinition:
     ``integer``: values are whole numbers (counts, labels). ``bounds(label_min, label_max)`` gives
     the (low, high) range of values for a non-negative label scale.
     ``azure_threshold``: the default threshold of azure-ai-evaluation's evaluator, when it has one.
-    ``params``: the parameters the metric takes, as ``(name, default)`` pairs
-    (``(("rel", "1"),)``: a document is relevant when its label is >= rel).
+    ``params``: the parameters the metric takes, as ``(name, default)`` pairs; a default of None
+    makes the parameter required (``("rel", "1")``: a document is relevant when its label is
+    >= rel; ``("recall", None)``: the recall level of interpolated precision).
     ``trec_name``: the name trec_eval prints (``{k}`` is the cutoff), when trec_eval has the measure.
     ``summed``: trec_eval's summary line is the sum over queries, not the mean (the counts).
     ``grows_with_k``: a cutoff metric that never decreases as k grows (recall@k, success@k).
+    ``geometric``: summarized by the geometric mean exp(mean(log(max(v, 1e-5)))) instead of the
+    mean, as trec_eval's gm_map (the floor keeps a single zero from zeroing the summary).
     """
 
     name: str
@@ -40,15 +43,18 @@ class MetricDefinition:
     bounds: Callable[[int, int], tuple[float, float]] = _unbounded
     azure_threshold: float | None = None
     aliases: tuple[str, ...] = field(default=())
-    params: tuple[tuple[str, str], ...] = ()
+    params: tuple[tuple[str, str | None], ...] = ()
     trec_name: str | None = None
     summed: bool = False
     grows_with_k: bool = False
+    geometric: bool = False
 
     @property
     def display_name(self) -> str:
-        """The name as listed: ``ndcg_exp@k`` for a cutoff metric."""
-        return f"{self.name}@k" if self.cutoff else self.name
+        """The name as listed: ``ndcg_exp@k`` for a cutoff metric, ``iprec_at_recall(recall=l)`` with a required parameter."""
+        required = ",".join(f"{key}={key[0]}" for key, default in self.params if default is None)
+        name = f"{self.name}({required})" if required else self.name
+        return f"{name}@k" if self.cutoff else name
 
     @property
     def name_aliases(self) -> tuple[str, ...]:
@@ -56,9 +62,13 @@ class MetricDefinition:
         return tuple(alias for alias in self.aliases if _BARE_NAME.match(alias))
 
     def alias_patterns(self) -> list[re.Pattern[str]]:
-        """Whole-name aliases as regular expressions; ``{k}`` in an alias captures the cutoff."""
+        """Whole-name aliases as regular expressions: ``{k}`` captures the cutoff, ``{recall}`` that parameter."""
         return [
-            re.compile("^" + re.escape(alias).replace(r"\{k\}", r"(?P<k>\d+)") + "$")
+            re.compile(
+                "^"
+                + re.escape(alias).replace(r"\{k\}", r"(?P<k>\d+)").replace(r"\{recall\}", r"(?P<recall>\d*\.?\d+)")
+                + "$"
+            )
             for alias in self.aliases
             if not _BARE_NAME.match(alias)
         ]

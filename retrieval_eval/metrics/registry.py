@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
@@ -50,8 +51,8 @@ class Registry:
         canonical name, so ``precision(rel=1)@5`` and ``precision@5`` are one metric.
         """
         if isinstance(text, Metric):
-            self.definition(text)
-            return text
+            # A Metric says all it means: the defaults are for names that leave parameters out.
+            return self._canonical(self.definition(text), text.k, text.params, None)
         try:
             alias = self._parse_alias(text, defaults)
             if alias is not None:
@@ -94,9 +95,11 @@ class Registry:
         params = []
         for key, own_default in allowed.items():
             if key in values:
-                value = _positive_integer(key, values[key])
+                value = _PARAMETER_VALUES[key](key, values[key])
             elif defaults and key in defaults:
-                value = _positive_integer(key, str(defaults[key]))
+                value = _PARAMETER_VALUES[key](key, str(defaults[key]))
+            elif own_default is None:
+                raise ConfigError(f"{definition.name} needs {key}=VALUE, e.g. {definition.name}({key}=0.5)")
             else:
                 continue
             if value != own_default:
@@ -110,7 +113,8 @@ class Registry:
                 match = pattern.match(cleaned)
                 if match is not None:
                     k = parse_cutoff(match["k"]) if "k" in pattern.groupindex else None
-                    return self._canonical(definition, k, (), defaults)
+                    given = tuple((key, value) for key, value in match.groupdict().items() if key != "k")
+                    return self._canonical(definition, k, given, defaults)
         return None
 
     def _unknown(self, text: str) -> UnknownMetricError:
@@ -122,11 +126,25 @@ class Registry:
 
 
 def _positive_integer(key: str, value: str) -> str:
-    """Parameters are positive integers (the relevance level ``rel``)."""
+    """A positive integer, written without sign or leading zeros (the relevance level ``rel``)."""
     text = value.strip()
     if not text.isdigit() or int(text) <= 0:
         raise ConfigError(f"parameter {key} must be a positive integer, got {value!r}")
     return str(int(text))
+
+
+def _fraction(key: str, value: str) -> str:
+    """A number in [0, 1], written as Python writes the float (a recall level: ``0.1``, ``1.0``)."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:
+        raise ConfigError(f"parameter {key} must be a number from 0 to 1, got {value!r}")
+    return repr(number)
+
+
+_PARAMETER_VALUES = {"rel": _positive_integer, "recall": _fraction}
 
 
 def _build() -> Registry:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, Metric, evaluate
 from retrieval_eval.metrics.families import FAMILIES
-from tests.strategies import collection, label_scale, tables
+from tests.strategies import example_metric, collection, label_scale, tables
 
 def is_count(definition) -> bool:
     """Counts (num_ret, total_retrieved_documents, ...) have no best value."""
@@ -19,7 +19,7 @@ def is_count(definition) -> bool:
 
 
 def all_metrics(k: int) -> list[Metric]:
-    return [Metric(d.name, k if d.cutoff else None) for d in REGISTRY]
+    return [example_metric(d, k) for d in REGISTRY]
 
 
 def per_query(queries, k, label_min, label_max, shuffle_seed=None):
@@ -53,7 +53,7 @@ def test_bounds_hold(data, scale, k):
     table = per_query(queries, k, *scale)
     for definition in REGISTRY:
         low, high = definition.bounds(*scale)
-        column = table[str(Metric(definition.name, k if definition.cutoff else None))].to_numpy(dtype=float)
+        column = table[str(example_metric(definition, k))].to_numpy(dtype=float)
         defined = column[~np.isnan(column)]
         assert (defined >= low).all() and (defined <= high).all(), (definition.name, defined, low, high)
 
@@ -75,7 +75,7 @@ def test_a_perfect_ranking_is_never_beaten(data, scale, k):
     for definition in REGISTRY:
         if is_count(definition):
             continue
-        name = str(Metric(definition.name, k if definition.cutoff else None))
+        name = str(example_metric(definition, k))
         for query in queries:
             best, value = ideal.loc[query, name], other.loc[query, name]
             if math.isnan(value) or math.isnan(best):

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, ConfigError, Metric, UnknownMetricError
+from tests.strategies import example_metric
 
 DEFINITIONS = list(REGISTRY)
 
@@ -21,7 +22,7 @@ def test_names_are_unique_and_documented():
 
 @given(definition=st.sampled_from(DEFINITIONS), k=st.integers(1, 10_000))
 def test_names_round_trip(definition, k):
-    metric = Metric(definition.name, k if definition.cutoff else None)
+    metric = example_metric(definition, k)
     assert REGISTRY.parse(str(metric)) == metric
     assert REGISTRY.parse(str(metric).upper()) == metric
 
