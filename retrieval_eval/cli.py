@@ -18,7 +18,7 @@ from .errors import ConfigError, RetrievalEvalError
 from .io import trec_run_tag
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
-from .metrics.trec_output import trec_lines
+from .metrics.trec_output import OFFICIAL, trec_lines
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("run", nargs="?", help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok)")
     run.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
                      help="metric, repeatable: " + ", ".join(d.display_name for d in REGISTRY)
-                     + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k")
+                     + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k, "
+                     "or with --trec trec_eval's official measures")
     run.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
     run.add_argument("--threshold", action="append", default=[], metavar="METRIC=VALUE",
                      help="pass/fail threshold on a metric's mean, repeatable; exit code 1 when one fails")
@@ -126,7 +127,8 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationResult, list[Metric]]
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
     thresholds = _parse_thresholds(args.threshold)
-    metrics, _ = resolve_metrics_and_thresholds(args.metrics, thresholds, args.k, args.rel_level)
+    asked = args.metrics or (list(OFFICIAL) if args.trec else None)
+    metrics, _ = resolve_metrics_and_thresholds(asked, thresholds, args.k, args.rel_level)
     qrels_duplicates = args.qrels_duplicates or args.run_duplicates or conventions_for(metrics).duplicates
     if args.azure:
         if args.run is not None:

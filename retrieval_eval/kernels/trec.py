@@ -19,6 +19,8 @@ relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``ma
 - ``judged@k`` = judged documents (any label) in the top min(k, n) / min(k, n)
 - ``f1@k`` = 2 P R / (P + R) of precision@k and recall@k
 - ``num_ret`` = n, ``num_rel`` = R, ``num_rel_ret`` = relevant among the n
+- ``iprec_at_recall(recall=l)`` = max over ranks i at or after the c-th relevant document of
+  precision at i, c = floor(l R + 0.5); 0 when fewer than c relevant documents were retrieved
 
 Every measure is 0 where its denominator is 0, as in trec_eval. The floating-point operations
 follow trec_eval's order, so values agree to the last bit with ``log2`` from the C library.
@@ -76,21 +78,26 @@ def trec_measures(
     rel: int,
     max_docs: int,
     cutoffs: np.ndarray,
+    levels: np.ndarray,
     log2_table: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Measures of each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
 
     Run query r retrieved ``n_ranked[r]`` distinct documents; its judged ones are at 0-based ranks
     ``found_ranks[found_offsets[r] + t]`` (ascending) with labels ``found_labels[...]``, t < ``n_found[r]``:
     a document the qrels do not list adds nothing but its rank. ``cutoffs``: distinct positive
     cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough for every ranking and every
-    query's judgments, computed by the caller with the C library's log2.
-    Returns float64 ``scalars (n_queries, N_SCALARS)`` and ``at_k (n_queries, N_AT_K, len(cutoffs))``.
+    query's judgments, computed by the caller with the C library's log2. ``levels``: recall levels
+    in [0, 1] of interpolated precision.
+    Returns float64 ``scalars (n_queries, N_SCALARS)``, ``at_k (n_queries, N_AT_K, len(cutoffs))``
+    and ``iprec (n_queries, len(levels))``.
     """
     n_queries = run_query.shape[0]
     n_cut = cutoffs.shape[0]
+    n_levels = levels.shape[0]
     scalars = np.zeros((n_queries, N_SCALARS), dtype=np.float64)
     at_k = np.zeros((n_queries, N_AT_K, n_cut), dtype=np.float64)
+    iprec = np.zeros((n_queries, n_levels), dtype=np.float64)
     for q in prange(n_queries):
         rq = run_query[q]
         gq = qrels_query[q]
@@ -120,6 +127,8 @@ def trec_measures(
         unjudged_so_far = 0
         bpref = 0.0
         infap = 0.0
+        # Precision at each relevant retrieved document, for interpolated precision.
+        precision_at_relevant = np.empty(found if n_levels > 0 else 0, dtype=np.float64)
         c = 0
         for t in range(found + 1):
             # Rank of the next judged document; past the last one, the end of the ranking.
@@ -155,6 +164,8 @@ def trec_measures(
                 continue
             rel_so_far += 1
             ap_sum += rel_so_far / (i + 1)
+            if n_levels > 0:
+                precision_at_relevant[rel_so_far - 1] = rel_so_far / (i + 1)
             if first_relevant < 0:
                 first_relevant = i
             if i < num_rel:
@@ -189,6 +200,17 @@ def trec_measures(
             ideal_burges += (2.0**label - 1.0) / log2_table[j]
             j += 1
 
+        # Interpolated precision at recall level l: the best precision at or after the c-th
+        # relevant document, c = l R rounded half up as trec_eval 10 does (trec_eval 9 and
+        # pytrec_eval add 0.9 instead); 0 when fewer were retrieved.
+        if n_levels > 0:
+            for j in range(rel_so_far - 2, -1, -1):
+                precision_at_relevant[j] = max(precision_at_relevant[j], precision_at_relevant[j + 1])
+        for v in range(n_levels):
+            needed = int(levels[v] * num_rel + 0.5)
+            if rel_so_far > 0 and needed <= rel_so_far:
+                iprec[q, v] = precision_at_relevant[max(needed, 1) - 1]
+
         for c in range(n_cut):
             p = at_k[q, PRECISION_AT, c]
             r = at_k[q, RECALL_AT, c]
@@ -210,7 +232,7 @@ def trec_measures(
             scalars[q, INFAP] = infap / num_rel
         if first_relevant >= 0:
             scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
-    return scalars, at_k
+    return scalars, at_k, iprec
 
 
 def log2_table(length: int) -> np.ndarray:

@@ -108,6 +108,7 @@ def evaluate(
             joins[key] = module.JOIN(qrels, run, duplicates=run_duplicates or conventions.duplicates, ties=key[1])
         columns.update(module.compute(qrels, joins[key], alignment, family_metrics, options))
     integer_metrics = {m for m in metric_list if REGISTRY.definition(m).integer}
+    geometric_metrics = {m for m in metric_list if REGISTRY.definition(m).geometric}
     counts = {
         "evaluated": len(alignment.query_ids),
         "judged_only": alignment.n_judged_only,
@@ -115,7 +116,13 @@ def evaluate(
         "both": alignment.n_both,
     }
     return build_result(
-        run.name, alignment.query_ids.to_pandas(), {m: columns[m] for m in metric_list}, integer_metrics, threshold_list, counts
+        run.name,
+        alignment.query_ids.to_pandas(),
+        {m: columns[m] for m in metric_list},
+        integer_metrics,
+        threshold_list,
+        counts,
+        geometric_metrics,
     )
 
 

@@ -33,7 +33,8 @@ class EvaluationResult:
 
     ``per_query``: one row per evaluated query: ``query_id``, one column per metric, and a
     ``<metric>_passed`` column per thresholded metric. ``summary``: one row per metric (index:
-    metric name) with ``mean`` (over queries where the metric is defined) and ``undefined``
+    metric name) with ``mean`` (over queries where the metric is defined; the geometric mean for
+    the metrics defined so, gm_map and gm_bpref) and ``undefined``
     (queries where it is NaN); with thresholds also ``threshold``, ``higher_is_better``,
     ``passed`` (the mean meets the threshold) and ``pass_rate`` (share of queries that pass).
     ``query_counts``: evaluated, judged_only, retrieved_only, both. ``passed``: every thresholded
@@ -77,13 +78,17 @@ def build_result(
     integer_metrics: set[Metric],
     thresholds: list[Threshold],
     query_counts: dict[str, int],
+    geometric_metrics: set[Metric] = frozenset(),
 ) -> EvaluationResult:
     per_query = pd.DataFrame({"query_id": query_ids})
     for metric, values in columns.items():
         per_query[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
     summary = pd.DataFrame(
         {
-            "mean": [_mean(values) for values in columns.values()],
+            "mean": [
+                _geometric_mean(values) if metric in geometric_metrics else _mean(values)
+                for metric, values in columns.items()
+            ],
             "undefined": [int(np.isnan(values).sum()) for values in columns.values()],
         },
         index=pd.Index([str(m) for m in columns], name="metric"),
@@ -109,6 +114,16 @@ def build_result(
 def _mean(values: np.ndarray) -> float:
     defined = values[~np.isnan(values)]
     return float(defined.mean()) if len(defined) else math.nan
+
+
+# trec_eval's floor for geometric means: one query at 0 does not make the whole summary 0.
+GEOMETRIC_FLOOR = 0.00001
+
+
+def _geometric_mean(values: np.ndarray) -> float:
+    """exp(mean(log(max(v, 1e-5)))) over the defined values, as trec_eval's gm_map."""
+    defined = values[~np.isnan(values)]
+    return float(np.exp(np.log(np.maximum(defined, GEOMETRIC_FLOOR)).mean())) if len(defined) else math.nan
 
 
 def _plain(value: Any) -> Any:

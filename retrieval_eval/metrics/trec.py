@@ -109,6 +109,26 @@ DEFINITIONS = (
         cutoff=True, rel=False,
     ),
     _measure("f1", "2 P R / (P + R) of precision@k and recall@k (ranx f1).", cutoff=True),
+    MetricDefinition(
+        "iprec_at_recall", FAMILY,
+        "Interpolated precision at a recall level: the best precision at or after the c-th relevant document, "
+        "c = recall * num_rel rounded half up (trec_eval 10; version 9 and pytrec_eval add 0.9); 0 when fewer were "
+        "retrieved (trec_eval iprec_at_recall; ir_measures IPrec).",
+        higher_is_better=True, bounds=_unit, params=(("recall", None),) + _REL,
+        aliases=("iprec_at_recall_{recall}", "iprec@{recall}"), trec_name="iprec_at_recall_{recall}",
+    ),
+    _measure(
+        "iprec_11pt", "Mean of iprec_at_recall at the recall levels 0.0, 0.1, ..., 1.0 (trec_eval 11pt_avg).",
+        aliases=("11pt_avg",), trec_name="11pt_avg",
+    ),
+    _measure(
+        "gm_map", "Average precision per query, summarized by the geometric mean exp(mean(log(max(AP, 1e-5)))) "
+        "(trec_eval gm_map: rewards improving the hardest queries).", trec_name="gm_map", geometric=True,
+    ),
+    _measure(
+        "gm_bpref", "bpref per query, summarized by the geometric mean exp(mean(log(max(bpref, 1e-5)))) "
+        "(trec_eval gm_bpref).", trec_name="gm_bpref", geometric=True,
+    ),
     _measure(
         "num_ret", "Retrieved documents (after max_docs) (count).", rel=False, integer=True, bounds=_count,
         aliases=("numret",), trec_name="num_ret", summed=True,
@@ -134,7 +154,11 @@ _SCALARS = {
     "num_ret": kernel.NUM_RET,
     "num_rel": kernel.NUM_REL,
     "num_rel_ret": kernel.NUM_REL_RET,
+    "gm_map": kernel.MAP,
+    "gm_bpref": kernel.BPREF,
 }
+#: trec_eval's 11-point average: interpolated precision at these recall levels.
+ELEVEN_POINTS = tuple(level / 10 for level in range(11))
 _AT_K = {
     "ndcg": kernel.NDCG_AT,
     "ndcg_burges": kernel.NDCG_BURGES_AT,
@@ -153,6 +177,14 @@ def relevance_level(metric: Metric) -> int:
     return int(dict(metric.params).get("rel", "1"))
 
 
+def _recall_levels(metrics: Sequence[Metric]) -> list[float]:
+    """The recall levels the metrics need interpolated precision at."""
+    levels = {float(dict(m.params)["recall"]) for m in metrics if m.name == "iprec_at_recall"}
+    if any(m.name == "iprec_11pt" for m in metrics):
+        levels.update(ELEVEN_POINTS)
+    return sorted(levels)
+
+
 def compute(
     qrels: Qrels, ranked: JudgedRanks, alignment: QueryAlignment, metrics: Sequence[Metric], options: FamilyOptions
 ) -> dict[Metric, np.ndarray]:
@@ -163,7 +195,9 @@ def compute(
     cutoffs = np.array(sorted({m.k for m in metrics if m.k is not None}), dtype=np.int64)
     columns: dict[Metric, np.ndarray] = {}
     for rel in sorted({relevance_level(m) for m in metrics}):
-        scalars, at_k = kernel.trec_measures(
+        at_level = [m for m in metrics if relevance_level(m) == rel]
+        levels = _recall_levels(at_level)
+        scalars, at_k, iprec = kernel.trec_measures(
             alignment.run_query,
             ranked.offsets,
             ranked.n_found,
@@ -177,12 +211,19 @@ def compute(
             rel,
             depth,
             cutoffs,
+            np.array(levels, dtype=np.float64),
             discounts,
         )
-        for metric in metrics:
-            if relevance_level(metric) != rel:
-                continue
-            if metric.k is None:
+        for metric in at_level:
+            if metric.name == "iprec_at_recall":
+                columns[metric] = iprec[:, levels.index(float(dict(metric.params)["recall"]))]
+            elif metric.name == "iprec_11pt":
+                # trec_eval adds the levels from the highest down, then divides.
+                total = np.zeros(len(alignment.run_query))
+                for level in reversed(ELEVEN_POINTS):
+                    total += iprec[:, levels.index(level)]
+                columns[metric] = total / len(ELEVEN_POINTS)
+            elif metric.k is None:
                 columns[metric] = scalars[:, _SCALARS[metric.name]]
             else:
                 columns[metric] = at_k[:, _AT_K[metric.name], int(np.searchsorted(cutoffs, metric.k))]

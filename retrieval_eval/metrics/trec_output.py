@@ -20,13 +20,25 @@ from .registry import REGISTRY
 from .result import EvaluationResult
 
 
+#: What ``trec_eval`` prints without ``-m``: its "official" measures (num_q and runid come anyway).
+OFFICIAL = (
+    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    *(f"iprec_at_recall_{level / 10:.2f}" for level in range(11)),
+    *(f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+)
+
+
 def trec_name(metric: Metric, rel_level: int = 1) -> str:
     """The name trec_eval run with ``-l rel_level`` prints for ``metric``; else its canonical name."""
     definition = REGISTRY.definition(metric)
     takes_level = "rel" in dict(definition.params)
-    if definition.trec_name is None or (takes_level and int(dict(metric.params).get("rel", "1")) != rel_level):
+    params = dict(metric.params)
+    if definition.trec_name is None or (takes_level and int(params.get("rel", "1")) != rel_level):
         return str(metric)
-    return definition.trec_name.replace("{k}", str(metric.k))
+    name = definition.trec_name.replace("{k}", str(metric.k))
+    if "recall" in params:
+        name = name.replace("{recall}", f"{float(params['recall']):.2f}")
+    return name
 
 
 def trec_lines(
@@ -46,8 +58,10 @@ def trec_lines(
     if per_query:
         ids = table["query_id"].astype(str)
         order = sorted(range(len(ids)), key=lambda i: ids.iloc[i].encode("utf-8"))
+        # trec_eval prints geometric means (gm_map) only for all queries.
+        per_query_metrics = [m for m in metrics if not REGISTRY.definition(m).geometric]
         for row in order:
-            for metric in metrics:
+            for metric in per_query_metrics:
                 lines.append(_line(metric, rel_level, ids.iloc[row], table[str(metric)].iloc[row]))
     lines.append(f"{'runid':<22}\tall\t{result.run if run_id is None else run_id}")
     lines.append(f"{'num_q':<22}\tall\t{len(table)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -22,6 +23,9 @@ from retrieval_eval import REGISTRY, ConfigError, InputError, Metric, UnknownMet
         # ranx
         ("ndcg@10", "ndcg@10"), ("hit_rate@5", "success@5"), ("mrr", "recip_rank"), ("mrr@10", "recip_rank@10"),
         ("precision@5", "precision@5"), ("r-precision", "rprec"), ("f1@10", "f1@10"), ("ndcg_burges@10", "ndcg_burges@10"),
+        # interpolated precision and geometric means
+        ("iprec_at_recall_0.10", "iprec_at_recall(recall=0.1)"), ("IPrec@0.5", "iprec_at_recall(recall=0.5)"),
+        ("iprec_at_recall(recall=1)", "iprec_at_recall(recall=1.0)"), ("11pt_avg", "iprec_11pt"), ("gm_map", "gm_map"),
         # the default relevance level is left out of canonical names
         ("precision(rel=1)@5", "precision@5"),
     ],
@@ -48,6 +52,9 @@ def test_rel_defaults_apply_only_to_measures_that_take_it():
         ("map(depth=2)", "map takes only rel"),
         ("P@0", "positive integer"),
         ("rprec@5", "takes no cutoff"),
+        ("iprec_at_recall", "needs recall=VALUE"),
+        ("iprec_at_recall(recall=1.5)", "from 0 to 1"),
+        ("iprec_at_recall(recall=x)", "from 0 to 1"),
     ],
 )
 def test_bad_parameters_and_cutoffs_are_clear_errors(text, message):
@@ -154,3 +161,19 @@ def test_one_call_scores_both_families_each_with_its_own_ties():
     per_query = result.per_query.set_index("query_id")
     assert per_query.loc["q1", "recip_rank"] == 0.5  # trec_eval: x before b
     assert per_query.loc["q1", "top1_relevance"] == 1  # Azure: b (input order) first
+
+
+def test_geometric_means_summarize_gm_map_and_gm_bpref():
+    qrels, run = frames()
+    result = evaluate(qrels, run, ["map", "gm_map", "bpref", "gm_bpref"], query_set="qrels")
+    per_query = result.per_query
+    assert per_query["gm_map"].tolist() == per_query["map"].tolist()  # per query, average precision
+    floor = np.maximum(per_query["map"].to_numpy(), 1e-5)  # q3 retrieved nothing: AP 0 counts as 1e-5
+    assert result.means["gm_map"] == pytest.approx(float(np.exp(np.log(floor).mean())), rel=1e-15)
+    assert result.means["gm_map"] < result.means["map"]
+
+
+def test_a_metric_object_is_checked_like_a_name():
+    with pytest.raises(ConfigError, match="needs recall"):
+        REGISTRY.parse(Metric("iprec_at_recall"))
+    assert REGISTRY.parse(Metric("precision", 5, (("rel", "1"),))) == Metric("precision", 5)

@@ -2,7 +2,8 @@
 
 Graded labels with negatives (in the pool but unjudged), frequent ties, ids that are prefixes of
 each other and multi-byte, queries on one side only, relevance levels 1..3, cutoffs beyond the
-lists. pytrec_eval 0.5.11 compares scores as 32-bit floats (trec_eval 10.0 uses 64 bits), so
+lists. Interpolated precision is left out: pytrec_eval has trec_eval 9's rounding of recall levels
+(the oracle's tests compare it with that rounding). pytrec_eval 0.5.11 compares scores as 32-bit floats (trec_eval 10.0 uses 64 bits), so
 scores here are exact in float32: both orders agree. A query whose labels are all negative is
 left out: pytrec_eval crashes or loops on it (the plain-Python oracle covers that case).
 """
@@ -32,7 +33,9 @@ NAMES = {
        [("ndcg_cut", "ndcg"), ("map_cut", "map"), ("P", "precision"), ("recall", "recall"), ("success", "success")]},
 }
 CUTOFF_LIST = ",".join(map(str, CUTOFFS))
-MEASURES = {"ndcg", "map", "recip_rank", "Rprec", "bpref", "infAP", "num_ret", "num_rel", "num_rel_ret",
+# pytrec_eval reports gm_map and gm_bpref per query as log(max(v, 1e-5)), the terms of their geometric mean.
+LOGGED = {"gm_map": "gm_map", "gm_bpref": "gm_bpref"}
+MEASURES = {"ndcg", "map", "recip_rank", "Rprec", "bpref", "infAP", "num_ret", "num_rel", "num_rel_ret", *LOGGED,
             *(f"{m}.{CUTOFF_LIST}" for m in ("ndcg_cut", "map_cut", "P", "recall", "success"))}
 
 
@@ -73,7 +76,7 @@ def test_every_measure_equals_pytrec_eval(data, rel_level):
     qrels_frame, run_frame = frames(qrels, run)
     if run_frame.empty:
         return  # nothing to rank: pytrec_eval has no queries to report either
-    ours = evaluate(qrels_frame, run_frame, list(NAMES.values()), rel_level=rel_level).per_query
+    ours = evaluate(qrels_frame, run_frame, [*NAMES.values(), *LOGGED.values()], rel_level=rel_level).per_query
     suffix = f"(rel={rel_level})" if rel_level != 1 else ""
     ours = ours.set_index("query_id")
     # The same queries: those in both (trec_eval without -c).
@@ -82,6 +85,9 @@ def test_every_measure_equals_pytrec_eval(data, rel_level):
         for key, name in NAMES.items():
             column = name if name.split("@")[0] in ("ndcg", "num_ret") else _with_rel(name, suffix)
             assert math.isclose(ours.loc[query, column], values[key], rel_tol=0, abs_tol=1e-12), (query, key, ours.loc[query, column], values[key])
+        for key, name in LOGGED.items():
+            logged = math.log(max(ours.loc[query, _with_rel(name, suffix)], 0.00001))
+            assert math.isclose(logged, values[key], rel_tol=0, abs_tol=1e-12), (query, key, logged, values[key])
 
 
 def _with_rel(name: str, suffix: str) -> str:

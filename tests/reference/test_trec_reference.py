@@ -44,7 +44,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.reference.trec_measures import DEFAULT_CUTOFFS, INFAP_EPSILON, measure_names, reference_trec
+from tests.reference.trec_measures import ELEVEN_POINTS, iprec_name, DEFAULT_CUTOFFS, INFAP_EPSILON, measure_names, reference_trec
 
 TOL = 1e-12
 DOC_IDS = [f"d{i}" for i in range(31)] + ["a", "ab", "abc", "B", "b", "Z", "e", "é", "ü", "日本", "d 1", ""]
@@ -187,6 +187,25 @@ def test_matches_pytrec_eval(collection, rel_level, cutoffs):
     assert_close(expected, actual)
     for values in actual.values():
         assert list(values) == measure_names(cutoffs)
+
+
+@given(trec_collection(), st.integers(1, 3))
+def test_interpolated_precision_and_geometric_measures_match_pytrec_eval(collection, rel_level):
+    """With trec_eval 9's rounding of recall levels (pytrec_eval's); pytrec_eval reports gm_map per query as
+    log(max(AP, 1e-5)), the term its geometric mean averages."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = collection
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall", "11pt_avg", "gm_map", "gm_bpref"}, relevance_level=rel_level)
+    expected = evaluator.evaluate(run)
+    actual = reference_trec(qrels, run, rel_level=rel_level, iprec_rounding=0.9)
+    assert set(actual) == set(expected)
+    for qid, values in expected.items():
+        ours = actual[qid]
+        pairs = [(values[f"iprec_at_recall_{level:.2f}"], ours[iprec_name(level)]) for level in ELEVEN_POINTS]
+        pairs.append((values["11pt_avg"], ours["iprec_11pt"]))
+        pairs += [(values[name], math.log(max(ours[name], 0.00001))) for name in ("gm_map", "gm_bpref")]
+        for theirs, mine in pairs:
+            assert math.isclose(mine, theirs, rel_tol=0, abs_tol=TOL), (qid, theirs, mine)
 
 
 @given(trec_collection(), st.integers(1, 3), st.integers(0, 12))
@@ -374,6 +393,12 @@ HAND_EXPECTED_L1 = {
     "f1@1": 0.0,
     "f1@4": 2 / 7,  # p = 1/4, r = 1/3
     "f1@10": 4 / 13,  # p = 1/5, r = 2/3
+    # interpolated precision: c = int(level * 3 + 0.5) relevant docs; precision 1/4 at c (rank 4), 2/5 at a (rank 5)
+    # levels 0.0-0.1 -> c = 0, 0.2-0.4 -> 1, 0.5-0.8 -> 2: best precision from there on = 2/5; 0.9, 1.0 -> c = 3 > 2: 0
+    **{iprec_name(level): (2 / 5 if level < 0.85 else 0.0) for level in ELEVEN_POINTS},
+    "iprec_11pt": 9 * (2 / 5) / 11,
+    "gm_map": (1 / 4 + 2 / 5) / 3,  # map per query; the geometric part is the summary's
+    "gm_bpref": (0.5 + 0.5) / 3,
 }
 
 # the same at rel_level 2: relevant a=2, e=3 -> R = 2; N = 3 (b, f and c=1); the only hit is a at rank 5
@@ -399,6 +424,11 @@ HAND_EXPECTED_L2 = {
     "success@4": 0.0,
     "f1@4": 0.0,
     "f1@10": 1 / 6,  # p = 1/10, r = 1/2
+    # c = int(level * 2 + 0.5): levels 0.0-0.2 -> 0, 0.3-0.7 -> 1 (a, precision 1/5), 0.8-1.0 -> 2 > 1 hit: 0
+    **{iprec_name(level): (1 / 5 if level < 0.75 else 0.0) for level in ELEVEN_POINTS},
+    "iprec_11pt": 8 * (1 / 5) / 11,
+    "gm_map": (1 / 5) / 2,
+    "gm_bpref": 0.0,
 }
 
 

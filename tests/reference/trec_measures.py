@@ -46,6 +46,12 @@ Semantics copied from trec_eval:
   query that retrieved nothing: it is evaluated. A qrels key with no judgments is treated as absent (a TREC qrels
   file cannot express it; pytrec_eval 0.5.11 drops it too).
 
+Interpolated precision (``iprec_at_recall(recall=l)`` for l in 0.0, 0.1, ..., 1.0): walking the ranking from the
+bottom, the best precision seen so far when the c-th relevant document is reached, c = (long)(l * R + 0.5)
+(trec_eval 10; ``iprec_rounding=0.9`` gives trec_eval 9's, which pytrec_eval has); 0 when fewer than c relevant
+documents were retrieved. ``iprec_11pt`` is their mean (summed from 1.0 down). ``gm_map`` and ``gm_bpref`` are map
+and bpref per query; only their summary differs (geometric).
+
 Not in trec_eval, defined here: ``ndcg_burges``, ``ndcg_burges@k``, ``recip_rank@k``, ``judged@k`` (ir_measures'
 ``Judged@k``), ``f1@k``. Output names for trec_eval's measures: ``ndcg_cut_k -> ndcg@k``, ``map_cut_k -> map@k``,
 ``P_k -> precision@k``, ``recall_k -> recall@k``, ``success_k -> success@k``, ``Rprec -> rprec``, ``infAP -> infap``.
@@ -68,6 +74,10 @@ import numbers
 from collections.abc import Callable, Iterable, Mapping
 
 INFAP_EPSILON = 0.00001
+ELEVEN_POINTS = tuple(level / 10 for level in range(11))  # trec_eval's recall levels 0.0, 0.1, ..., 1.0
+# trec_eval 10 turns a recall level into a count of relevant documents rounding half up;
+# trec_eval 9 (and so pytrec_eval 0.5.11) added 0.9 instead.
+IPREC_ROUNDING = 0.5
 RELVALUE_NONPOOL = -1
 RELVALUE_UNJUDGED = -2
 DEFAULT_CUTOFFS = (1, 3, 5, 10, 20, 100)
@@ -81,7 +91,14 @@ def measure_names(cutoffs: Iterable[int] = DEFAULT_CUTOFFS) -> list[str]:
     names = ["num_ret", "num_rel", "num_rel_ret", "map", "rprec", "bpref", "recip_rank", "infap", "ndcg", "ndcg_burges"]
     for prefix in ("ndcg", "ndcg_burges", "map", "precision", "recall", "recip_rank", "success", "judged", "f1"):
         names.extend(f"{prefix}@{k}" for k in _sorted_cutoffs(cutoffs))
+    names.extend(iprec_name(level) for level in ELEVEN_POINTS)
+    names.extend(["iprec_11pt", "gm_map", "gm_bpref"])
     return names
+
+
+def iprec_name(level: float) -> str:
+    """The name of interpolated precision at a recall level (``iprec_at_recall(recall=0.1)``)."""
+    return f"iprec_at_recall(recall={level!r})"
 
 
 def reference_trec(
@@ -92,6 +109,7 @@ def reference_trec(
     rel_level: int = 1,
     all_queries: bool = False,
     max_docs: int | None = None,
+    iprec_rounding: float = IPREC_ROUNDING,
 ) -> dict[str, dict[str, float]]:
     """Compute the per-query trec_eval measures of ``run`` against ``qrels`` (see the module docstring).
 
@@ -102,6 +120,7 @@ def reference_trec(
     :param rel_level: lowest label counted as relevant (``trec_eval -l``), at least 1.
     :param all_queries: evaluate judged queries missing from the run with an empty ranking (``trec_eval -c``).
     :param max_docs: keep only the first ``max_docs`` ranked documents of each query (``trec_eval -M``).
+    :param iprec_rounding: added to recall level * R before truncation (0.5: trec_eval 10; 0.9: trec_eval 9).
     :return: ``{query_id: {measure_name: value}}`` with the names of ``measure_names(cutoffs)``, all floats.
     :raises ValueError: on invalid configuration or input.
     """
@@ -117,14 +136,16 @@ def reference_trec(
             ranked = []
         else:
             continue
-        results[qid] = _evaluate_query(judgments, ranked, ks, rel_level)
+        results[qid] = _evaluate_query(judgments, ranked, ks, rel_level, iprec_rounding)
     for qid, ranking in run.items():
         if qid not in results:
             _rank(qid, ranking, max_docs)  # validate queries that are not evaluated as well
     return results
 
 
-def _evaluate_query(judgments: dict[str, int], ranked: list[str], ks: list[int], m: int) -> dict[str, float]:
+def _evaluate_query(
+    judgments: dict[str, int], ranked: list[str], ks: list[int], m: int, iprec_rounding: float
+) -> dict[str, float]:
     """All measures of one query; ``ranked`` is already sorted and truncated."""
     n = len(ranked)
     rels = [_relevance(judgments, doc) for doc in ranked]
@@ -166,7 +187,44 @@ def _evaluate_query(judgments: dict[str, int], ranked: list[str], ks: list[int],
         p = _precision(hits, k)
         r = _recall(hits, k, num_rel)
         out[f"f1@{k}"] = 2 * p * r / (p + r) if p + r != 0 else 0.0
+    iprec = _interpolated_precision(hits, num_rel, ELEVEN_POINTS, iprec_rounding)
+    for level, value in zip(ELEVEN_POINTS, iprec):
+        out[iprec_name(level)] = value
+    total = 0.0
+    for value in reversed(iprec):  # trec_eval's 11pt_avg adds from the highest level down
+        total += value
+    out["iprec_11pt"] = total / len(ELEVEN_POINTS)
+    out["gm_map"] = out["map"]  # per query; only the summary is geometric
+    out["gm_bpref"] = out["bpref"]
     return out
+
+
+def _interpolated_precision(hits: list[bool], num_rel: int, levels: tuple[float, ...], rounding: float) -> list[float]:
+    """trec_eval's iprec_at_recall loop, transcribed: walk the ranking from the bottom, keep the best
+    precision seen so far, and hand it to the level whose count of relevant documents is reached."""
+    num_ret, num_rel_ret = len(hits), sum(hits)
+    counts = [int(level * num_rel + rounding) for level in levels]
+    values = [0.0] * len(levels)
+    current = len(levels) - 1
+    while current >= 0 and counts[current] > num_rel_ret:
+        current -= 1
+    if num_ret == 0:
+        return values  # trec_eval never walks an empty ranking (-c scores the query 0)
+    best = num_rel_ret / num_ret
+    rel_so_far = num_rel_ret
+    i = num_ret
+    while i > 0 and rel_so_far > 0:
+        best = max(best, rel_so_far / i)
+        if hits[i - 1]:
+            while current >= 0 and rel_so_far == counts[current]:
+                values[current] = best
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = best
+        current -= 1
+    return values
 
 
 def _relevance(judgments: dict[str, int], doc: str) -> int:
