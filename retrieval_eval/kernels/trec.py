@@ -18,7 +18,9 @@ relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``ma
 - ``infap`` = trec_eval's inferred AP (Yilmaz and Aslam), with its epsilon 1e-5
 - ``judged@k`` = judged documents (any label) in the top min(k, n) / min(k, n)
 - ``f1@k`` = 2 P R / (P + R) of precision@k and recall@k
-- ``num_ret`` = n, ``num_rel`` = R, ``num_rel_ret`` = relevant among the n
+- ``num_ret`` = n, ``num_rel`` = R, ``num_rel_ret`` = relevant among the n,
+  ``num_nonrel_judged_ret`` = judged non-relevant (0 <= label < rel) among the n
+- ``relative_precision@k`` = (relevant in top k) / min(k, R)
 - ``iprec_at_recall(recall=l)`` = max over ranks i at or after the c-th relevant document of
   precision at i, c = floor(l R + 0.5); 0 when fewer than c relevant documents were retrieved
 
@@ -46,7 +48,8 @@ INFAP = 6
 NUM_RET = 7
 NUM_REL = 8
 NUM_REL_RET = 9
-N_SCALARS = 10
+NUM_NONREL_JUDGED_RET = 10
+N_SCALARS = 11
 
 # Rows of the measures at each cutoff.
 NDCG_AT = 0
@@ -58,7 +61,8 @@ RECIP_RANK_AT = 5
 SUCCESS_AT = 6
 JUDGED_AT = 7
 F1_AT = 8
-N_AT_K = 9
+RELATIVE_PRECISION_AT = 9
+N_AT_K = 10
 
 INFAP_EPSILON = 0.00001
 
@@ -143,6 +147,8 @@ def trec_measures(
                     at_k[q, MAP_AT, c] = ap_sum / num_rel
                     at_k[q, RECALL_AT, c] = rel_so_far / num_rel
                 at_k[q, PRECISION_AT, c] = rel_so_far / cutoffs[c]
+                if num_rel > 0:
+                    at_k[q, RELATIVE_PRECISION_AT, c] = rel_so_far / min(cutoffs[c], num_rel)
                 if first_relevant >= 0:
                     at_k[q, RECIP_RANK_AT, c] = 1.0 / (first_relevant + 1)
                     at_k[q, SUCCESS_AT, c] = 1.0
@@ -220,6 +226,7 @@ def trec_measures(
         scalars[q, NUM_RET] = n
         scalars[q, NUM_REL] = num_rel
         scalars[q, NUM_REL_RET] = rel_so_far
+        scalars[q, NUM_NONREL_JUDGED_RET] = nonrel_so_far
         if ideal > 0.0:
             scalars[q, NDCG] = dcg / ideal
             scalars[q, NDCG_BURGES] = dcg_burges / ideal_burges

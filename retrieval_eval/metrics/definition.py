@@ -30,6 +30,8 @@ class MetricDefinition:
     ``trec_name``: the name trec_eval prints (``{k}`` is the cutoff), when trec_eval has the measure.
     ``summed``: trec_eval's summary line is the sum over queries, not the mean (the counts).
     ``grows_with_k``: a cutoff metric that never decreases as k grows (recall@k, success@k).
+    ``ranking``: retrieving every judged document, best label first, scores best; False for the
+    set measures, which reward retrieving the relevant documents and nothing else.
     ``geometric``: summarized by the geometric mean exp(mean(log(max(v, 1e-5)))) instead of the
     mean, as trec_eval's gm_map (the floor keeps a single zero from zeroing the summary).
     """
@@ -47,6 +49,7 @@ class MetricDefinition:
     trec_name: str | None = None
     summed: bool = False
     grows_with_k: bool = False
+    ranking: bool = True
     geometric: bool = False
 
     @property

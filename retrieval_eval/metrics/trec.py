@@ -130,6 +130,31 @@ DEFINITIONS = (
         "(trec_eval gm_bpref).", trec_name="gm_bpref", geometric=True,
     ),
     _measure(
+        "relative_precision", "Relevant documents in the top k / min(k, num_rel): precision that can reach 1 "
+        "(trec_eval relative_P).", cutoff=True, aliases=("relative_p", "relative_p_{k}", "relative_p.{k}"),
+        trec_name="relative_P_{k}",
+    ),
+    _measure(
+        "set_precision", "num_rel_ret / num_ret: precision of the whole retrieved set (trec_eval set_P).",
+        aliases=("set_p",), trec_name="set_P", ranking=False,
+    ),
+    _measure(
+        "set_recall", "num_rel_ret / num_rel: recall of the whole retrieved set (trec_eval set_recall).",
+        trec_name="set_recall", ranking=False,
+    ),
+    _measure(
+        "set_f1", "2 P R / (P + R) of set_precision and set_recall (trec_eval set_F, beta 1).",
+        aliases=("set_f",), trec_name="set_F", ranking=False,
+    ),
+    _measure(
+        "set_map", "set_precision * set_recall = num_rel_ret^2 / (num_ret num_rel) (trec_eval set_map).",
+        trec_name="set_map", ranking=False,
+    ),
+    _measure(
+        "set_relative_precision", "num_rel_ret / min(num_ret, num_rel) (trec_eval set_relative_P).",
+        aliases=("set_relative_p",), trec_name="set_relative_P", ranking=False,
+    ),
+    _measure(
         "num_ret", "Retrieved documents (after max_docs) (count).", rel=False, integer=True, bounds=_count,
         aliases=("numret",), trec_name="num_ret", summed=True,
     ),
@@ -140,6 +165,10 @@ DEFINITIONS = (
     _measure(
         "num_rel_ret", "Retrieved documents with label >= rel (count).", integer=True, bounds=_count,
         aliases=("numrelret",), trec_name="num_rel_ret", summed=True,
+    ),
+    _measure(
+        "num_nonrel_judged_ret", "Retrieved documents judged non-relevant, 0 <= label < rel (count).", integer=True,
+        bounds=_count, trec_name="num_nonrel_judged_ret", summed=True,
     ),
 )
 
@@ -154,6 +183,7 @@ _SCALARS = {
     "num_ret": kernel.NUM_RET,
     "num_rel": kernel.NUM_REL,
     "num_rel_ret": kernel.NUM_REL_RET,
+    "num_nonrel_judged_ret": kernel.NUM_NONREL_JUDGED_RET,
     "gm_map": kernel.MAP,
     "gm_bpref": kernel.BPREF,
 }
@@ -169,6 +199,30 @@ _AT_K = {
     "success": kernel.SUCCESS_AT,
     "judged": kernel.JUDGED_AT,
     "f1": kernel.F1_AT,
+    "relative_precision": kernel.RELATIVE_PRECISION_AT,
+}
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (as trec_eval leaves the value)."""
+    out = np.zeros_like(numerator)
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def _set_f1(n: np.ndarray, rel: np.ndarray, hits: np.ndarray) -> np.ndarray:
+    precision, recall = _ratio(hits, n), _ratio(hits, rel)
+    # trec_eval: (beta + 1) P R / (beta P + R) with beta = 1, only when something relevant was retrieved.
+    return _ratio((1.0 + 1.0) * precision * recall, 1.0 * precision + recall)
+
+
+#: The set measures, from the counts num_ret, num_rel and num_rel_ret (in that order).
+_SET_MEASURES = {
+    "set_precision": lambda n, rel, hits: _ratio(hits, n),
+    "set_recall": lambda n, rel, hits: _ratio(hits, rel),
+    "set_f1": _set_f1,
+    "set_map": lambda n, rel, hits: _ratio(hits * hits, n * rel),
+    "set_relative_precision": lambda n, rel, hits: _ratio(hits, np.minimum(n, rel)),
 }
 
 
@@ -223,6 +277,10 @@ def compute(
                 for level in reversed(ELEVEN_POINTS):
                     total += iprec[:, levels.index(level)]
                 columns[metric] = total / len(ELEVEN_POINTS)
+            elif metric.name in _SET_MEASURES:
+                columns[metric] = _SET_MEASURES[metric.name](
+                    scalars[:, kernel.NUM_RET], scalars[:, kernel.NUM_REL], scalars[:, kernel.NUM_REL_RET]
+                )
             elif metric.k is None:
                 columns[metric] = scalars[:, _SCALARS[metric.name]]
             else:

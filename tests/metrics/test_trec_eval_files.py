@@ -30,9 +30,9 @@ CASES = [
 # Measures trec_eval prints that this library implements: each case must compare all it holds.
 IMPLEMENTED = (
     "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "gm_bpref", "recip_rank", "infAP", "ndcg",
-    "11pt_avg",
+    "11pt_avg", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_nonrel_judged_ret",
 )
-IMPLEMENTED_CUTOFFS = ("P_", "recall_", "ndcg_cut_", "map_cut_", "success_")
+IMPLEMENTED_CUTOFFS = ("P_", "recall_", "ndcg_cut_", "map_cut_", "success_", "relative_P_")
 
 
 def expected_lines(path):

@@ -29,14 +29,18 @@ SCORES = [x / 4 for x in range(-12, 13)]
 NAMES = {
     "ndcg": "ndcg", "map": "map", "recip_rank": "recip_rank", "Rprec": "rprec", "bpref": "bpref", "infAP": "infap",
     "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret",
+    "num_nonrel_judged_ret": "num_nonrel_judged_ret", "set_P": "set_precision", "set_recall": "set_recall",
+    "set_F": "set_f1", "set_map": "set_map", "set_relative_P": "set_relative_precision",
     **{f"{trec}_{k}": f"{ours}@{k}" for k in CUTOFFS for trec, ours in
-       [("ndcg_cut", "ndcg"), ("map_cut", "map"), ("P", "precision"), ("recall", "recall"), ("success", "success")]},
+       [("ndcg_cut", "ndcg"), ("map_cut", "map"), ("P", "precision"), ("recall", "recall"), ("success", "success"),
+        ("relative_P", "relative_precision")]},
 }
 CUTOFF_LIST = ",".join(map(str, CUTOFFS))
 # pytrec_eval reports gm_map and gm_bpref per query as log(max(v, 1e-5)), the terms of their geometric mean.
 LOGGED = {"gm_map": "gm_map", "gm_bpref": "gm_bpref"}
 MEASURES = {"ndcg", "map", "recip_rank", "Rprec", "bpref", "infAP", "num_ret", "num_rel", "num_rel_ret", *LOGGED,
-            *(f"{m}.{CUTOFF_LIST}" for m in ("ndcg_cut", "map_cut", "P", "recall", "success"))}
+            "num_nonrel_judged_ret", "set_P", "set_recall", "set_F", "set_map", "set_relative_P",
+            *(f"{m}.{CUTOFF_LIST}" for m in ("ndcg_cut", "map_cut", "P", "recall", "success", "relative_P"))}
 
 
 @st.composite

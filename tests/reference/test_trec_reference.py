@@ -54,11 +54,18 @@ SCORES = [i / 4 for i in range(-12, 13)]
 # a slow peer's example budget: at most 30, never above the active profile's
 PEER_EXAMPLES = min(30, settings().max_examples)
 
-PYTREC_NAMES = {"Rprec": "rprec", "infAP": "infap"}
+PYTREC_NAMES = {
+    "Rprec": "rprec", "infAP": "infap", "set_P": "set_precision", "set_F": "set_f1",
+    "set_relative_P": "set_relative_precision",
+}
 PYTREC_PREFIXES = {"ndcg_cut_": "ndcg@", "map_cut_": "map@", "P_": "precision@", "recall_": "recall@"}
 PYTREC_PREFIXES["success_"] = "success@"
-PYTREC_SCALAR = ["ndcg", "map", "recip_rank", "Rprec", "bpref", "infAP", "num_ret", "num_rel", "num_rel_ret"]
-PYTREC_CUT = ["ndcg_cut", "map_cut", "P", "recall", "success"]
+PYTREC_PREFIXES["relative_P_"] = "relative_precision@"
+PYTREC_SCALAR = [
+    "ndcg", "map", "recip_rank", "Rprec", "bpref", "infAP", "num_ret", "num_rel", "num_rel_ret", "set_P", "set_recall",
+    "set_F", "set_map", "set_relative_P", "num_nonrel_judged_ret",
+]
+PYTREC_CUT = ["ndcg_cut", "map_cut", "P", "recall", "success", "relative_P"]
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -88,7 +95,8 @@ def pytrec_expected_names(cutoffs: Iterable[int]) -> set[str]:
     """The oracle names pytrec_eval must return for these cut-offs."""
     ks = sorted(set(cutoffs))
     scalar = {PYTREC_NAMES.get(m, m) for m in PYTREC_SCALAR}
-    return scalar | {f"{p}@{k}" for p in ("ndcg", "map", "precision", "recall", "success") for k in ks}
+    cut = ("ndcg", "map", "precision", "recall", "success", "relative_precision")
+    return scalar | {f"{p}@{k}" for p in cut for k in ks}
 
 
 def assert_close(expected: dict[str, dict[str, float]], actual: dict[str, dict[str, float]], names=None) -> None:
@@ -399,6 +407,15 @@ HAND_EXPECTED_L1 = {
     "iprec_11pt": 9 * (2 / 5) / 11,
     "gm_map": (1 / 4 + 2 / 5) / 3,  # map per query; the geometric part is the summary's
     "gm_bpref": (0.5 + 0.5) / 3,
+    "relative_precision@1": 0.0,
+    "relative_precision@4": 1 / 3,  # 1 hit / min(4, R = 3)
+    "relative_precision@10": 2 / 3,
+    "set_precision": 2 / 5,
+    "set_recall": 2 / 3,
+    "set_f1": 2 * (2 / 5) * (2 / 3) / (2 / 5 + 2 / 3),  # 0.5
+    "set_map": 4 / 15,  # 2 * 2 / (5 * 3)
+    "set_relative_precision": 2 / 3,  # 2 / min(5, 3)
+    "num_nonrel_judged_ret": 1.0,  # b (d is unjudged, x not in the pool)
 }
 
 # the same at rel_level 2: relevant a=2, e=3 -> R = 2; N = 3 (b, f and c=1); the only hit is a at rank 5
@@ -429,6 +446,15 @@ HAND_EXPECTED_L2 = {
     "iprec_11pt": 8 * (1 / 5) / 11,
     "gm_map": (1 / 5) / 2,
     "gm_bpref": 0.0,
+    "relative_precision@1": 0.0,
+    "relative_precision@4": 0.0,
+    "relative_precision@10": 1 / 2,  # 1 hit / min(10, R = 2)
+    "set_precision": 1 / 5,
+    "set_recall": 1 / 2,
+    "set_f1": 2 * (1 / 5) * (1 / 2) / (1 / 5 + 1 / 2),  # 2/7
+    "set_map": 1 / 10,
+    "set_relative_precision": 1 / 2,
+    "num_nonrel_judged_ret": 2.0,  # b and c (label 1 < 2)
 }
 
 

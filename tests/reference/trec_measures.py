@@ -52,6 +52,10 @@ bottom, the best precision seen so far when the c-th relevant document is reache
 documents were retrieved. ``iprec_11pt`` is their mean (summed from 1.0 down). ``gm_map`` and ``gm_bpref`` are map
 and bpref per query; only their summary differs (geometric).
 
+Set measures over the whole retrieved list (H = num_rel_ret): ``set_precision = H/n``, ``set_recall = H/R``,
+``set_f1 = 2 P R/(P + R)`` (0 when H = 0), ``set_map = H^2/(n R)``, ``set_relative_precision = H/min(n, R)``;
+``relative_precision@k = H@k/min(k, R)``; ``num_nonrel_judged_ret`` = retrieved docs with ``0 <= r < m``.
+
 Not in trec_eval, defined here: ``ndcg_burges``, ``ndcg_burges@k``, ``recip_rank@k``, ``judged@k`` (ir_measures'
 ``Judged@k``), ``f1@k``. Output names for trec_eval's measures: ``ndcg_cut_k -> ndcg@k``, ``map_cut_k -> map@k``,
 ``P_k -> precision@k``, ``recall_k -> recall@k``, ``success_k -> success@k``, ``Rprec -> rprec``, ``infAP -> infap``.
@@ -93,6 +97,8 @@ def measure_names(cutoffs: Iterable[int] = DEFAULT_CUTOFFS) -> list[str]:
         names.extend(f"{prefix}@{k}" for k in _sorted_cutoffs(cutoffs))
     names.extend(iprec_name(level) for level in ELEVEN_POINTS)
     names.extend(["iprec_11pt", "gm_map", "gm_bpref"])
+    names.extend(f"relative_precision@{k}" for k in _sorted_cutoffs(cutoffs))
+    names.extend(["set_precision", "set_recall", "set_f1", "set_map", "set_relative_precision", "num_nonrel_judged_ret"])
     return names
 
 
@@ -196,6 +202,17 @@ def _evaluate_query(
     out["iprec_11pt"] = total / len(ELEVEN_POINTS)
     out["gm_map"] = out["map"]  # per query; only the summary is geometric
     out["gm_bpref"] = out["bpref"]
+    for k in ks:
+        out[f"relative_precision@{k}"] = sum(hits[:k]) / min(k, num_rel) if num_rel else 0.0
+    found = sum(hits)
+    set_p = found / n if n else 0.0
+    set_r = found / num_rel if num_rel else 0.0
+    out["set_precision"] = set_p
+    out["set_recall"] = set_r
+    out["set_f1"] = (1.0 + 1.0) * set_p * set_r / (1.0 * set_p + set_r) if found else 0.0  # trec_eval's set_F, beta 1
+    out["set_map"] = (found * found) / (n * num_rel) if n and num_rel else 0.0
+    out["set_relative_precision"] = found / min(n, num_rel) if min(n, num_rel) else 0.0
+    out["num_nonrel_judged_ret"] = float(sum(0 <= r < m for r in rels))
     return out
 
 
