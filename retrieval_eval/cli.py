@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="score kept for a document retrieved twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
     run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"),
-                     help="label kept for a document judged twice (default: as --run-duplicates)")
+                     help="label kept for a document judged twice (default: raise with a TREC measure, "
+                     "as trec_eval; last otherwise, as Azure)")
     run.add_argument("--trec", action="store_true",
                      help="print trec_eval's three-column output (measure, query, value) instead of the summary")
     run.add_argument("-q", dest="per_query", action="store_true",
@@ -129,7 +130,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationResult, list[Metric]]
     thresholds = _parse_thresholds(args.threshold)
     asked = args.metrics or (list(OFFICIAL) if args.trec else None)
     metrics, _ = resolve_metrics_and_thresholds(asked, thresholds, args.k, args.rel_level)
-    qrels_duplicates = args.qrels_duplicates or args.run_duplicates or conventions_for(metrics).duplicates
+    qrels_duplicates = args.qrels_duplicates or conventions_for(metrics).duplicates
     if args.azure:
         if args.run is not None:
             raise _usage("with --azure give one file of Azure rows, not a qrels and a run")

@@ -175,3 +175,16 @@ def test_trec_output_is_byte_identical_to_trec_eval(capsys, trec_eval_test):
                                  ("qrels.comment.test", "results.comment.test", "out.comment.test")]:
         code, out, _ = run_cli(capsys, "evaluate", str(trec_eval_test / qrels), str(trec_eval_test / run), "--trec")
         assert code == 0 and out == (trec_eval_test / expected).read_text()
+
+
+def test_a_repeated_judgment_follows_the_conventions_of_the_measures(capsys, tmp_path):
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query_id\tdoc_id\trelevance\nq1\ta\t1\nq1\ta\t0\n")
+    run = tmp_path / "run.tsv"
+    run.write_text("query_id\tdoc_id\tscore\nq1\ta\t1\n")
+    code, _, err = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "last")
+    assert code == 2 and "judged more than once" in err  # trec_eval refuses it, whatever the run policy
+    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--qrels-duplicates", "last", "--trec")
+    assert code == 0 and "map                   \tall\t0.0000" in out  # the last label (0) counts
+    code, _, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "holes")
+    assert code == 0  # Azure's conventions: the last label wins
