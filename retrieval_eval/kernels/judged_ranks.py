@@ -12,7 +12,7 @@ from numba import prange
 
 from ._config import jit, parallel_jit
 from .judgments import resolve_duplicates
-from .ranking import find_judgment
+from .ranking import judgment_positions
 from .tiebreak import TIES_DOCID_DESCENDING, compare_ids
 
 
@@ -72,20 +72,17 @@ def rank_judged_documents(
         )
         m = first_rows.shape[0]
         n_ranked[q] = m
-        g = judged_group_of_query[q]
-        if g < 0:
-            continue
-        g_start = judged_group_offsets[g]
-        g_rows = judged_rows[g_start : g_start + n_judged[g]]
-        g_keys = judged_keys[g_start : g_start + n_judged[g]]
-        found = np.empty(min(m, n_judged[g]), dtype=np.int64)
-        found_labels = np.empty(found.shape[0], dtype=judged_labels.dtype)
+        slots = judgment_positions(
+            first_rows, run_keys, run_offsets, run_data, judged_group_of_query[q], judged_group_offsets,
+            judged_rows, judged_keys, n_judged, qrels_offsets, qrels_data, is_string,
+        )
+        found = np.empty(m, dtype=np.int64)
+        found_labels = np.empty(m, dtype=judged_labels.dtype)
         j = 0
         for d in range(m):
-            hit = find_judgment(first_rows[d], run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
-            if hit >= 0:
+            if slots[d] >= 0:
                 found[j] = d
-                found_labels[j] = judged_labels[g_start + hit]
+                found_labels[j] = judged_labels[slots[d]]
                 j += 1
         if j == 0:
             continue

@@ -41,6 +41,41 @@ def find_judgment(
     return -1
 
 
+@jit
+def judgment_positions(
+    first_rows: np.ndarray,
+    run_keys: np.ndarray,
+    run_offsets: np.ndarray,
+    run_data: np.ndarray,
+    group: int,
+    judged_group_offsets: np.ndarray,
+    judged_rows: np.ndarray,
+    judged_keys: np.ndarray,
+    n_judged: np.ndarray,
+    qrels_offsets: np.ndarray,
+    qrels_data: np.ndarray,
+    is_string: bool,
+) -> np.ndarray:
+    """For each distinct document (its row in ``first_rows``), its slot in the judgment index, or -1.
+
+    ``group`` is the query's group in the judgment index (-1: no judgments, every slot is -1).
+    A slot indexes ``judged_labels`` and the other arrays of the index directly.
+    """
+    m = first_rows.shape[0]
+    slots = np.full(m, -1, dtype=np.int64)
+    if group < 0:
+        return slots
+    start = judged_group_offsets[group]
+    stop = start + n_judged[group]
+    g_rows = judged_rows[start:stop]
+    g_keys = judged_keys[start:stop]
+    for d in range(m):
+        hit = find_judgment(first_rows[d], run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
+        if hit >= 0:
+            slots[d] = start + hit
+    return slots
+
+
 @parallel_jit
 def rank_and_label(
     run_group_offsets: np.ndarray,
@@ -90,14 +125,12 @@ def rank_and_label(
             order_ties_by_id_descending(ranking, kept_scores, first_rows, run_keys, run_offsets, run_data, is_string)
         m = ranking.shape[0]
         n_ranked[q] = m
-        g = judged_group_of_query[q]
-        g_start = judged_group_offsets[g] if g >= 0 else 0
-        g_stop = g_start + (n_judged[g] if g >= 0 else 0)
-        g_rows = judged_rows[g_start:g_stop]
-        g_keys = judged_keys[g_start:g_stop]
+        slots = judgment_positions(
+            first_rows, run_keys, run_offsets, run_data, judged_group_of_query[q], judged_group_offsets,
+            judged_rows, judged_keys, n_judged, qrels_offsets, qrels_data, is_string,
+        )
         for j in range(m):
-            row = first_rows[ranking[j]]
-            hit = find_judgment(row, run_keys, run_offsets, run_data, g_rows, g_keys, qrels_offsets, qrels_data, is_string)
-            ranked_labels[base + j] = judged_labels[g_start + hit] if hit >= 0 else 0
-            ranked_judged[base + j] = hit >= 0
+            slot = slots[ranking[j]]
+            ranked_labels[base + j] = judged_labels[slot] if slot >= 0 else 0
+            ranked_judged[base + j] = slot >= 0
     return ranked_labels, ranked_judged, n_ranked, duplicate_rows
