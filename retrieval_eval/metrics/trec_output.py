@@ -56,25 +56,27 @@ def trec_lines(
     table = result.per_query
     lines: list[str] = []
     if per_query:
-        ids = table["query_id"].astype(str)
-        order = sorted(range(len(ids)), key=lambda i: ids.iloc[i].encode("utf-8"))
+        ids = table["query_id"].astype(str).tolist()
         # trec_eval prints geometric means (gm_map) only for all queries.
-        per_query_metrics = [m for m in metrics if not REGISTRY.definition(m).geometric]
-        for row in order:
-            for metric in per_query_metrics:
-                lines.append(_line(metric, rel_level, ids.iloc[row], table[str(metric)].iloc[row]))
+        columns = [
+            (f"{trec_name(metric, rel_level):<22}", REGISTRY.definition(metric).integer, table[str(metric)].tolist())
+            for metric in metrics
+            if not REGISTRY.definition(metric).geometric
+        ]
+        for row in sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")):
+            for name, whole, values in columns:
+                lines.append(f"{name}\t{ids[row]}\t{_value(values[row], whole)}")
     lines.append(f"{'runid':<22}\tall\t{result.run if run_id is None else run_id}")
     lines.append(f"{'num_q':<22}\tall\t{len(table)}")
     for metric in metrics:
         if REGISTRY.definition(metric).summed:
-            lines.append(_line(metric, rel_level, "all", table[str(metric)].to_numpy(dtype=np.float64).sum(), whole=True))
+            total, whole = table[str(metric)].to_numpy(dtype=np.float64).sum(), True
         else:
-            lines.append(_line(metric, rel_level, "all", result.summary.loc[str(metric), "mean"], whole=False))
+            total, whole = result.summary.loc[str(metric), "mean"], False
+        lines.append(f"{trec_name(metric, rel_level):<22}\tall\t{_value(total, whole)}")
     return lines
 
 
-def _line(metric: Metric, rel_level: int, query: str, value: float, *, whole: bool | None = None) -> str:
-    if whole is None:
-        whole = REGISTRY.definition(metric).integer
-    shown = f"{int(value)}" if whole else f"{value:6.4f}"
-    return f"{trec_name(metric, rel_level):<22}\t{query}\t{shown}"
+def _value(value: float, whole: bool) -> str:
+    """As trec_eval prints a value: whole numbers for counts, else ``%6.4f``."""
+    return f"{int(value)}" if whole else f"{value:6.4f}"
