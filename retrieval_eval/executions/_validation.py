@@ -1,0 +1,23 @@
+"""pydantic's validation errors, told the library's way: the field as a path, and the first message."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+def first_error(exc: ValidationError) -> tuple[str | None, str]:
+    """The path of the first invalid field (``a[0].b``; None for the object itself) and its message.
+
+    Later errors are left out: pydantic may report one mistake twice (an invalid item, then
+    the list as too short without it), so their count would mislead.
+    """
+    first = exc.errors()[0]
+    return field_path(first["loc"]) or None, first["msg"].removeprefix("Value error, ")
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """``("a", 0, "b")`` as ``"a[0].b"``."""
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
+    return path

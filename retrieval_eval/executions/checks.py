@@ -1,0 +1,335 @@
+"""RetrievalQuery and RetrievalResult: the retrieval-execution checks of the Microsoft 365 Copilot evaluation CLI.
+
+Both reproduce the v1 (deterministic) behaviour of the CLI, with its output keys and
+diagnostic codes; the exact rules and worked examples are in ``specs/m365-retrieval-checks.md``
+(sections 4.3, 6, 7 and 8). Both are scoped to one ``capability`` (exact, case-sensitive) and
+look only at the executions of it whose status is OK (``success``, ``succeeded``,
+``completed`` in any case, or no status): call that set *E*.
+
+A *retrieval failure* is: no telemetry, no executions at all, or executions of the capability
+that all have a non-OK status. A capability that does not appear in the telemetry is not a
+retrieval failure: it was never requested.
+
+The threshold of both checks is pinned at 1.0; configuring one is an error. A check built
+from invalid options raises :class:`~retrieval_eval.errors.ConfigError` naming the field;
+:meth:`run` turns that (and unreadable telemetry) into upstream's errored-evaluator record,
+``{"result": "error", "error": "Evaluator failed: <message>"}``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Self
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from ..errors import ConfigError, RetrievalEvalError
+from ._validation import first_error
+from .matching import SUBSTRING, ExtractMatcher, contains
+from .models import RetrievalExecution, RetrievalTelemetry
+from .normalize import ExecutionsLike, load_executions
+
+THRESHOLD = 1.0
+OK_STATUSES = frozenset({"success", "succeeded", "completed"})
+
+_Text = Annotated[StrictStr, Field(min_length=1)]
+
+
+class _Options(BaseModel):
+    """The options shared by both checks, as the evaluation document spells them (no other keys)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    capability: _Text
+    threshold: None = None
+
+    @field_validator("threshold", mode="before")
+    @classmethod
+    def _pinned(cls, value: Any) -> None:
+        raise ValueError(f"the threshold is pinned at {THRESHOLD} for retrieval checks and cannot be configured")
+
+
+class _QueryOptions(_Options):
+    selector: _Text
+    includes: tuple[_Text, ...] = ()
+    excludes: tuple[_Text, ...] = ()
+
+
+def _snippet(item: Any) -> Any:
+    # The document form is {"retrievalExtract_contains": snippet}; the Python API also takes the bare snippet.
+    if isinstance(item, Mapping):
+        if "webUrl" in item:
+            raise ValueError("webUrl is not supported (URL matching is deferred to V2); use retrievalExtract_contains")
+        unknown = sorted(set(item) - {"retrievalExtract_contains"})
+        if unknown:
+            raise ValueError(f"unknown key {unknown[0]!r}; an expected item has only retrievalExtract_contains")
+        if "retrievalExtract_contains" not in item:
+            raise ValueError("retrievalExtract_contains is required")
+        return item["retrievalExtract_contains"]
+    return item
+
+
+class _ResultOptions(_Options):
+    max_rank: StrictInt = Field(default=10, ge=1)
+    min_expected_count: StrictInt | None = Field(default=None, ge=1)
+    expected_items: tuple[Annotated[_Text, BeforeValidator(_snippet)], ...] | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _asserts_something(self) -> Self:
+        if self.expected_items is None and self.min_expected_count is None:
+            raise ValueError("at least one of 'expected_items' or 'min_expected_count' is required")
+        return self
+
+
+class _Check(ABC):
+    _options_model: ClassVar[type[_Options]]
+
+    @classmethod
+    def _parse(cls, options: Any) -> Any:
+        if not isinstance(options, Mapping):
+            raise ConfigError(f"{cls.__name__}: the options must be an object, got {type(options).__name__}")
+        try:
+            return cls._options_model.model_validate(options)
+        except ValidationError as exc:
+            field, message = first_error(exc)
+            raise ConfigError(f"{cls.__name__}: " + (f"option '{field}': {message}" if field else message)) from None
+
+    @classmethod
+    def run(cls, options: Mapping[str, Any], executions: ExecutionsLike | None, **kwargs: Any) -> dict[str, Any]:
+        """The evaluator's entry in ``scores``: the score object, or the errored record on bad options or telemetry."""
+        try:
+            return cls.from_options(options, **kwargs)(executions)
+        except RetrievalEvalError as exc:
+            return {"result": "error", "error": f"Evaluator failed: {exc}"}
+
+    @classmethod
+    @abstractmethod
+    def from_options(cls, options: Mapping[str, Any], **kwargs: Any) -> Self:
+        """The check from its evaluation-document options; ConfigError names the invalid field."""
+
+    @abstractmethod
+    def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
+        """The score object for these executions (None: no telemetry)."""
+
+
+class RetrievalQuery(_Check):
+    """Did the agent issue the query it should have?
+
+    The *matched queries* are every non-empty ``queryString`` of *E* (in execution order, then
+    query order, duplicates kept) that contains ``selector``; ``filterExpression`` is never
+    looked at. The check passes when any one matched query contains every ``includes`` term
+    and no ``excludes`` term. Otherwise ``includes_missing`` and ``excludes_found`` are the
+    sorted unions over all matched queries (so a term can be "missing" that another matched
+    query has). Every test is casefolded containment (:func:`~.matching.contains`).
+
+    Diagnostic codes: ``pass``; ``retrieval_failure`` (see the module docstring);
+    ``no_matching_query``; ``required_terms_missing``, ``excluded_terms_found``,
+    ``mixed_term_failure`` (both). The score is 1.0 on pass, else 0.0. When no query was
+    matched, ``includes_missing`` is the whole ``includes`` list, as configured.
+    """
+
+    _options_model = _QueryOptions
+
+    def __init__(self, capability: str, selector: str, *, includes: Sequence[str] = (), excludes: Sequence[str] = ()) -> None:
+        self.options: _QueryOptions = self._parse(
+            {"capability": capability, "selector": selector, "includes": includes, "excludes": excludes}
+        )
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> RetrievalQuery:
+        """The check from its evaluation-document options (``capability``, ``selector``, ``includes``, ``excludes``)."""
+        parsed = cls._parse(options)
+        return cls(parsed.capability, parsed.selector, includes=parsed.includes, excludes=parsed.excludes)
+
+    def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
+        """The ``retrievalQuery`` score object for these executions (None: no telemetry)."""
+        options = self.options
+        includes = list(options.includes)
+        scope, failure = _scope(executions, options.capability)
+        if failure is not None:
+            return _query_score("retrieval_failure", failure, [], includes, [])
+        matched = [
+            query.queryString
+            for execution in scope
+            for query in execution.queries
+            if query.queryString and contains(query.queryString, options.selector)
+        ]
+        if not matched:
+            reason = f"No {options.capability} query contains the selector {options.selector!r}"
+            return _query_score("no_matching_query", reason, [], includes, [])
+        missing: set[str] = set()
+        found: set[str] = set()
+        for query in matched:
+            query_missing = {term for term in options.includes if not contains(query, term)}
+            query_found = {term for term in options.excludes if contains(query, term)}
+            if not query_missing and not query_found:
+                reason = f"The query {query!r} matches the selector, has every required term and no excluded term"
+                return _query_score("pass", reason, matched, [], [])
+            missing |= query_missing
+            found |= query_found
+        includes_missing, excludes_found = sorted(missing), sorted(found)
+        if includes_missing and excludes_found:
+            code = "mixed_term_failure"
+            reason = f"Missing required terms {includes_missing}; found excluded terms {excludes_found}"
+        elif excludes_found:
+            code, reason = "excluded_terms_found", f"Found excluded terms {excludes_found}"
+        else:
+            code, reason = "required_terms_missing", f"Missing required terms {includes_missing}"
+        return _query_score(code, reason, matched, includes_missing, excludes_found)
+
+
+class RetrievalResult(_Check):
+    """Did the capability return the expected content within ``max_rank``?
+
+    The *candidates* are the hits of *E* with ``rank <= max_rank`` (ranks are 1-based and per
+    execution, so two executions can give more than ``max_rank`` candidates), in execution
+    order, then hit order; ``results_evaluated`` is their number (``totalResultCount`` is not
+    used). The count check passes when ``min_expected_count`` is unset or at most the number of
+    candidates. Each expected snippet is judged independently by ``matcher`` (default: some
+    extract of a candidate contains it, casefolded; the best-ranked such hit is reported).
+
+    Outcomes, in this order:
+
+    - a retrieval failure: ``error``, score 0.0, ``results_evaluated`` 0, empty lists;
+    - no expected items: ``pass`` (1.0) or ``count_below_minimum`` (0.0);
+    - no candidates: ``not_retrieved`` (0.0), every item missing, ``extract_failures`` empty
+      (the capability returned nothing), even when the count check failed too;
+    - the count check failed: ``count_below_minimum``, score **0.0** whatever matched (as
+      upstream, although the docs call the score proportional); the lists are filled in;
+    - every item matched: ``pass``, 1.0;
+    - else ``not_retrieved``, score matched / expected, unrounded (2 of 3 is 0.666...).
+    """
+
+    _options_model = _ResultOptions
+
+    def __init__(
+        self,
+        capability: str,
+        *,
+        max_rank: int = 10,
+        min_expected_count: int | None = None,
+        expected_items: Sequence[str | Mapping[str, str]] | None = None,
+        matcher: ExtractMatcher = SUBSTRING,
+    ) -> None:
+        options = {"capability": capability, "max_rank": max_rank}
+        if min_expected_count is not None:
+            options["min_expected_count"] = min_expected_count
+        if expected_items is not None:
+            options["expected_items"] = expected_items
+        self.options: _ResultOptions = self._parse(options)
+        self.matcher = matcher
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], *, matcher: ExtractMatcher = SUBSTRING) -> RetrievalResult:
+        """The check from its evaluation-document options.
+
+        Those are ``capability``, ``max_rank``, ``min_expected_count`` and ``expected_items``.
+        """
+        parsed = cls._parse(options)
+        return cls(
+            parsed.capability,
+            max_rank=parsed.max_rank,
+            min_expected_count=parsed.min_expected_count,
+            expected_items=parsed.expected_items,
+            matcher=matcher,
+        )
+
+    def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
+        """The ``retrievalResult`` score object for these executions (None: no telemetry)."""
+        options = self.options
+        scope, failure = _scope(executions, options.capability)
+        if failure is not None:
+            return _result_score(0.0, "error", failure, 0, [], [], [])
+        max_rank, minimum = options.max_rank, options.min_expected_count
+        candidates = [hit for execution in scope for hit in execution.retrievalHits if hit.rank <= max_rank]
+        count = len(candidates)
+        count_passed = minimum is None or count >= minimum
+        count_reason = f"Retrieved {count} results within rank {max_rank}; at least {minimum} required"
+        snippets = options.expected_items or ()
+        if not snippets:
+            code = "pass" if count_passed else "count_below_minimum"
+            return _result_score(float(count_passed), code, count_reason, count, [], [], [])
+        if not candidates:
+            missing = [{"extractMatch": snippet} for snippet in snippets]
+            reason = f"No {options.capability} results within rank {max_rank}; missing: {list(snippets)!r}"
+            return _result_score(0.0, "not_retrieved", reason, 0, [], missing, [])
+        matched, missing = [], []
+        for snippet in snippets:
+            verdict = self.matcher(snippet, candidates)
+            because = {} if verdict.reason is None else {"reason": verdict.reason}
+            if verdict.hit is None:
+                missing.append({"extractMatch": snippet, **because})
+            else:
+                hit = {"matchedHitUrl": verdict.hit.webUrl or "", "matchedHitRank": verdict.hit.rank}
+                matched.append({"extractMatch": snippet, **hit, **because})
+        # Every candidate was searched, so each missing item is also an extract failure.
+        failures = [dict(item) for item in missing]
+        if not count_passed:
+            return _result_score(0.0, "count_below_minimum", count_reason, count, matched, missing, failures)
+        if not missing:
+            reason = f"All {len(snippets)} expected items found within rank {max_rank}"
+            return _result_score(1.0, "pass", reason, count, matched, missing, failures)
+        reason = (
+            f"Found {len(matched)} of {len(snippets)} expected items within rank {max_rank}; "
+            f"missing: {[item['extractMatch'] for item in missing]!r}"
+        )
+        return _result_score(len(matched) / len(snippets), "not_retrieved", reason, count, matched, missing, failures)
+
+
+def _scope(executions: ExecutionsLike | None, capability: str) -> tuple[list[RetrievalExecution], str | None]:
+    """*E* (the OK executions of ``capability``), and the reason of a retrieval failure (None if there is none)."""
+    telemetry: RetrievalTelemetry | None = None if executions is None else load_executions(executions)
+    if telemetry is None or not telemetry.retrieval_executions:
+        return [], "Retrieval telemetry unavailable: no retrieval executions were recorded"
+    own = [execution for execution in telemetry.retrieval_executions if execution.capability == capability]
+    scope = [execution for execution in own if not execution.status or execution.status.lower() in OK_STATUSES]
+    if own and not scope:
+        return [], f"All {len(own)} {capability} retrieval executions failed"
+    return scope, None
+
+
+def _query_score(code: str, reason: str, matched: list[str], missing: list[str], found: list[str]) -> dict[str, Any]:
+    passed = code == "pass"
+    return {
+        "score": 1.0 if passed else 0.0,
+        "result": "pass" if passed else "fail",
+        "threshold": THRESHOLD,
+        "diagnostic_code": code,
+        "reason": reason,
+        "matched_queries": matched,
+        "includes_missing": missing,
+        "excludes_found": found,
+    }
+
+
+def _result_score(
+    score: float,
+    code: str,
+    reason: str,
+    evaluated: int,
+    matched: list[dict[str, Any]],
+    missing: list[dict[str, Any]],
+    failures: list[dict[str, Any]],
+) -> dict[str, Any]:
+    return {
+        "score": score,
+        "result": "pass" if code == "pass" else "fail",
+        "threshold": THRESHOLD,
+        "diagnostic_code": code,
+        "reason": reason,
+        "results_evaluated": evaluated,
+        "matched_items": matched,
+        "missing_items": missing,
+        "extract_failures": failures,
+    }
