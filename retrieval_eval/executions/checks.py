@@ -10,32 +10,20 @@ A *retrieval failure* is: no telemetry, no executions at all, or executions of t
 that all have a non-OK status. A capability that does not appear in the telemetry is not a
 retrieval failure: it was never requested.
 
-The threshold of both checks is pinned at 1.0; configuring one is an error. A check built
-from invalid options raises :class:`~retrieval_eval.errors.ConfigError` naming the field;
-:meth:`run` turns that (and unreadable telemetry) into upstream's errored-evaluator record,
-``{"result": "error", "error": "Evaluator failed: <message>"}``.
+The threshold of both checks is pinned at 1.0; configuring one is an error. Invalid options
+and unreadable telemetry are handled as for every evaluator (:mod:`.evaluator`): ``run``
+gives the errored record.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, Self
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
 
-from ..errors import ConfigError, RetrievalEvalError
-from ._validation import first_error
+from .evaluator import DeterministicEvaluator
 from .matching import SUBSTRING, ExtractMatcher, contains
 from .models import RetrievalExecution, RetrievalTelemetry
 from .normalize import ExecutionsLike, load_executions
@@ -92,32 +80,7 @@ class _ResultOptions(_Options):
         return self
 
 
-class _Check(ABC):
-    _options_model: ClassVar[type[_Options]]
-
-    @classmethod
-    def _parse(cls, options: Any) -> Any:
-        if not isinstance(options, Mapping):
-            raise ConfigError(f"{cls.__name__}: the options must be an object, got {type(options).__name__}")
-        try:
-            return cls._options_model.model_validate(options)
-        except ValidationError as exc:
-            field, message = first_error(exc)
-            raise ConfigError(f"{cls.__name__}: " + (f"option '{field}': {message}" if field else message)) from None
-
-    @classmethod
-    def run(cls, options: Mapping[str, Any], executions: ExecutionsLike | None, **kwargs: Any) -> dict[str, Any]:
-        """The evaluator's entry in ``scores``: the score object, or the errored record on bad options or telemetry."""
-        try:
-            return cls.from_options(options, **kwargs)(executions)
-        except RetrievalEvalError as exc:
-            return {"result": "error", "error": f"Evaluator failed: {exc}"}
-
-    @classmethod
-    @abstractmethod
-    def from_options(cls, options: Mapping[str, Any], **kwargs: Any) -> Self:
-        """The check from its evaluation-document options; ConfigError names the invalid field."""
-
+class _Check(DeterministicEvaluator):
     @abstractmethod
     def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
         """The score object for these executions (None: no telemetry)."""
