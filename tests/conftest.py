@@ -15,18 +15,31 @@ settings.register_profile("nojit", max_examples=25, deadline=None, suppress_heal
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
-TREC_EVAL_TEST = Path(__file__).resolve().parents[2] / "shared" / "peers" / "trec_eval_test"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def require_shared(relative: str) -> Path:
+    """A file or folder of ``shared/`` beside the repository (read at test time, never copied in).
+
+    Skips the test with a reason when it is absent, except under CI (``CI=true``), where its
+    absence fails the test.
+    """
+    path = SHARED / relative
+    if not path.exists():
+        message = f"{relative} is not at {path} (shared/ beside the repository)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
 
 
 @pytest.fixture(scope="session")
 def trec_eval_test() -> Path:
-    """trec_eval's own test files, read from ``shared/`` beside the repository (never copied in).
+    """trec_eval's own test files (``shared/peers/trec_eval_test``)."""
+    return require_shared("peers/trec_eval_test")
 
-    Skipped with a reason when absent, except under CI (``CI=true``), where their absence fails.
-    """
-    if not TREC_EVAL_TEST.is_dir():
-        message = f"trec_eval's test files are not at {TREC_EVAL_TEST} (shared/peers/trec_eval_test beside the repository)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return TREC_EVAL_TEST
+
+@pytest.fixture(scope="session")
+def eval_schema() -> Path:
+    """The evaluation-document JSON schema's folder, with its examples and sample dataset."""
+    return require_shared("schemas/m365-copilot-eval")
