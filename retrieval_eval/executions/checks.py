@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
@@ -119,9 +120,10 @@ class RetrievalQuery(_Check):
         """The ``retrievalQuery`` score object for these executions (None: no telemetry)."""
         options = self.options
         includes = list(options.includes)
-        scope, failure = _scope(executions, options.capability)
-        if failure is not None:
-            return _query_score("retrieval_failure", failure, [], includes, [])
+        scope, failed = _scope(executions, options.capability)
+        score = partial(query_score, capability=options.capability, selector=options.selector, failed=failed)
+        if failed is not None:
+            return score("retrieval_failure", matched=[], includes_missing=includes, excludes_found=[])
         matched = [
             query.queryString
             for execution in scope
@@ -129,27 +131,19 @@ class RetrievalQuery(_Check):
             if query.queryString and contains(query.queryString, options.selector)
         ]
         if not matched:
-            reason = f"No {options.capability} query contains the selector {options.selector!r}"
-            return _query_score("no_matching_query", reason, [], includes, [])
+            return score("no_matching_query", matched=[], includes_missing=includes, excludes_found=[])
         missing: set[str] = set()
         found: set[str] = set()
         for query in matched:
             query_missing = {term for term in options.includes if not contains(query, term)}
             query_found = {term for term in options.excludes if contains(query, term)}
             if not query_missing and not query_found:
-                reason = f"The query {query!r} matches the selector, has every required term and no excluded term"
-                return _query_score("pass", reason, matched, [], [])
+                return score("pass", matched=matched, includes_missing=[], excludes_found=[], passing=query)
             missing |= query_missing
             found |= query_found
         includes_missing, excludes_found = sorted(missing), sorted(found)
-        if includes_missing and excludes_found:
-            code = "mixed_term_failure"
-            reason = f"Missing required terms {includes_missing}; found excluded terms {excludes_found}"
-        elif excludes_found:
-            code, reason = "excluded_terms_found", f"Found excluded terms {excludes_found}"
-        else:
-            code, reason = "required_terms_missing", f"Missing required terms {includes_missing}"
-        return _query_score(code, reason, matched, includes_missing, excludes_found)
+        code = term_failure_code(includes_missing, excludes_found)
+        return score(code, matched=matched, includes_missing=includes_missing, excludes_found=excludes_found)
 
 
 class RetrievalResult(_Check):
@@ -211,22 +205,19 @@ class RetrievalResult(_Check):
     def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
         """The ``retrievalResult`` score object for these executions (None: no telemetry)."""
         options = self.options
-        scope, failure = _scope(executions, options.capability)
-        if failure is not None:
-            return _result_score(0.0, "error", failure, 0, [], [], [])
+        scope, failed = _scope(executions, options.capability)
         max_rank, minimum = options.max_rank, options.min_expected_count
+        score = partial(result_score, capability=options.capability, max_rank=max_rank, minimum=minimum, failed=failed)
+        if failed is not None:
+            return score("error", count=0, matched=[], missing=[])
         candidates = [hit for execution in scope for hit in execution.retrievalHits if hit.rank <= max_rank]
         count = len(candidates)
         count_passed = minimum is None or count >= minimum
-        count_reason = f"Retrieved {count} results within rank {max_rank}; at least {minimum} required"
         snippets = options.expected_items or ()
         if not snippets:
-            code = "pass" if count_passed else "count_below_minimum"
-            return _result_score(float(count_passed), code, count_reason, count, [], [], [])
+            return score("pass" if count_passed else "count_below_minimum", count=count, matched=[], missing=[])
         if not candidates:
-            missing = [{"extractMatch": snippet} for snippet in snippets]
-            reason = f"No {options.capability} results within rank {max_rank}; missing: {list(snippets)!r}"
-            return _result_score(0.0, "not_retrieved", reason, 0, [], missing, [])
+            return score("not_retrieved", count=0, matched=[], missing=[{"extractMatch": snippet} for snippet in snippets])
         matched, missing = [], []
         for snippet in snippets:
             verdict = self.matcher(snippet, candidates)
@@ -236,33 +227,72 @@ class RetrievalResult(_Check):
             else:
                 hit = {"matchedHitUrl": verdict.hit.webUrl or "", "matchedHitRank": verdict.hit.rank}
                 matched.append({"extractMatch": snippet, **hit, **because})
-        # Every candidate was searched, so each missing item is also an extract failure.
-        failures = [dict(item) for item in missing]
-        if not count_passed:
-            return _result_score(0.0, "count_below_minimum", count_reason, count, matched, missing, failures)
-        if not missing:
-            reason = f"All {len(snippets)} expected items found within rank {max_rank}"
-            return _result_score(1.0, "pass", reason, count, matched, missing, failures)
-        reason = (
-            f"Found {len(matched)} of {len(snippets)} expected items within rank {max_rank}; "
-            f"missing: {[item['extractMatch'] for item in missing]!r}"
-        )
-        return _result_score(len(matched) / len(snippets), "not_retrieved", reason, count, matched, missing, failures)
+        code = "count_below_minimum" if not count_passed else "not_retrieved" if missing else "pass"
+        return score(code, count=count, matched=matched, missing=missing)
 
 
-def _scope(executions: ExecutionsLike | None, capability: str) -> tuple[list[RetrievalExecution], str | None]:
-    """*E* (the OK executions of ``capability``), and the reason of a retrieval failure (None if there is none)."""
+def is_ok_status(status: str | None) -> bool:
+    """Whether an execution with this status counts: none or empty, or ``status.lower()`` in :data:`OK_STATUSES`."""
+    return not status or status.lower() in OK_STATUSES
+
+
+def _scope(executions: ExecutionsLike | None, capability: str) -> tuple[list[RetrievalExecution], int | None]:
+    """*E* (the OK executions of ``capability``), and for a retrieval failure the ``failed`` of :func:`failure_reason`.
+
+    The second item is None when there is no retrieval failure.
+    """
     telemetry: RetrievalTelemetry | None = None if executions is None else load_executions(executions)
     if telemetry is None or not telemetry.retrieval_executions:
-        return [], "Retrieval telemetry unavailable: no retrieval executions were recorded"
+        return [], 0
     own = [execution for execution in telemetry.retrieval_executions if execution.capability == capability]
-    scope = [execution for execution in own if not execution.status or execution.status.lower() in OK_STATUSES]
+    scope = [execution for execution in own if is_ok_status(execution.status)]
     if own and not scope:
-        return [], f"All {len(own)} {capability} retrieval executions failed"
+        return [], len(own)
     return scope, None
 
 
-def _query_score(code: str, reason: str, matched: list[str], missing: list[str], found: list[str]) -> dict[str, Any]:
+def failure_reason(capability: str, failed: int) -> str:
+    """The reason of a retrieval failure: all ``failed`` executions of ``capability`` failed (0: none was recorded)."""
+    if failed == 0:
+        return "Retrieval telemetry unavailable: no retrieval executions were recorded"
+    return f"All {failed} {capability} retrieval executions failed"
+
+
+def term_failure_code(includes_missing: Sequence[str], excludes_found: Sequence[str]) -> str:
+    """The diagnostic code of a RetrievalQuery whose matched queries all miss a term or have an excluded one."""
+    if includes_missing and excludes_found:
+        return "mixed_term_failure"
+    return "excluded_terms_found" if excludes_found else "required_terms_missing"
+
+
+def query_score(
+    code: str,
+    *,
+    capability: str,
+    selector: str,
+    failed: int | None,
+    matched: list[str],
+    includes_missing: list[str],
+    excludes_found: list[str],
+    passing: str | None = None,
+) -> dict[str, Any]:
+    """The ``retrievalQuery`` score object with diagnostic ``code``.
+
+    ``failed`` is for ``retrieval_failure`` (see :func:`failure_reason`), ``passing`` the matched
+    query that passed.
+    """
+    if code == "retrieval_failure":
+        reason = failure_reason(capability, failed)
+    elif code == "no_matching_query":
+        reason = f"No {capability} query contains the selector {selector!r}"
+    elif code == "pass":
+        reason = f"The query {passing!r} matches the selector, has every required term and no excluded term"
+    elif code == "mixed_term_failure":
+        reason = f"Missing required terms {includes_missing}; found excluded terms {excludes_found}"
+    elif code == "excluded_terms_found":
+        reason = f"Found excluded terms {excludes_found}"
+    else:
+        reason = f"Missing required terms {includes_missing}"
     passed = code == "pass"
     return {
         "score": 1.0 if passed else 0.0,
@@ -271,28 +301,49 @@ def _query_score(code: str, reason: str, matched: list[str], missing: list[str],
         "diagnostic_code": code,
         "reason": reason,
         "matched_queries": matched,
-        "includes_missing": missing,
-        "excludes_found": found,
+        "includes_missing": includes_missing,
+        "excludes_found": excludes_found,
     }
 
 
-def _result_score(
-    score: float,
+def result_score(
     code: str,
-    reason: str,
-    evaluated: int,
+    *,
+    capability: str,
+    max_rank: int,
+    minimum: int | None,
+    failed: int | None,
+    count: int,
     matched: list[dict[str, Any]],
     missing: list[dict[str, Any]],
-    failures: list[dict[str, Any]],
 ) -> dict[str, Any]:
+    """The ``retrievalResult`` score object with diagnostic ``code``, ``count`` candidates and the judged items.
+
+    ``failed`` is for ``error`` (see :func:`failure_reason`). The score follows from the code and
+    the items: 1.0 on pass, matched / expected on ``not_retrieved``, else 0.0. Every missing item
+    is also an extract failure when there were candidates to search.
+    """
+    snippets = [item["extractMatch"] for item in missing]
+    expected = len(matched) + len(missing)
+    if code == "error":
+        reason = failure_reason(capability, failed)
+    elif code == "pass" and expected:
+        reason = f"All {expected} expected items found within rank {max_rank}"
+    elif code in ("pass", "count_below_minimum"):
+        reason = f"Retrieved {count} results within rank {max_rank}; at least {minimum} required"
+    elif count == 0:
+        reason = f"No {capability} results within rank {max_rank}; missing: {snippets!r}"
+    else:
+        reason = f"Found {len(matched)} of {expected} expected items within rank {max_rank}; missing: {snippets!r}"
+    score = 1.0 if code == "pass" else len(matched) / expected if code == "not_retrieved" else 0.0
     return {
         "score": score,
         "result": "pass" if code == "pass" else "fail",
         "threshold": THRESHOLD,
         "diagnostic_code": code,
         "reason": reason,
-        "results_evaluated": evaluated,
+        "results_evaluated": count,
         "matched_items": matched,
         "missing_items": missing,
-        "extract_failures": failures,
+        "extract_failures": [dict(item) for item in missing] if count else [],
     }

@@ -1,0 +1,99 @@
+"""Python's ``str.casefold`` over Arrow string columns, exactly, without a Python call per string.
+
+Arrow has no casefold, and its ``utf8_lower`` differs from ``str.casefold`` on ``ß``, ``İ``,
+``ς``, ``ﬁ``, Cherokee and more (and follows another Unicode version). But ``str.casefold``
+maps each code point on its own, with no context (unlike ``str.lower``'s final-sigma rule), so a
+string's casefold is the concatenation of its code points' casefolds. A kernel rewrites the
+UTF-8 bytes accordingly: ASCII letters lower-cased inline, every other code point replaced by
+the UTF-8 of ``chr(c).casefold()``, which Python computes once per process for each code point
+met in the data.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pyarrow as pa
+
+from ..data.ids import read_only
+from ..kernels.contains import CODE_POINTS, code_points_present, fold_into, folded_offsets
+
+_EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
+_ASCII = 0x80
+
+
+def string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """The int64 offsets (length n + 1) and UTF-8 bytes of a string column, read-only; a null reads as "".
+
+    One array's bytes are not copied; the chunks of a chunked array are joined into one buffer.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        # large_string first: joined chunks may pass the 2 GiB that int32 offsets can address.
+        values = values.cast(pa.large_string()).combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+    if len(values) == 0:
+        return read_only(np.zeros(1, dtype=np.int64)), _EMPTY_BYTES
+    if values.null_count:
+        values = values.fill_null("")
+    _, offsets_buffer, data_buffer = values.buffers()
+    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
+    data = read_only(np.frombuffer(data_buffer, dtype=np.uint8)) if data_buffer is not None else _EMPTY_BYTES
+    return read_only(offsets.astype(np.int64, copy=width is not np.int64)), data
+
+
+def casefold(values: pa.Array | pa.ChunkedArray) -> pa.LargeStringArray:
+    """``s.casefold()`` for every string ``s`` of ``values``, as one ``large_string`` array (nulls stay null)."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    buffers = [string_buffers(chunk) for chunk in chunks]
+    present = np.zeros(CODE_POINTS, dtype=bool)
+    for offsets, data in buffers:
+        present |= code_points_present(offsets, data)
+    start, length, folds = _FOLDS.tables(present)
+    parts = [folded_offsets(offsets, data, length) for offsets, data in buffers]
+    sizes = np.array([part[-1] for part in parts], dtype=np.int64)
+    out = np.empty(int(sizes.sum()), dtype=np.uint8)
+    bases = np.concatenate([[0], np.cumsum(sizes)])
+    for (offsets, data), at in zip(buffers, bases):
+        fold_into(offsets, data, start, length, folds, out, at)
+    joined = np.concatenate([[0]] + [part[1:] + at for part, at in zip(parts, bases)])
+    valid = None
+    if values.null_count:
+        mask = values.is_valid()
+        mask = mask.combine_chunks() if isinstance(mask, pa.ChunkedArray) else mask
+        valid = pa.py_buffer(np.packbits(mask.to_numpy(zero_copy_only=False), bitorder="little"))
+    return pa.Array.from_buffers(pa.large_string(), len(values), [valid, pa.py_buffer(joined), pa.py_buffer(out)])
+
+
+class _Folds:
+    """``chr(c).casefold()`` in UTF-8 for the non-ASCII code points ``c`` met so far, as kernel tables.
+
+    ``length[c]`` bytes at ``data[start[c]:]``. The tables are replaced, never changed, when new
+    code points are learnt, so that a caller can keep using the ones it was given.
+    """
+
+    def __init__(self) -> None:
+        self._known = np.zeros(CODE_POINTS, dtype=bool)
+        self._start = read_only(np.zeros(CODE_POINTS, dtype=np.int64))
+        self._length = read_only(np.zeros(CODE_POINTS, dtype=np.uint8))
+        self._data = _EMPTY_BYTES
+        self._lock = threading.Lock()
+
+    def tables(self, present: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The (start, length, data) tables, with every non-ASCII code point that ``present`` marks."""
+        with self._lock:
+            new = np.flatnonzero(present & ~self._known)
+            new = new[new >= _ASCII]
+            if new.size:
+                folded = [chr(point).casefold().encode("utf-8") for point in new]
+                lengths = np.array([len(text) for text in folded], dtype=np.int64)
+                start, length = self._start.copy(), self._length.copy()
+                start[new] = len(self._data) + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+                length[new] = lengths
+                self._data = read_only(np.concatenate([self._data, np.frombuffer(b"".join(folded), dtype=np.uint8)]))
+                self._start, self._length = read_only(start), read_only(length)
+                self._known[new] = True
+            return self._start, self._length, self._data
+
+
+_FOLDS = _Folds()
