@@ -1,0 +1,92 @@
+"""The evaluators an evaluation document can name, and how each is run offline.
+
+The document's ``evaluators`` maps an evaluator name (case-sensitive) to its options. The
+deterministic ones are scored here: Citations, ExactMatch, PartialMatch, RetrievalQuery and
+RetrievalResult. The LLM-judged ones (Relevance, Coherence, Groundedness, Similarity) need a
+model, and any other name is a user's custom evaluator whose code lives beside the upstream
+CLI's project; neither can be run offline, so both are reported as skipped, with the reason.
+Each result goes under the evaluator's key in ``scores``: its name with a lower-case first
+letter (``RetrievalQuery`` -> ``retrievalQuery``), as upstream writes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .checks import RetrievalQuery, RetrievalResult
+from .citations import Citations
+from .matching import ExtractMatcher
+from .normalize import ExecutionsLike
+from .text_match import ExactMatch, PartialMatch
+
+LLM_JUDGED = ("Relevance", "Coherence", "Groundedness", "Similarity")
+RETRIEVAL_CHECKS = ("RetrievalQuery", "RetrievalResult")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one item (or one turn of a thread) gives the evaluators."""
+
+    response: str | None
+    expected_response: str | None
+    telemetry: ExecutionsLike | None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Choices of the offline run that the document does not make.
+
+    ``matcher`` decides RetrievalResult's expected snippets; ``partial_match_mode`` is
+    PartialMatch's mode where its options do not name one.
+    """
+
+    matcher: ExtractMatcher
+    partial_match_mode: str
+
+
+_Runner = Callable[[Mapping[str, Any], Turn, Settings], dict[str, Any]]
+
+
+def _partial_match(options: Mapping[str, Any], turn: Turn, settings: Settings) -> dict[str, Any]:
+    with_mode = (
+        options
+        if not isinstance(options, Mapping) or "mode" in options
+        else {**options, "mode": settings.partial_match_mode}
+    )
+    return PartialMatch.run(with_mode, turn.response, turn.expected_response)
+
+
+_RUNNERS: dict[str, _Runner] = {
+    "Citations": lambda options, turn, settings: Citations.run(options, turn.response),
+    "ExactMatch": lambda options, turn, settings: ExactMatch.run(options, turn.response, turn.expected_response),
+    "PartialMatch": _partial_match,
+    "RetrievalQuery": lambda options, turn, settings: RetrievalQuery.run(options, turn.telemetry),
+    "RetrievalResult": lambda options, turn, settings: RetrievalResult.run(
+        options, turn.telemetry, matcher=settings.matcher
+    ),
+}
+DETERMINISTIC = tuple(_RUNNERS)
+
+
+def score_key(name: str) -> str:
+    """The key of an evaluator's result in ``scores``: ``name`` with its first letter lower-cased."""
+    return name[:1].lower() + name[1:]
+
+
+def skip_reason(name: str) -> str | None:
+    """Why ``name`` cannot be run offline, or None when it can."""
+    if name in _RUNNERS:
+        return None
+    if name in LLM_JUDGED:
+        return f"{name} is judged by a language model; only deterministic evaluators are scored offline"
+    return (
+        f"{name} is a custom evaluator (user code run by the upstream CLI); "
+        "only built-in deterministic evaluators are scored offline"
+    )
+
+
+def run_evaluator(name: str, options: Any, turn: Turn, settings: Settings) -> dict[str, Any]:
+    """The score object (or errored record) of the deterministic evaluator ``name`` for ``turn``."""
+    return _RUNNERS[name](options, turn, settings)

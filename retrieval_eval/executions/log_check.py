@@ -1,0 +1,169 @@
+"""Checking an execution log in bulk: RetrievalQuery and RetrievalResult over every record, column-wise.
+
+The checks come from a JSON configuration, in one of two forms:
+
+- an evaluator map applied to every record, ``{"RetrievalQuery": {...}, "RetrievalResult": {...}}``;
+- per record, as in an evaluation document: ``{"default_evaluators": {...}, "items": {"<id>":
+  {"evaluators": {...}, "evaluators_mode": "extend" | "replace"}}}``; records are matched by
+  ``id``, and a record that ``items`` does not name gets the defaults.
+
+A log has no responses, so only the retrieval checks can run; any other evaluator in the
+configuration is an error. Invalid options of a check become its errored record, per record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ConfigError, InputError, OutputError
+from ..io import write_json, write_table
+from ..io.atomic import atomic_write
+from .batch import plan_checks, plan_per_record, run_checks, score_objects
+from .evaluators import RETRIEVAL_CHECKS, score_key
+from .log import read_execution_log
+from .outcomes import CheckSummary
+from .tables import ExecutionTables
+
+ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class LogCheck:
+    """The checks of every record of a log.
+
+    ``results`` has one row per (record, evaluator), as :func:`~.batch.run_checks` gives it,
+    with the record's ``id``; ``statuses`` is each record's status (the rollup of
+    :mod:`.rollup`: ``partial`` if a check errored, ``pass`` if all passed, else ``fail``).
+    """
+
+    tables: ExecutionTables
+    results: pa.Table
+    statuses: pd.Series
+
+    @property
+    def passed(self) -> bool:
+        """Whether every record passed every check."""
+        return bool((self.statuses == "pass").all())
+
+    @property
+    def summary(self) -> CheckSummary:
+        """Pass rate per check, counts per diagnostic code, and record statuses."""
+        outcomes = self.results.select(["evaluator", "result", "diagnostic_code"]).to_pandas()
+        return CheckSummary.from_outcomes(outcomes, statuses=list(self.statuses))
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the results: ``.jsonl``/``.json`` one object per record (``id``, ``scores``, ``status``),
+        with each check's score object under its key as in an evaluation document; ``.parquet`` the
+        ``results`` table."""
+        suffix = Path(os.fspath(path)).suffix.lower()
+        if suffix == ".parquet":
+            write_table(self.results, path)
+        elif suffix in (".jsonl", ".json"):
+            records = self._records()
+            if suffix == ".json":
+                write_json(records, path)
+            else:
+                lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+                atomic_write(path, lambda temp: Path(temp).write_text(lines, encoding="utf-8"))
+        else:
+            raise OutputError(f"{os.fspath(path)}: write the results as .jsonl, .json or .parquet")
+
+    def _records(self) -> list[dict[str, Any]]:
+        ids = self.tables.records.column("id").to_pylist()
+        records = [{"id": record_id, "scores": {}, "status": status} for record_id, status in zip(ids, self.statuses)]
+        columns = self.results.select(["record", "evaluator"]).to_pydict()
+        for record, evaluator, score in zip(columns["record"], columns["evaluator"], score_objects(self.results)):
+            records[record]["scores"][score_key(evaluator)] = score
+        return records
+
+
+def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike) -> LogCheck:
+    """Run the configured retrieval checks over every record of ``log`` (a JSON Lines path, or its tables)."""
+    tables = log if isinstance(log, ExecutionTables) else read_execution_log(log)
+    evaluators = _read_config(config)
+    label = None if isinstance(config, Mapping) else os.fspath(config)
+    if "items" in evaluators or "default_evaluators" in evaluators:
+        plan = plan_per_record(_per_record(tables, evaluators, label))
+    else:
+        _only_retrieval(evaluators, label, "")
+        plan = plan_checks(tables.records.num_rows, evaluators)
+    results = run_checks(tables, plan)
+    results = results.append_column("id", pc.take(tables.records.column("id"), results.column("record")))
+    return LogCheck(tables, results, _statuses(results, tables.records.num_rows))
+
+
+def _read_config(config: ConfigLike) -> Mapping[str, Any]:
+    if isinstance(config, Mapping):
+        return config
+    path = Path(os.fspath(config))
+    try:
+        value = json.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=str(path)) from exc
+    if not isinstance(value, dict):
+        raise InputError(f"the checks are a JSON object, got {type(value).__name__}", source=str(path))
+    return value
+
+
+def _only_retrieval(evaluators: Any, label: str | None, where: str) -> None:
+    if not isinstance(evaluators, Mapping):
+        raise InputError(
+            f"expected an object of evaluators, got {type(evaluators).__name__}", source=label, field=where or None
+        )
+    others = [name for name in evaluators if name not in RETRIEVAL_CHECKS]
+    if others:
+        raise ConfigError(
+            f"{label + ': ' if label else ''}{where + ': ' if where else ''}{others[0]!r} cannot check an execution log "
+            f"(it has no responses); use {' or '.join(RETRIEVAL_CHECKS)}"
+        )
+
+
+def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str | None) -> list[dict[str, Any]]:
+    defaults = config.get("default_evaluators") or {}
+    _only_retrieval(defaults, label, "default_evaluators")
+    items = config.get("items") or {}
+    if not isinstance(items, Mapping):
+        raise InputError("must be an object keyed by record id", source=label, field="items")
+    resolved = {}
+    for record_id, item in items.items():
+        where = f"items.{record_id}"
+        if not isinstance(item, Mapping):
+            raise InputError(
+                f"expected an object with 'evaluators', got {type(item).__name__}", source=label, field=where
+            )
+        own = item.get("evaluators") or {}
+        _only_retrieval(own, label, f"{where}.evaluators")
+        mode = item.get("evaluators_mode", "extend")
+        if mode not in ("extend", "replace"):
+            raise InputError(
+                f"must be 'extend' or 'replace', got {mode!r}", source=label, field=f"{where}.evaluators_mode"
+            )
+        resolved[record_id] = dict(own) if mode == "replace" else {**defaults, **own}
+    ids = tables.records.column("id").to_pylist()
+    unknown = sorted(set(resolved) - set(ids))
+    if unknown:
+        raise InputError(
+            f"{len(unknown)} configured id(s) are not in the log, e.g. {unknown[:3]}", source=label, field="items"
+        )
+    return [resolved.get(record_id, defaults) for record_id in ids]
+
+
+def _statuses(results: pa.Table, records: int) -> pd.Series:
+    frame = results.select(["record", "result"]).to_pandas()
+    errored = frame["result"].eq("error").groupby(frame["record"]).any()
+    failed = frame["result"].ne("pass").groupby(frame["record"]).any()
+    status = pd.Series("pass", index=pd.RangeIndex(records), name="status")
+    status[failed.index[failed.to_numpy()]] = "fail"
+    status[errored.index[errored.to_numpy()]] = "partial"
+    return status

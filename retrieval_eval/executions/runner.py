@@ -1,0 +1,217 @@
+"""Scoring an evaluation document offline: every deterministic evaluator of every item and turn.
+
+For each single-turn item and each turn of a thread, the evaluators are the document's
+``default_evaluators`` extended by the item's own ``evaluators`` (an item's options win), or
+the item's alone with ``evaluators_mode: "replace"``. Each deterministic evaluator's result
+goes into ``scores`` under its key (:func:`~.evaluators.score_key`); an evaluator that fails
+(invalid options, no response to judge) gets the errored record and the rest are still
+scored. Evaluators that cannot run offline (LLM-judged or custom) are listed, with the
+reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
+already has in the input is kept and counts towards the status. Then ``status`` (and
+``error``) of each item and turn, and ``summary`` of each thread, follow the rollup rules
+of :mod:`.rollup`.
+
+An item or turn whose input ``error`` says the agent gave no response (``agentRequestFailed``,
+``turnSkipped``) is left as it is, with status ``error``: there is nothing to score.
+
+Retrieval executions come from the item's ``diagnostics.retrieval_executions``, or from an
+execution log (JSON Lines) whose records are matched to items by ``extensions.id``; those
+are then written to the item's diagnostics, so the output document holds what was checked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputError, OutputError
+from ..io import write_json
+from .document import DocumentLike, Unit, read_document, units
+from .evaluators import Settings, Turn, run_evaluator, score_key, skip_reason
+from .log import iter_execution_records
+from .matching import SUBSTRING, ExtractMatcher
+from .normalize import ExecutionsLike, load_executions
+from .outcomes import OUTCOME_COLUMNS, CheckSummary
+from .rollup import thread_summary, turn_status
+
+NO_RESPONSE_CODES = frozenset({"agentRequestFailed", "turnSkipped"})
+EXTENSION_KEY = "retrieval_eval"
+ExecutionSource = Mapping[str, ExecutionsLike] | str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class DocumentCheck:
+    """A scored evaluation document.
+
+    ``document`` is the output document (the input with results); ``outcomes`` has one row
+    per (item or turn, evaluator): ``unit`` (its path, ``items[2].turns[0]``), ``id``,
+    ``evaluator``, ``result`` (``pass``/``fail``/``error``, or ``skipped``), ``diagnostic_code``,
+    ``score`` and ``ran`` (False for a skipped evaluator, and for a score kept from the input).
+    ``statuses`` maps each unit's path to its status.
+    """
+
+    document: dict[str, Any]
+    outcomes: pd.DataFrame
+    statuses: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """Whether every item and turn has status ``pass``."""
+        return all(status == "pass" for status in self.statuses.values())
+
+    @property
+    def summary(self) -> CheckSummary:
+        """Pass rates per evaluator, counts per diagnostic code, and item statuses (a thread's overall status)."""
+        items = [
+            item["summary"]["overall_status"] if "turns" in item else item["status"] for item in self.document["items"]
+        ]
+        return CheckSummary.from_outcomes(self.outcomes, statuses=items)
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the output document as indented UTF-8 JSON (a ``.json`` path), atomically."""
+        if Path(os.fspath(path)).suffix.lower() != ".json":
+            raise OutputError(f"{os.fspath(path)}: the output document is written as .json")
+        write_json(self.document, path)
+
+
+def check_document(
+    document: DocumentLike,
+    *,
+    executions: ExecutionSource | None = None,
+    matcher: ExtractMatcher = SUBSTRING,
+    partial_match_mode: str = "token_f1",
+) -> DocumentCheck:
+    """Score every deterministic evaluator of ``document`` (a path or the parsed JSON; never modified).
+
+    ``executions``: an execution log (a JSON Lines path) or a mapping from item id to
+    executions, for items whose executions are not in the document. An id of the log that no
+    item has, or an item with executions both in the document and in the log, is an error.
+    ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
+    ``partial_match_mode`` is PartialMatch's mode where its options name none.
+    """
+    output = read_document(document)
+    logged = _logged_executions(executions)
+    all_units = list(units(output))
+    _check_ids(all_units, logged, executions)
+    settings = Settings(matcher=matcher, partial_match_mode=partial_match_mode)
+    defaults = output.get("default_evaluators") or {}
+    rows: list[dict[str, Any]] = []
+    statuses: dict[str, str] = {}
+    for unit in all_units:
+        statuses[unit.path] = _score_unit(unit, defaults, logged, settings, rows)
+    for item in output["items"]:
+        if "turns" in item:
+            item["summary"] = thread_summary([turn["status"] for turn in item["turns"]])
+    return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses)
+
+
+def _score_unit(
+    unit: Unit, defaults: Mapping[str, Any], logged: Mapping[str, Any], settings: Settings, rows: list[dict[str, Any]]
+) -> str:
+    record = unit.record
+    own = record.get("evaluators") or {}
+    configured = dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
+    scores = dict(record.get("scores") or {})
+    no_response = (record.get("error") or {}).get("code") in NO_RESPONSE_CODES
+    turn = Turn(record.get("response"), record.get("expected_response"), _telemetry(unit, logged))
+    results: dict[str, str] = {}
+    skipped = []
+    for name, options in configured.items():
+        key = score_key(name)
+        reason = f"the agent gave no response ({record['error']['code']})" if no_response else skip_reason(name)
+        ran = reason is None
+        if ran:
+            scores[key] = run_evaluator(name, options, turn, settings)
+        else:
+            skipped.append({"evaluator": name, "reason": reason})
+        entry = scores.get(key) if isinstance(scores.get(key), Mapping) else None
+        result = entry.get("result", "skipped") if entry is not None else "skipped"
+        if result != "skipped" and not no_response:
+            results[name] = result
+        rows.append(
+            {
+                "unit": unit.path,
+                "id": unit.id,
+                "evaluator": name,
+                "result": result,
+                "diagnostic_code": entry.get("diagnostic_code") if entry is not None else None,
+                "score": entry.get("score") if entry is not None else None,
+                "ran": ran,
+            }
+        )
+    if scores:
+        record["scores"] = scores
+    _note_skipped(record, skipped)
+    if no_response:
+        record["status"] = "error"
+        return "error"
+    status, error = turn_status(results)
+    record["status"] = status
+    if error is not None:
+        record["error"] = error
+    elif (record.get("error") or {}).get("code") == "evaluatorsFailed":
+        del record["error"]  # an earlier run's verdict, now out of date
+    return status
+
+
+def _telemetry(unit: Unit, logged: Mapping[str, Any]) -> ExecutionsLike | None:
+    diagnostics = unit.record.get("diagnostics") or {}
+    if unit.id is not None and unit.id in logged:
+        telemetry = logged[unit.id]
+        unit.record["diagnostics"] = {**diagnostics, "retrieval_executions": _as_json(telemetry)}
+        return telemetry
+    return diagnostics if "retrieval_executions" in diagnostics else None
+
+
+def _as_json(telemetry: Any) -> list[dict[str, Any]]:
+    return [execution.model_dump(mode="json") for execution in load_executions(telemetry).retrieval_executions]
+
+
+def _note_skipped(record: dict[str, Any], skipped: list[dict[str, str]]) -> None:
+    extensions = record.get("extensions")
+    if skipped:
+        record["extensions"] = {**(extensions or {}), EXTENSION_KEY: {"skipped_evaluators": skipped}}
+    elif isinstance(extensions, dict) and EXTENSION_KEY in extensions:
+        # An earlier run's note, now out of date.
+        record["extensions"] = {key: value for key, value in extensions.items() if key != EXTENSION_KEY}
+
+
+def _logged_executions(executions: ExecutionSource | None) -> dict[str, Any]:
+    if executions is None:
+        return {}
+    if isinstance(executions, Mapping):
+        return {key: load_executions(value) for key, value in executions.items()}
+    logged = {}
+    for record in iter_execution_records(executions):
+        if record.id is None:
+            raise InputError(
+                "a record without an 'id'; records are matched to items by extensions.id",
+                source=os.fspath(executions),
+                row=record.line,
+            )
+        logged[record.id] = record.telemetry
+    return logged
+
+
+def _check_ids(all_units: list[Unit], logged: Mapping[str, Any], source: ExecutionSource | None) -> None:
+    label = None if source is None or isinstance(source, Mapping) else os.fspath(source)
+    ids = [unit.id for unit in all_units]
+    repeated = sorted({key for key in ids if key is not None and ids.count(key) > 1})
+    if logged and repeated:
+        raise InputError(f"items share the extensions.id {repeated[0]!r}, so log records cannot be matched to them")
+    unknown = [key for key in logged if key not in ids]
+    if unknown:
+        raise InputError(
+            f"{len(unknown)} execution record(s) match no item's extensions.id, e.g. {unknown[:3]}", source=label
+        )
+    for unit in all_units:
+        if unit.id in logged and "retrieval_executions" in (unit.record.get("diagnostics") or {}):
+            raise InputError(
+                f"item {unit.id!r} ({unit.path}) has retrieval executions both in the document and in the log",
+                source=label,
+            )
