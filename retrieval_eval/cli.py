@@ -10,12 +10,13 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
 from .errors import ConfigError, RetrievalEvalError
-from .io import trec_run_tag
+from .executions import PARTIAL_MATCH_MODES, check_document, check_log
+from .io import trec_run_tag, write_json
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
 from .metrics.trec_output import OFFICIAL, trec_lines
@@ -30,6 +31,13 @@ examples:
   retrieval-eval evaluate --azure data/azure_rows.jsonl --threshold holes_ratio=0.2
   retrieval-eval evaluate data/qrels.trec data/run.trec -m ndcg_cut.10 -m map -m P.5,10 --trec -q
   retrieval-eval evaluate data/qrels.trec data/run.trec -m "nDCG@10" -m "R@100" -l 2 -c
+"""
+
+_CHECK_EXAMPLES = """\
+examples:
+  retrieval-eval check data/eval_document.json -o scored.json
+  retrieval-eval check data/eval_document.json --executions data/executions.jsonl
+  retrieval-eval check --executions data/executions.jsonl --config data/checks.json -o results.jsonl
 """
 
 
@@ -90,6 +98,29 @@ def build_parser() -> argparse.ArgumentParser:
                      help="which run column is query_id, doc_id or score")
     run.add_argument("--debug", action="store_true", help="show tracebacks")
 
+    check = commands.add_parser(
+        "check",
+        help="score an evaluation document, or check an execution log",
+        description="Score the deterministic evaluators of an evaluation document (Citations, ExactMatch, "
+        "PartialMatch, RetrievalQuery, RetrievalResult), or run retrieval checks over every record of an "
+        "execution log. Prints pass rates per evaluator and counts per diagnostic code; exit code 1 when "
+        "an item fails.",
+        epilog=_CHECK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("document", nargs="?", help="evaluation document (JSON, schemaVersion 1.x)")
+    check.add_argument("--executions", metavar="LOG.jsonl",
+                       help="retrieval executions, one JSON record per line with an 'id': matched to the document's "
+                       "items by extensions.id, or checked on their own with --config")
+    check.add_argument("--config", metavar="CHECKS.json",
+                       help="with --executions and no document: the checks to run on every record")
+    check.add_argument("-o", "--output", help="output document (.json); with --config: results (.jsonl, .json, .parquet)")
+    check.add_argument("--summary-output", help="the summary as JSON")
+    check.add_argument("--format", choices=("table", "json"), default="table", help="summary format on stdout")
+    check.add_argument("--partial-match-mode", choices=PARTIAL_MATCH_MODES, default=PARTIAL_MATCH_MODES[0],
+                       help="PartialMatch's mode where its options name none (default: %(default)s)")
+    check.add_argument("--debug", action="store_true", help="show tracebacks")
+
     listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
     listing.add_argument("--format", choices=("table", "json"), default="table")
     return parser
@@ -100,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "metrics":
         print(_metrics_listing(args.format))
         return EXIT_OK
+    if args.command == "check":
+        return _guarded(args, _check)
     try:
         result, metrics = _evaluate(args)
     except (RetrievalEvalError, OSError) as error:
@@ -113,6 +146,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         _emit(_summary_text(result, args.format))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
+
+
+def _guarded(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
+    try:
+        return command(args)
+    except (RetrievalEvalError, OSError) as error:
+        if args.debug:
+            raise
+        print(f"retrieval-eval: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _check(args: argparse.Namespace) -> int:
+    if args.document is not None:
+        if args.config is not None:
+            raise _usage("--config goes with --executions alone; a document names its own evaluators")
+        checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode)
+    elif args.executions is not None and args.config is not None:
+        checked = check_log(args.executions, args.config)
+    else:
+        raise _usage("give an evaluation document, or --executions LOG.jsonl with --config CHECKS.json")
+    if args.output:
+        checked.write(args.output)
+    summary = checked.summary
+    if args.summary_output:
+        write_json(summary.to_dict(), args.summary_output)
+    _emit(json.dumps(summary.to_dict(), indent=2) if args.format == "json" else summary.to_text())
+    return EXIT_OK if checked.passed else EXIT_THRESHOLD_FAILED
 
 
 def _emit(text: str) -> None:

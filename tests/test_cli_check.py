@@ -1,0 +1,110 @@
+"""`retrieval-eval check`: evaluation documents and execution logs from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.test_cli import run_cli
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+DOCUMENT, LOG, CHECKS = str(DATA / "eval_document.json"), str(DATA / "executions.jsonl"), str(DATA / "checks.json")
+
+
+def test_a_document_with_its_log_prints_the_summary_and_exits_1_on_a_failed_item(capsys, tmp_path):
+    out_path = tmp_path / "scored.json"
+    code, out, err = run_cli(capsys, "check", DOCUMENT, "--executions", LOG, "-o", str(out_path))
+    assert code == 1 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split() == ["pass", "fail", "error", "skipped", "pass_rate"]
+    assert lines[2].split() == ["Relevance", "0", "0", "0", "3", "-"]
+    assert "RetrievalResult     not_retrieved      1" in out
+    assert lines[-1] == "items: 2 fail, 1 partial, 1 pass"
+    scored = json.loads(out_path.read_text(encoding="utf-8"))
+    assert [item.get("status") for item in scored["items"]] == ["pass", "fail", "fail", None]
+    assert scored["items"][3]["summary"]["overall_status"] == "partial"
+
+
+def test_a_passing_document_exits_0(capsys, tmp_path):
+    source = json.loads(Path(DOCUMENT).read_text(encoding="utf-8"))
+    source["items"] = source["items"][:1]
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == 0 and out.splitlines()[-1] == "items: 1 pass"
+
+
+def test_json_summary(capsys, tmp_path):
+    summary_path = tmp_path / "summary.json"
+    code, out, _ = run_cli(
+        capsys, "check", DOCUMENT, "--executions", LOG, "--format", "json", "--summary-output", str(summary_path)
+    )
+    assert code == 1
+    summary = json.loads(out)
+    assert summary == json.loads(summary_path.read_text(encoding="utf-8"))
+    rows = {row["evaluator"]: row for row in summary["evaluators"]}
+    assert rows["RetrievalQuery"] == {
+        "evaluator": "RetrievalQuery",
+        "pass": 3,
+        "fail": 1,
+        "error": 0,
+        "skipped": 0,
+        "pass_rate": 0.75,
+    }
+    assert rows["Relevance"]["pass_rate"] is None
+    assert {"evaluator": "RetrievalQuery", "diagnostic_code": "retrieval_failure", "count": 1} in summary[
+        "diagnostic_codes"
+    ]
+
+
+def test_an_execution_log_with_checks(capsys, tmp_path):
+    out_path = tmp_path / "results.jsonl"
+    code, out, err = run_cli(capsys, "check", "--executions", LOG, "--config", CHECKS, "-o", str(out_path))
+    assert err == ""
+    records = [json.loads(line) for line in out_path.read_text(encoding="utf-8").splitlines()]
+    assert [record["id"] for record in records] == ["travel-02", "vacation-03", "expenses-04a", "expenses-04b"]
+    travel = records[0]
+    assert travel["scores"]["retrievalResult"]["diagnostic_code"] == "not_retrieved" and travel["status"] == "fail"
+    assert records[1]["scores"]["retrievalQuery"]["result"] == "pass"
+    assert [record["status"] for record in records] == ["fail", "pass", "pass", "fail"]
+    # The defaults' check of OneDriveAndSharePoint finds no such execution in the Email-only record.
+    assert records[3]["scores"] == {"retrievalResult": records[3]["scores"]["retrievalResult"]}
+    assert records[3]["scores"]["retrievalResult"]["diagnostic_code"] == "count_below_minimum"
+    assert code == 1 and out.splitlines()[-1] == "items: 2 fail, 2 pass"
+
+
+def test_an_execution_log_to_parquet(capsys, tmp_path):
+    out_path = tmp_path / "results.parquet"
+    run_cli(capsys, "check", "--executions", LOG, "--config", CHECKS, "-o", str(out_path))
+    table = pd.read_parquet(out_path)
+    assert {"id", "evaluator", "result", "diagnostic_code", "score"} <= set(table.columns)
+    assert len(table) == 2 + 2 + 1 + 1  # travel-02 and vacation-03 name their own checks; the defaults' for all
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check"], "give an evaluation document, or --executions LOG.jsonl with --config CHECKS.json"),
+        (["check", DOCUMENT, "--config", CHECKS], "--config goes with --executions alone"),
+        (["check", "--executions", LOG], "give an evaluation document, or --executions"),
+        (["check", "missing.json"], "missing.json: cannot read the file"),
+        (["check", DOCUMENT, "-o", "out.txt"], "out.txt: the output document is written as .json"),
+    ],
+)
+def test_bad_usage_and_input_exit_2_with_one_line(capsys, argv, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("retrieval-eval: error: ") and err.count("\n") == 1
+    if message is not None:
+        assert message in err
+
+
+def test_a_log_checked_with_an_evaluator_that_needs_a_response_is_refused(capsys, tmp_path):
+    config = tmp_path / "checks.json"
+    config.write_text(json.dumps({"ExactMatch": {}}), encoding="utf-8")
+    code, _, err = run_cli(capsys, "check", "--executions", LOG, "--config", str(config))
+    assert code == 2 and "'ExactMatch' cannot check an execution log (it has no responses)" in err
