@@ -32,6 +32,7 @@ from ..data.ids import read_only
 from ..errors import ConfigError, InputError, RetrievalEvalError
 from ..kernels.contains import best_hits, contains_pairs
 from . import _columns as col
+from .casefold import Haystacks
 from .checks import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
 from .evaluator import errored
 from .tables import ExecutionTables
@@ -451,11 +452,12 @@ class _ResultChecks:
         item_row, snippets = items.all_of(np.flatnonzero(rows))
         best = np.full(len(item_row), -1, dtype=np.int64)
         if len(item_row) and len(hit):
-            extracts, texts = _candidate_texts(tables, layout, hit)
             candidates = read_only(np.concatenate([[0], np.cumsum(self.count)]))
+            needles = read_only(np.concatenate([[0], np.cumsum(np.bincount(item_row, minlength=n))]))
             best = best_hits(
-                candidates, read_only(hit), layout.rank, extracts,
-                *texts.buffers, read_only(item_row), *col.Folded.of(snippets).buffers,
+                candidates, read_only(hit), layout.rank, layout.extracts,
+                *Haystacks.of(tables.extracts.column("text")).arguments,
+                needles, *col.Folded.of(snippets).buffers,
             )  # fmt: skip
         found = best >= 0
         n_items, n_matched = np.bincount(item_row, minlength=n), np.bincount(item_row[found], minlength=n)
@@ -485,24 +487,6 @@ class _ResultChecks:
         )
         share = n_matched / np.maximum(n_items, 1)
         self.score = np.where(self.code == PASS, 1.0, np.where(self.code == NOT_RETRIEVED, share, 0.0))
-
-
-def _candidate_texts(tables: ExecutionTables, layout: _Layout, hits: np.ndarray) -> tuple[np.ndarray, col.Folded]:
-    """The extract texts of the candidate ``hits``, casefolded, and where each hit's are (offsets per hit).
-
-    Only the candidates' texts are casefolded (others are empty ranges), unless they are most texts.
-    """
-    text = tables.extracts.column("text")
-    counts = np.diff(layout.extracts)
-    wanted = np.zeros(len(counts), dtype=bool)
-    wanted[hits] = True
-    kept = np.where(wanted, counts, 0)
-    # Filtering copies the texts: worth it only when it leaves out a good share of them.
-    if kept.sum() > 0.8 * len(text):
-        return layout.extracts, col.Folded.of(text)
-    # A filter keeps the chunks (a take would join them first); the texts stay in hit order.
-    mask = np.repeat(wanted, counts)
-    return read_only(np.concatenate([[0], np.cumsum(kept)])), col.Folded.of(text.filter(pa.array(mask)))
 
 
 def _ok_statuses(statuses: pa.ChunkedArray) -> np.ndarray:

@@ -4,7 +4,8 @@ A string column is ``offsets`` (int64, length n + 1) and ``data`` (uint8): the b
 ``i`` are ``data[offsets[i]:offsets[i + 1]]`` (see :mod:`.hashing`). Containment is tested on
 bytes: for valid UTF-8 that is the same as containment of code-point sequences, because no
 code point's encoding occurs inside another's (UTF-8 is self-synchronizing). Callers casefold
-both sides first; the kernels know nothing about case.
+both sides first, with one exception: :func:`best_hits` lower-cases ASCII letters while it
+searches, so that the texts whose casefold is just that (the ASCII ones) are never copied.
 
 An empty needle is never contained, as :func:`retrieval_eval.executions.matching.contains`
 has it (upstream's containment helper treats an empty needle as "not contained").
@@ -19,6 +20,9 @@ from ._config import jit, parallel_jit
 
 #: One past the largest Unicode code point: the size of a per-code-point table.
 CODE_POINTS = 0x110000
+# Each byte lower-cased if it is an ASCII capital letter: a table read is cheaper than a branch.
+_LOWER = np.arange(256, dtype=np.uint8)
+_LOWER[0x41:0x5B] += 32
 
 
 @jit
@@ -59,39 +63,33 @@ def contains_pairs(
 
 
 @jit
-def _shifts(n_offsets: np.ndarray, n_data: np.ndarray, n_row: int) -> np.ndarray:
+def _fill_shifts(shifts: np.ndarray, n_offsets: np.ndarray, n_data: np.ndarray, n_row: int) -> None:
     """Horspool's shift for each byte value: how far a window may move when it ends on that byte."""
     start = n_offsets[n_row]
     length = n_offsets[n_row + 1] - start
-    shifts = np.full(256, length, dtype=np.int64)
+    shifts[:] = length
     for k in range(length - 1):
         shifts[n_data[start + k]] = length - 1 - k
-    return shifts
 
 
 @jit
-def _occurs(
-    h_offsets: np.ndarray,
-    h_data: np.ndarray,
-    h_row: int,
-    n_offsets: np.ndarray,
-    n_data: np.ndarray,
-    n_row: int,
-    shifts: np.ndarray,
+def _occurs_lowered(
+    data: np.ndarray, start: int, stop: int, n_offsets: np.ndarray, n_data: np.ndarray, n_row: int, shifts: np.ndarray
 ) -> bool:
-    # Boyer-Moore-Horspool: compare the window from its start once its last byte matches.
+    # Boyer-Moore-Horspool on data[start:stop] with its ASCII letters lower-cased on the fly (the
+    # needle is casefolded, so it holds no upper-case ASCII): compare the window once its last byte matches.
     n_start = n_offsets[n_row]
     length = n_offsets[n_row + 1] - n_start
     if length == 0:
         return False
     last = n_data[n_start + length - 1]
-    i = h_offsets[h_row]
-    end = h_offsets[h_row + 1] - length
+    i = start
+    end = stop - length
     while i <= end:
-        byte = h_data[i + length - 1]
+        byte = _LOWER[data[i + length - 1]]
         if byte == last:
             j = 0
-            while j < length - 1 and h_data[i + j] == n_data[n_start + j]:
+            while j < length - 1 and _LOWER[data[i + j]] == n_data[n_start + j]:
                 j += 1
             if j == length - 1:
                 return True
@@ -105,41 +103,67 @@ def best_hits(
     candidate_hits: np.ndarray,
     hit_rank: np.ndarray,
     extract_offsets: np.ndarray,
-    x_offsets: np.ndarray,
-    x_data: np.ndarray,
-    item_owner: np.ndarray,
+    bounds: np.ndarray,
+    chunk_offsets: list,
+    chunk_data: list,
+    fold_row: np.ndarray,
+    f_offsets: np.ndarray,
+    f_data: np.ndarray,
+    item_offsets: np.ndarray,
     n_offsets: np.ndarray,
     n_data: np.ndarray,
 ) -> np.ndarray:
-    """For each item ``i``, the best-ranked candidate hit with an extract containing needle ``i``, or -1.
+    """For each needle ``i``, the best-ranked candidate hit with an extract containing it, or -1.
 
-    Item ``i`` belongs to check ``item_owner[i]``, whose candidates are
-    ``candidate_hits[candidate_offsets[c]:candidate_offsets[c + 1]]`` (hit indices, in candidate
-    order); hit ``h`` has rank ``hit_rank[h]`` (>= 1) and the extract texts
-    ``extract_offsets[h]:extract_offsets[h + 1]`` of the ``x`` strings. The best-ranked hit is the
-    one with the lowest rank, ties going to the earlier candidate.
+    Check ``c`` has the candidates ``candidate_hits[candidate_offsets[c]:candidate_offsets[c + 1]]``
+    (hit indices, in candidate order) and the needles ``item_offsets[c]:item_offsets[c + 1]``
+    (rows of ``n_offsets``/``n_data``, casefolded). Hit ``h`` has rank ``hit_rank[h]`` (>= 1) and
+    the extract rows ``extract_offsets[h]:extract_offsets[h + 1]`` of a chunked string column:
+    chunk ``k`` holds rows ``bounds[k]:bounds[k + 1]`` as ``chunk_offsets[k]`` (int64, from the
+    chunk's first row) into ``chunk_data[k]``. A row with ``fold_row[row] >= 0`` is searched in
+    its casefolded copy, row ``fold_row[row]`` of ``f_offsets``/``f_data``; the others are ASCII,
+    whose casefold is their lower-casing, done here as they are read (see :func:`_occurs_lowered`).
+    The best-ranked hit is the one with the lowest rank, ties going to the earlier candidate.
     """
-    n_items = item_owner.shape[0]
-    out = np.full(n_items, -1, dtype=np.int64)
-    for i in prange(n_items):
-        owner = item_owner[i]
-        shifts = _shifts(n_offsets, n_data, i)
-        best = -1
-        best_rank = 0
-        for c in range(candidate_offsets[owner], candidate_offsets[owner + 1]):
-            hit = candidate_hits[c]
+    out = np.full(n_offsets.shape[0] - 1, -1, dtype=np.int64)
+    for c in prange(item_offsets.shape[0] - 1):
+        first, last = item_offsets[c], item_offsets[c + 1]
+        if first == last:
+            continue
+        shifts = np.empty((last - first, 256), dtype=np.int64)
+        for i in range(first, last):
+            _fill_shifts(shifts[i - first], n_offsets, n_data, i)
+        best_rank = np.zeros(last - first, dtype=np.int64)  # 0: not found yet
+        for k in range(candidate_offsets[c], candidate_offsets[c + 1]):
+            hit = candidate_hits[k]
             rank = hit_rank[hit]
-            # A later candidate only wins with a strictly lower rank: skip its texts otherwise.
-            if best >= 0 and rank >= best_rank:
+            x_first, x_last = extract_offsets[hit], extract_offsets[hit + 1]
+            if x_first == x_last:
                 continue
-            for x in range(extract_offsets[hit], extract_offsets[hit + 1]):
-                if _occurs(x_offsets, x_data, x, n_offsets, n_data, i, shifts):
-                    best = hit
-                    best_rank = rank
-                    break
-            if best >= 0 and best_rank == 1:
-                break  # ranks start at 1: nothing can beat it
-        out[i] = best
+            # Fetched once per hit, not per extract: its extracts are (nearly always) in one chunk.
+            chunk = np.searchsorted(bounds, x_first, side="right") - 1
+            offsets, data = chunk_offsets[chunk], chunk_data[chunk]
+            for x in range(x_first, x_last):
+                if x >= bounds[chunk + 1]:
+                    chunk = np.searchsorted(bounds, x, side="right") - 1
+                    offsets, data = chunk_offsets[chunk], chunk_data[chunk]
+                folded = fold_row[x]
+                local = x - bounds[chunk]
+                for i in range(first, last):
+                    # A later candidate only wins with a strictly lower rank.
+                    if best_rank[i - first] != 0 and rank >= best_rank[i - first]:
+                        continue
+                    if folded >= 0:
+                        found = _occurs_lowered(
+                            f_data, f_offsets[folded], f_offsets[folded + 1], n_offsets, n_data, i, shifts[i - first]
+                        )
+                    else:
+                        found = _occurs_lowered(
+                            data, offsets[local], offsets[local + 1], n_offsets, n_data, i, shifts[i - first]
+                        )
+                    if found:
+                        best_rank[i - first] = rank
+                        out[i] = hit
     return out
 
 
