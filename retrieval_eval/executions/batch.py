@@ -379,6 +379,15 @@ class _Scope:
         failure = valid & ((recorded == 0) | ((n_own > 0) & (n_ok == 0)))
         return cls(row[ok], execution[ok], failure, n_own)
 
+    def children(self, rows: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (check, child) pairs of the checks marked in ``rows``: every child (query or hit, as
+        ``offsets`` per execution says) of each of their executions in *E*, in check then execution
+        then child order."""
+        pick = rows[self.rows]
+        executions = self.executions[pick]
+        owner, child = col.expand(offsets[executions], offsets[executions + 1] - offsets[executions])
+        return self.rows[pick][owner], child
+
 
 class _QueryChecks:
     """The RetrievalQuery rows: ``code`` and ``score`` (arrays over all rows) and the output columns."""
@@ -387,10 +396,7 @@ class _QueryChecks:
         self, tables: ExecutionTables, layout: _Layout, options: pa.Table, scope: _Scope, rows: np.ndarray
     ) -> None:
         n = len(rows)
-        pick = rows[scope.rows]
-        starts = layout.queries[scope.executions[pick]]
-        owner, query = col.expand(starts, layout.queries[scope.executions[pick] + 1] - starts)
-        row = scope.rows[pick][owner]
+        row, query = scope.children(rows, layout.queries)
         strings = tables.queries.column("queryString")
         nonempty = col.booleans(pc.greater(pc.binary_length(strings), 0))[query]
         row, query = row[nonempty], query[nonempty]
@@ -441,10 +447,7 @@ class _ResultChecks:
         self, tables: ExecutionTables, layout: _Layout, options: pa.Table, scope: _Scope, rows: np.ndarray
     ) -> None:
         n = len(rows)
-        pick = rows[scope.rows]
-        starts = layout.hits[scope.executions[pick]]
-        owner, hit = col.expand(starts, layout.hits[scope.executions[pick] + 1] - starts)
-        row = scope.rows[pick][owner]
+        row, hit = scope.children(rows, layout.hits)
         candidate = layout.rank[hit] <= col.integers(options.column("max_rank"))[row]
         row, hit = row[candidate], hit[candidate]  # the candidates, in check then execution then hit order
         self.count = np.bincount(row, minlength=n)

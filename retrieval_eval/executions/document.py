@@ -12,18 +12,17 @@ kept: nothing of the input is lost from the output document.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from copy import deepcopy
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
 from ..errors import InputError
+from ..io import read_json_file
 from ._validation import first_error
 
 SUPPORTED_MAJOR = 1
@@ -109,7 +108,7 @@ def read_document(source: DocumentLike) -> dict[str, Any]:
         document, label = deepcopy(dict(source)), None
     else:
         label = os.fspath(source)
-        document = _load_json(Path(label))
+        document = read_json_file(label)
     if not isinstance(document, dict):
         raise InputError(f"an evaluation document is a JSON object, got {type(document).__name__}", source=label)
     _check(_DocumentShape, document, label, None)
@@ -144,16 +143,3 @@ def units(document: dict[str, Any]) -> Iterator[Unit]:
 def _id(record: Mapping[str, Any]) -> str | None:
     extensions = record.get("extensions") or {}
     return extensions.get("id")
-
-
-def _load_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"invalid UTF-8 text at byte {exc.start}", source=str(path)) from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=str(path)) from exc

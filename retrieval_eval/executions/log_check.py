@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError, OutputError
-from ..io import write_json, write_table
+from ..io import read_json_file, write_json, write_table
 from ..io.atomic import atomic_write
 from .batch import plan_checks, plan_per_record, run_checks, score_objects
 from .evaluators import RETRIEVAL_CHECKS, score_key
@@ -104,15 +104,9 @@ def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike)
 def _read_config(config: ConfigLike) -> Mapping[str, Any]:
     if isinstance(config, Mapping):
         return config
-    path = Path(os.fspath(config))
-    try:
-        value = json.loads(path.read_text(encoding="utf-8-sig"))
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=str(path)) from exc
+    value = read_json_file(config)
     if not isinstance(value, dict):
-        raise InputError(f"the checks are a JSON object, got {type(value).__name__}", source=str(path))
+        raise InputError(f"the checks are a JSON object, got {type(value).__name__}", source=os.fspath(config))
     return value
 
 

@@ -34,7 +34,6 @@ Any other malformed value raises :class:`~retrieval_eval.errors.InputError` nami
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..io import read_json_file
 from ._validation import field_path, first_error
 from .models import RetrievalTelemetry
 
@@ -83,12 +83,7 @@ def _normalize(data: Any) -> tuple[dict[str, Any], list[str]]:
 
 
 def _load_file(path: Path) -> RetrievalTelemetry:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=str(path)) from exc
+    data = read_json_file(path)
     try:
         return _validate(*_normalize(data))
     except InputError as exc:

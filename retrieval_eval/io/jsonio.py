@@ -9,6 +9,9 @@ gives exact error positions and plain Python values (typed later, column by colu
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.json as pa_json
@@ -55,6 +58,28 @@ def read_json_source(src: Source) -> pa.Table | list:
         source=src.label,
         row=1,
     )
+
+
+def read_json_file(path: str | os.PathLike[str]) -> Any:
+    """The one JSON value of a UTF-8 file (a byte-order mark is allowed).
+
+    Raises
+    ------
+    InputError
+        Naming the file: it cannot be read, is not UTF-8, or is not valid JSON (with the line
+        and column).
+    """
+    label = os.fspath(path)
+    try:
+        text = Path(label).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror}", source=label) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"invalid UTF-8 text at byte {exc.start}", source=label) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=label) from exc
 
 
 def read_json_records(src: Source) -> list:
