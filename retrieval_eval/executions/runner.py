@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InputError, OutputError
+from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
 from .document import DocumentLike, Unit, read_document, units
 from .evaluators import Settings, Turn, run_evaluator, score_key, skip_reason
@@ -38,6 +38,7 @@ from .matching import SUBSTRING, ExtractMatcher
 from .normalize import ExecutionsLike, load_executions
 from .outcomes import OUTCOME_COLUMNS, CheckSummary
 from .rollup import thread_summary, turn_status
+from .text_match import PARTIAL_MATCH_MODES
 
 NO_RESPONSE_CODES = frozenset({"agentRequestFailed", "turnSkipped"})
 EXTENSION_KEY = "retrieval_eval"
@@ -94,6 +95,8 @@ def check_document(
     ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
     ``partial_match_mode`` is PartialMatch's mode where its options name none.
     """
+    if partial_match_mode not in PARTIAL_MATCH_MODES:
+        raise ConfigError(f"partial_match_mode must be one of {', '.join(PARTIAL_MATCH_MODES)}, got {partial_match_mode!r}")
     output = read_document(document)
     logged = _logged_executions(executions)
     all_units = list(units(output))

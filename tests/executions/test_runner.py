@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.errors import InputError
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import (
     Citations,
     ExactMatch,
@@ -385,6 +385,11 @@ def test_random_documents_validate_roll_up_and_score_twice_the_same(eval_schema,
 
 
 # -- bad input -----------------------------------------------------------------------------------
+
+
+def test_an_unknown_partial_match_mode_is_refused():
+    with pytest.raises(ConfigError, match="partial_match_mode must be one of token_f1, upstream_v1, got 'f1'"):
+        check_document(document(single()), partial_match_mode="f1")
 
 
 def test_log_records_must_match_items(tmp_path):
