@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..errors import ConfigError, InputError, RetrievalEvalError
-from ..kernels.contains import best_hits, contains_pairs
+from ..kernels.contains import best_hits_in, contains_pairs
 from . import _columns as col
 from .casefold import Haystacks
 from .checks import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
@@ -455,13 +455,7 @@ class _ResultChecks:
         item_row, snippets = items.all_of(np.flatnonzero(rows))
         best = np.full(len(item_row), -1, dtype=np.int64)
         if len(item_row) and len(hit):
-            candidates = read_only(np.concatenate([[0], np.cumsum(self.count)]))
-            needles = read_only(np.concatenate([[0], np.cumsum(np.bincount(item_row, minlength=n))]))
-            best = best_hits(
-                candidates, read_only(hit), layout.rank, layout.extracts,
-                *Haystacks.of(tables.extracts.column("text")).arguments,
-                needles, *col.Folded.of(snippets).buffers,
-            )  # fmt: skip
+            best = _best_hits(tables, layout, hit, self.count, item_row, snippets)
         found = best >= 0
         n_items, n_matched = np.bincount(item_row, minlength=n), np.bincount(item_row[found], minlength=n)
         urls = pc.fill_null(col.take(tables.hits.column("webUrl"), best[found]), "")
@@ -490,6 +484,28 @@ class _ResultChecks:
         )
         share = n_matched / np.maximum(n_items, 1)
         self.score = np.where(self.code == PASS, 1.0, np.where(self.code == NOT_RETRIEVED, share, 0.0))
+
+
+def _best_hits(
+    tables: ExecutionTables, layout: _Layout, hit: np.ndarray, count: np.ndarray, item_row: np.ndarray, snippets: pa.Array
+) -> np.ndarray:
+    """For each expected snippet, the best-ranked candidate hit with an extract containing it (-1: none).
+
+    ``hit`` are the candidates, ``count[r]`` of them for plan row ``r``, in row order; snippet
+    ``i`` belongs to row ``item_row[i]`` (ascending).
+    """
+    n = len(count)
+    candidates = read_only(np.concatenate([[0], np.cumsum(count)]))
+    needles = read_only(np.concatenate([[0], np.cumsum(np.bincount(item_row, minlength=n))]))
+    folded = col.Folded.of(snippets).buffers
+    best = np.full(len(item_row), -1, dtype=np.int64)
+    best_rank, best_candidate = np.zeros_like(best), np.full_like(best, -1)
+    for buffer in Haystacks.of(tables.extracts.column("text")).buffers:
+        best_hits_in(
+            candidates, read_only(hit), layout.rank, layout.extracts, *buffer, needles, *folded,
+            best, best_rank, best_candidate,
+        )  # fmt: skip
+    return best
 
 
 def _ok_statuses(statuses: pa.ChunkedArray) -> np.ndarray:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from numba import typed
 
 from ..data.ids import read_only
 from ..kernels.contains import CODE_POINTS, code_points_present, fold_into, folded_offsets
@@ -73,44 +72,32 @@ class Haystacks:
     """A string column ready for casefolded search, copied only where it must be.
 
     ``casefold`` of an ASCII string is its lower-casing, which the search kernel does as it
-    reads; so the column's own buffers are searched, chunk by chunk, and only the non-ASCII rows
-    are casefolded into a new buffer. The fields are the arguments
-    :func:`~retrieval_eval.kernels.contains.best_hits` takes for its texts: the row bounds of the
-    chunks, each chunk's offsets (int64, from its first row) and bytes, and for each row its
-    position among the casefolded rows (-1: ASCII) with their offsets and bytes. A null reads as "".
+    reads; so each chunk's own buffers are searched, and only the non-ASCII rows are casefolded,
+    into one new buffer. :attr:`buffers` lists the text buffers as the kernel
+    :func:`~retrieval_eval.kernels.contains.best_hits_in` takes them: ``(row_first, row_last,
+    local_row, offsets, data)``, where row ``x`` of ``row_first:row_last`` is row
+    ``local_row[x - row_first]`` of the buffer (-1: elsewhere). A null reads as "".
     """
 
-    bounds: np.ndarray
-    chunk_offsets: typed.List
-    chunk_data: typed.List
-    fold_row: np.ndarray
-    folded_offsets: np.ndarray
-    folded_data: np.ndarray
+    buffers: tuple[tuple[int, int, np.ndarray, np.ndarray, np.ndarray], ...]
 
     @classmethod
     def of(cls, values: pa.ChunkedArray) -> Haystacks:
         """The haystacks of ``values``."""
-        # Empty chunks are dropped so that a row's chunk is the last one starting at or before it.
-        chunks = [chunk for chunk in values.chunks if len(chunk)] or [pa.array([], values.type)]
-        buffers = [string_buffers(chunk) for chunk in chunks]
-        bounds = np.concatenate([[0], np.cumsum([len(chunk) for chunk in chunks])]).astype(np.int64)
         non_ascii = ~pc.fill_null(pc.string_is_ascii(values), True).to_numpy(zero_copy_only=False)
-        fold_row = np.full(len(values), -1, dtype=np.int64)
-        fold_row[non_ascii] = np.arange(np.count_nonzero(non_ascii))
-        folded_offsets, folded_data = string_buffers(casefold(values.filter(pa.array(non_ascii))))
-        return cls(
-            read_only(bounds),
-            typed.List([offsets for offsets, _ in buffers]),
-            typed.List([data for _, data in buffers]),
-            read_only(fold_row),
-            folded_offsets,
-            folded_data,
-        )
-
-    @property
-    def arguments(self) -> tuple:
-        """The fields in the kernel's argument order."""
-        return self.bounds, self.chunk_offsets, self.chunk_data, self.fold_row, self.folded_offsets, self.folded_data
+        fold_row = np.where(non_ascii, np.cumsum(non_ascii) - 1, -1)
+        # The chunks' rows: themselves where ASCII, -1 where their fold is in the last buffer.
+        chunk_row = np.where(non_ascii, -1, np.arange(len(values)))
+        buffers, first = [], 0
+        for chunk in values.chunks:
+            last = first + len(chunk)
+            if np.any(~non_ascii[first:last]):
+                buffers.append((first, last, read_only(chunk_row[first:last] - first), *string_buffers(chunk)))
+            first = last
+        if np.any(non_ascii):
+            folded = casefold(values.filter(pa.array(non_ascii)))
+            buffers.append((0, len(values), read_only(fold_row), *string_buffers(folded)))
+        return cls(tuple(buffers))
 
 
 class _Folds:

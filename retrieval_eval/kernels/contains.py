@@ -4,7 +4,7 @@ A string column is ``offsets`` (int64, length n + 1) and ``data`` (uint8): the b
 ``i`` are ``data[offsets[i]:offsets[i + 1]]`` (see :mod:`.hashing`). Containment is tested on
 bytes: for valid UTF-8 that is the same as containment of code-point sequences, because no
 code point's encoding occurs inside another's (UTF-8 is self-synchronizing). Callers casefold
-both sides first, with one exception: :func:`best_hits` lower-cases ASCII letters while it
+both sides first, with one exception: :func:`best_hits_in` lower-cases ASCII letters while it
 searches, so that the texts whose casefold is just that (the ASCII ones) are never copied.
 
 An empty needle is never contained, as :func:`retrieval_eval.executions.matching.contains`
@@ -98,73 +98,63 @@ def _occurs_lowered(
 
 
 @parallel_jit
-def best_hits(
+def best_hits_in(
     candidate_offsets: np.ndarray,
     candidate_hits: np.ndarray,
     hit_rank: np.ndarray,
     extract_offsets: np.ndarray,
-    bounds: np.ndarray,
-    chunk_offsets: list,
-    chunk_data: list,
-    fold_row: np.ndarray,
-    f_offsets: np.ndarray,
-    f_data: np.ndarray,
+    row_first: int,
+    row_last: int,
+    local_row: np.ndarray,
+    x_offsets: np.ndarray,
+    x_data: np.ndarray,
     item_offsets: np.ndarray,
     n_offsets: np.ndarray,
     n_data: np.ndarray,
-) -> np.ndarray:
-    """For each needle ``i``, the best-ranked candidate hit with an extract containing it, or -1.
+    best: np.ndarray,
+    best_rank: np.ndarray,
+    best_candidate: np.ndarray,
+) -> None:
+    """Improve each needle's best-ranked supporting hit with the extract rows ``row_first:row_last`` of one text buffer.
 
     Check ``c`` has the candidates ``candidate_hits[candidate_offsets[c]:candidate_offsets[c + 1]]``
     (hit indices, in candidate order) and the needles ``item_offsets[c]:item_offsets[c + 1]``
     (rows of ``n_offsets``/``n_data``, casefolded). Hit ``h`` has rank ``hit_rank[h]`` (>= 1) and
-    the extract rows ``extract_offsets[h]:extract_offsets[h + 1]`` of a chunked string column:
-    chunk ``k`` holds rows ``bounds[k]:bounds[k + 1]`` as ``chunk_offsets[k]`` (int64, from the
-    chunk's first row) into ``chunk_data[k]``. A row with ``fold_row[row] >= 0`` is searched in
-    its casefolded copy, row ``fold_row[row]`` of ``f_offsets``/``f_data``; the others are ASCII,
-    whose casefold is their lower-casing, done here as they are read (see :func:`_occurs_lowered`).
-    The best-ranked hit is the one with the lowest rank, ties going to the earlier candidate.
+    the extract rows ``extract_offsets[h]:extract_offsets[h + 1]``. Extract row ``x`` of the range
+    is row ``local_row[x - row_first]`` of ``x_offsets``/``x_data`` (-1: not in this buffer), with
+    its ASCII letters lower-cased as it is read (:func:`_occurs_lowered`).
+
+    Needle ``i``'s best so far is candidate ``best_candidate[i]`` (hit ``best[i]``, rank
+    ``best_rank[i]``; -1, 0, -1 when none): a supporting candidate replaces it when its rank is
+    lower, or equal and it comes earlier. That order does not depend on the order in which the
+    buffers are searched, so a column's chunks can be searched one after the other.
     """
-    out = np.full(n_offsets.shape[0] - 1, -1, dtype=np.int64)
     for c in prange(item_offsets.shape[0] - 1):
         first, last = item_offsets[c], item_offsets[c + 1]
-        if first == last:
+        k_first, k_last = candidate_offsets[c], candidate_offsets[c + 1]
+        if first == last or k_first == k_last:
+            continue
+        # Candidates come in hit order, and extract rows in hit order: skip checks outside the range.
+        if extract_offsets[candidate_hits[k_first]] >= row_last:
+            continue
+        if extract_offsets[candidate_hits[k_last - 1] + 1] <= row_first:
             continue
         shifts = np.empty((last - first, 256), dtype=np.int64)
         for i in range(first, last):
             _fill_shifts(shifts[i - first], n_offsets, n_data, i)
-        best_rank = np.zeros(last - first, dtype=np.int64)  # 0: not found yet
-        for k in range(candidate_offsets[c], candidate_offsets[c + 1]):
+        for k in range(k_first, k_last):
             hit = candidate_hits[k]
             rank = hit_rank[hit]
-            x_first, x_last = extract_offsets[hit], extract_offsets[hit + 1]
-            if x_first == x_last:
-                continue
-            # Fetched once per hit, not per extract: its extracts are (nearly always) in one chunk.
-            chunk = np.searchsorted(bounds, x_first, side="right") - 1
-            offsets, data = chunk_offsets[chunk], chunk_data[chunk]
-            for x in range(x_first, x_last):
-                if x >= bounds[chunk + 1]:
-                    chunk = np.searchsorted(bounds, x, side="right") - 1
-                    offsets, data = chunk_offsets[chunk], chunk_data[chunk]
-                folded = fold_row[x]
-                local = x - bounds[chunk]
+            for x in range(max(extract_offsets[hit], row_first), min(extract_offsets[hit + 1], row_last)):
+                local = local_row[x - row_first]
+                if local < 0:
+                    continue
                 for i in range(first, last):
-                    # A later candidate only wins with a strictly lower rank.
-                    if best_rank[i - first] != 0 and rank >= best_rank[i - first]:
+                    if best[i] >= 0 and (rank > best_rank[i] or (rank == best_rank[i] and k >= best_candidate[i])):
                         continue
-                    if folded >= 0:
-                        found = _occurs_lowered(
-                            f_data, f_offsets[folded], f_offsets[folded + 1], n_offsets, n_data, i, shifts[i - first]
-                        )
-                    else:
-                        found = _occurs_lowered(
-                            data, offsets[local], offsets[local + 1], n_offsets, n_data, i, shifts[i - first]
-                        )
-                    if found:
-                        best_rank[i - first] = rank
-                        out[i] = hit
-    return out
+                    start, stop = x_offsets[local], x_offsets[local + 1]
+                    if _occurs_lowered(x_data, start, stop, n_offsets, n_data, i, shifts[i - first]):
+                        best[i], best_rank[i], best_candidate[i] = hit, rank, k
 
 
 @jit
