@@ -2,20 +2,23 @@
 
 A fixed-seed JSON Lines log (by default 1,000,000 executions: 500,000 records x 2 executions, 5
 hits each, 1-3 extracts per hit, short texts, some of them non-ASCII) is written once to a
-temporary directory; then, each in a fresh process on one core (``NUMBA_NUM_THREADS=1``, Arrow's
-CPU and I/O pools at one thread):
+temporary directory, and once as Parquet (``pyarrow.json.read_json`` with the log's schema, then
+``pyarrow.parquet.write_table`` of its ``id`` and ``retrieval_executions`` columns, default
+compression); then, each in a fresh process on one core (``NUMBA_NUM_THREADS=1``, Arrow's CPU and
+I/O pools at one thread):
 
-- the batch path, ``--repeats`` times: ``read_execution_log`` (parse + flatten), ``plan_checks``,
+- the batch path, ``--repeats`` processes per format, JSON Lines and Parquet alternately:
+  ``read_execution_log`` (JSON Lines: parse + flatten; Parquet: read + flatten), ``plan_checks``,
   ``run_checks`` (RetrievalQuery + RetrievalResult on every record), then ``score_objects`` for
   the rows that did not pass and for all rows (the output edge, reported apart);
-- the floor: ``pyarrow.json.read_json`` of the file with the log's schema and nothing else;
+- the floor: ``pyarrow.json.read_json`` of the JSON Lines file with the log's schema and nothing else;
 - the per-item path on the first ``--per-item`` executions: ``iter_execution_records`` and
   ``RetrievalQuery.run`` / ``RetrievalResult.run`` per record; its score objects are compared
-  with the batch path's for the same records;
+  with those of the batch path, from either format, for the same records;
 - the first call: import + read + check of a 20-line log with an empty numba cache (cold), then
-  with the cache the cold process wrote (warm); and the first full-size batch process, which
-  compiles the kernels' parallel builds (taken from 50,000 elements on) into the cache and is
-  reported apart from the ``--repeats`` measured ones.
+  with the cache the cold process wrote (warm); and the first full-size batch process (JSON
+  Lines), which compiles the kernels' parallel builds (taken from 50,000 elements on) into the
+  cache and is reported apart from the measured ones.
 
 Peak memory is ``ru_maxrss`` of each process. Usage (from the repository root)::
 
@@ -62,6 +65,7 @@ CHECKS = {
 TARGET_EXECUTIONS_PER_S = 200_000
 ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 TINY_LINES = 20
+FORMATS = {"jsonl": "JSON Lines", "parquet": "Parquet"}  # each log's file suffix, and its name
 
 WORDS = (
     "claim claims mortgage dwelling deductible premium policy coverage fire inspection payment timeline "
@@ -165,7 +169,25 @@ def _vm_hwm_kib() -> int:
     raise KeyError("VmHWM")
 
 
+def child_to_parquet(log: Path, tiny: Path, out: Path) -> None:
+    """The log and the tiny log as Parquet files beside them, one row per record."""
+    import pyarrow.json as pa_json
+    import pyarrow.parquet as pq
+
+    from retrieval_eval.executions import log as log_module
+
+    start = time.perf_counter()
+    for source in (log, tiny):
+        table = pa_json.read_json(str(source), pa_json.ReadOptions(block_size=log_module._BLOCK_BYTES), log_module._PARSE)
+        # The records have no other keys; the read schema's raw_artifact (any object) is a struct
+        # without fields, which Parquet cannot hold.
+        pq.write_table(table.select(["id", "retrieval_executions"]), source.with_suffix(".parquet"))
+    seconds = time.perf_counter() - start
+    out.write_text(json.dumps({"seconds": seconds, "bytes": log.with_suffix(".parquet").stat().st_size}))
+
+
 def child_batch(log: Path, tiny: Path, out: Path, sample_records: int) -> None:
+    """The batch path over ``log`` (JSON Lines or Parquet), after a warm-up over ``tiny`` (the same format)."""
     t0 = time.perf_counter()
     from retrieval_eval.executions.batch import plan_checks, run_checks, score_objects
     from retrieval_eval.executions.log import read_execution_log
@@ -195,7 +217,8 @@ def child_batch(log: Path, tiny: Path, out: Path, sample_records: int) -> None:
     t6 = time.perf_counter()
     codes = result.group_by(["evaluator", "diagnostic_code"]).aggregate([("record", "count")]).to_pylist()
     sample = [obj for obj, record in zip(objects, result.column("record").to_pylist()) if record < sample_records]
-    (out.parent / "batch-sample.json").write_text(json.dumps(sample, ensure_ascii=False), encoding="utf-8")
+    sample_path = out.parent / f"sample{log.suffix}.json"
+    sample_path.write_text(json.dumps(sample, ensure_ascii=False), encoding="utf-8")
     figures = {
         "import_s": imported,
         "read_s": t1 - t0,
@@ -316,90 +339,117 @@ def measure(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
     if args.arrow_pool:
         env["ARROW_DEFAULT_MEMORY_POOL"] = args.arrow_pool
     sample_records = -(-args.per_item // EXECUTIONS_PER_RECORD)
+    print("Writing it as Parquet ...", flush=True)
+    parquet = run_child("to-parquet", directory, "to-parquet", env, sample_records)
+    workload.update(parquet_bytes=parquet["bytes"], parquet_setup_s=parquet["seconds"])
     print("First calls (cold, then warm numba cache) ...", flush=True)
     first = {state: run_child("first", directory, f"first-{state}", env, sample_records) for state in ("cold", "warm")}
     # Inputs of 50,000 elements or more run the kernels' parallel builds (on one thread here): the
     # first full-size process compiles them into the cache; it is reported apart.
-    batch = []
-    for repeat in range(args.repeats + 1):
-        print(f"Batch path, process {repeat + 1} of {args.repeats + 1} ...", flush=True)
-        batch.append(run_child("batch", directory, f"batch-{repeat}", env, sample_records))
+    print("Batch path, first full-size process ...", flush=True)
+    batch_first = run_child("batch-jsonl", directory, "batch-first", env, sample_records)
+    batch: dict[str, list[dict[str, Any]]] = {"jsonl": [], "parquet": []}
+    for repeat in range(1, args.repeats + 1):
+        for source, runs in batch.items():  # alternately, so that a change of the machine's load hits both
+            print(f"Batch path, {FORMATS[source]}, process {repeat} of {args.repeats} ...", flush=True)
+            runs.append(run_child(f"batch-{source}", directory, f"batch-{source}-{repeat}", env, sample_records))
     print("pyarrow.json.read_json alone ...", flush=True)
     floor = run_child("floor", directory, "floor", env, sample_records)
     print(f"Per-item path on {args.per_item:,} executions ...", flush=True)
     per_item = run_child("per-item", directory, "per-item", env, sample_records)
-    ours = json.loads((directory / "batch-sample.json").read_text(encoding="utf-8"))
     theirs = json.loads((directory / "per-item-sample.json").read_text(encoding="utf-8"))
-    differing = sum(a != b for a, b in zip(ours, theirs)) + abs(len(ours) - len(theirs))
+    differing = {}
+    for source in batch:
+        ours = json.loads((directory / f"sample.{source}.json").read_text(encoding="utf-8"))
+        differing[source] = sum(a != b for a, b in zip(ours, theirs)) + abs(len(ours) - len(theirs))
     return {
         "workload": workload,
         "machine": machine(),
         "first": first,
-        "batch_first": batch[0],
-        "batch": batch[1:],
+        "batch_first": batch_first,
+        "batch": batch,
         "floor": floor,
         "per_item": per_item,
         "agreement": {"sample_objects": len(theirs), "differing": differing},
     }
 
 
+def medians(runs: list[dict[str, Any]]) -> dict[str, float]:
+    """The median over ``runs`` (batch processes) of each step's seconds, and of read + plan + run (``total_s``)."""
+    steps = ("read_s", "plan_s", "run_s", "score_not_passed_s", "score_all_s")
+    figures = {step: statistics.median(run[step] for run in runs) for step in steps}
+    figures["total_s"] = statistics.median(run["read_s"] + run["plan_s"] + run["run_s"] for run in runs)
+    return figures
+
+
 def summary_rows(results: dict[str, Any]) -> list[tuple[str, str, str]]:
     n = results["workload"]["executions"]
     batch = results["batch"]
-    median = lambda key: statistics.median(run[key] for run in batch)  # noqa: E731
+    jsonl, parquet, both = medians(batch["jsonl"]), medians(batch["parquet"]), medians(batch["jsonl"] + batch["parquet"])
+    first_jsonl = batch["jsonl"][0]
     per_item = results["per_item"]
-    per_item_rate = per_item["executions"] / per_item["seconds"]
-    total = statistics.median(run["read_s"] + run["plan_s"] + run["run_s"] for run in batch)
-    rate = lambda seconds: f"{n / seconds:,.0f}"  # noqa: E731
-    rows = [
+
+    def step(label: str, seconds: float, digits: int = 2, bold: bool = False) -> tuple[str, str, str]:
+        rate = f"{n / seconds:,.0f}"
+        return label, f"{seconds:.{digits}f}", f"**{rate}**" if bold else rate
+
+    return [
         ("step (median of processes)", "seconds", "executions / s"),
-        ("read_execution_log (parse + flatten)", f"{median('read_s'):.2f}", rate(median("read_s"))),
-        ("  floor: pyarrow.json.read_json alone", f"{results['floor']['read_json_s']:.2f}", rate(results["floor"]["read_json_s"])),
-        ("plan_checks", f"{median('plan_s'):.3f}", rate(median("plan_s"))),
-        ("run_checks", f"{median('run_s'):.2f}", rate(median("run_s"))),
-        ("batch path: read + plan + run", f"{total:.2f}", f"**{rate(total)}**"),
-        (f"score_objects, rows not passed ({batch[0]['rows_not_passed']:,})", f"{median('score_not_passed_s'):.2f}", "-"),
-        (f"score_objects, all rows ({batch[0]['rows']:,})", f"{median('score_all_s'):.2f}", "-"),
-        (f"per-item path ({per_item['executions']:,} executions)", f"{per_item['seconds']:.2f}", f"{per_item_rate:,.0f}"),
+        step("read_execution_log, JSON Lines (parse + flatten)", jsonl["read_s"]),
+        step("  floor: pyarrow.json.read_json alone", results["floor"]["read_json_s"]),
+        step("read_execution_log, Parquet (read + flatten)", parquet["read_s"]),
+        step("plan_checks (processes of both formats)", both["plan_s"], digits=3),
+        step("run_checks, tables from JSON Lines", jsonl["run_s"]),
+        step("run_checks, tables from Parquet", parquet["run_s"]),
+        step("JSON Lines: read + plan + run", jsonl["total_s"], bold=True),
+        step("Parquet: read + plan + run", parquet["total_s"], bold=True),
+        (f"score_objects, rows not passed ({first_jsonl['rows_not_passed']:,}; JSON Lines)", f"{jsonl['score_not_passed_s']:.2f}", "-"),
+        (f"score_objects, all rows ({first_jsonl['rows']:,}; JSON Lines)", f"{jsonl['score_all_s']:.2f}", "-"),
+        (f"per-item path ({per_item['executions']:,} executions)", f"{per_item['seconds']:.2f}",
+         f"{per_item['executions'] / per_item['seconds']:,.0f}"),
     ]
-    return rows
 
 
 def print_report(results: dict[str, Any]) -> None:
-    work, host = results["workload"], results["machine"]
+    work, host, batch = results["workload"], results["machine"], results["batch"]
+    n = work["executions"]
     print(
-        f"\nWorkload: {work['executions']:,} executions in {work['records']:,} records, {work['hits']:,} hits, "
-        f"{work['extracts']:,} extracts; {work['bytes'] / 2**20:,.0f} MiB of JSON Lines; seed {work['seed']}; "
-        f"written in {work['setup_s']:.0f} s"
+        f"\nWorkload: {n:,} executions in {work['records']:,} records, {work['hits']:,} hits, "
+        f"{work['extracts']:,} extracts; {work['bytes'] / 2**20:,.0f} MiB of JSON Lines, "
+        f"{work['parquet_bytes'] / 2**20:,.0f} MiB of Parquet; seed {work['seed']}; written in "
+        f"{work['setup_s']:.0f} s + {work['parquet_setup_s']:.0f} s"
     )
     print(
         f"Machine: {host['cpus']} CPUs ({host['cpu_model']}); Python {host['python']}, numpy {host['numpy']}, "
         f"numba {host['numba']}, pyarrow {host['pyarrow']}, pydantic {host['pydantic']}; one core "
         f"({', '.join(f'{k}={v}' for k, v in ONE_CORE.items())}, Arrow pools at 1 thread); Arrow memory pool "
-        f"{results['batch'][0]['arrow_pool']}; commit {host['commit']}\n"
+        f"{batch['jsonl'][0]['arrow_pool']}; commit {host['commit']}\n"
     )
     rows = summary_rows(results)
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
-    batch = results["batch"]
+    figures = {source: medians(runs) for source, runs in batch.items()}
     per_item = results["per_item"]
-    total = statistics.median(run["read_s"] + run["plan_s"] + run["run_s"] for run in batch)
-    ratio = (results["workload"]["executions"] / total) / (per_item["executions"] / per_item["seconds"])
-    print(f"\nBatch path / per-item path: {ratio:.0f}x executions per second")
-    print("Every batch process (s): " + "; ".join(
-        f"read {r['read_s']:.2f} plan {r['plan_s']:.3f} run {r['run_s']:.2f} score {r['score_not_passed_s']:.2f}/"
-        f"{r['score_all_s']:.2f} (load average before {r['load_before']:.2f})" for r in batch))  # fmt: skip
-    peak = max(r["peak_kib"] for r in batch) / 1024
-    checked = max(r["vm_hwm_after_checks_kib"] for r in batch) / 1024
+    per_item_rate = per_item["executions"] / per_item["seconds"]
+    print("\nBatch path / per-item path: " + ", ".join(
+        f"{n / figures[source]['total_s'] / per_item_rate:.0f}x from {name}" for source, name in FORMATS.items()))  # fmt: skip
+    for source, runs in batch.items():
+        print(f"Every {FORMATS[source]} batch process (s): " + "; ".join(
+            f"read {r['read_s']:.2f} plan {r['plan_s']:.3f} run {r['run_s']:.2f} score {r['score_not_passed_s']:.2f}/"
+            f"{r['score_all_s']:.2f} (load average before {r['load_before']:.2f})" for r in runs))  # fmt: skip
+    peaks = {source: max(r["peak_kib"] for r in runs) / 1024 for source, runs in batch.items()}
+    checked = {source: max(r["vm_hwm_after_checks_kib"] for r in runs) / 1024 for source, runs in batch.items()}
     print(
-        f"Peak RSS: batch process {peak:,.0f} MiB (after read + run_checks: {checked:,.0f} MiB); "
-        f"read_json alone {results['floor']['peak_kib'] / 1024:,.0f} MiB; per-item {per_item['peak_kib'] / 1024:,.0f} MiB"
-    )
+        "Peak RSS: batch process " + ", ".join(
+            f"{peaks[source]:,.0f} MiB from {name} (after read + run_checks: {checked[source]:,.0f} MiB)"
+            for source, name in FORMATS.items()
+        ) + f"; read_json alone {results['floor']['peak_kib'] / 1024:,.0f} MiB; per-item {per_item['peak_kib'] / 1024:,.0f} MiB"
+    )  # fmt: skip
     first_full = results["batch_first"]
     print(
-        f"First full-size process (compiles the kernels' parallel builds into the cache): read {first_full['read_s']:.2f} s, "
-        f"run_checks {first_full['run_s']:.2f} s"
+        f"First full-size process (JSON Lines; compiles the kernels' parallel builds into the cache): read "
+        f"{first_full['read_s']:.2f} s, run_checks {first_full['run_s']:.2f} s"
     )
     for state, first in results["first"].items():
         print(
@@ -407,22 +457,33 @@ def print_report(results: dict[str, Any]) -> None:
             f"{TINY_LINES} lines {first['first_s']:.2f} s, second {first['second_s']:.3f} s"
         )
     agree = results["agreement"]
-    print(f"Agreement: {agree['differing']} of {agree['sample_objects']:,} per-item score objects differ from the batch path's")
-    print(f"Diagnostic codes: {batch[0]['codes']}")
-    met = results["workload"]["executions"] / total >= TARGET_EXECUTIONS_PER_S
-    print(f"Target: >= {TARGET_EXECUTIONS_PER_S:,} executions/s (read + plan + run) -> {'met' if met else 'MISSED'}")
+    print(
+        f"Agreement: of {agree['sample_objects']:,} per-item score objects, "
+        + ", ".join(f"{agree['differing'][source]} differ from the batch path's from {name}" for source, name in FORMATS.items())
+    )
+    codes = {source: runs[0]["codes"] for source, runs in batch.items()}
+    same = " (the same from Parquet)" if codes["jsonl"] == codes["parquet"] else f"; from Parquet: {codes['parquet']}"
+    print(f"Diagnostic codes: {codes['jsonl']}{same}")
+    targets = [(f"{name}: read + plan + run", figures[source]["total_s"]) for source, name in FORMATS.items()]
+    targets += [(f"run_checks alone, tables from {name}", figures[source]["run_s"]) for source, name in FORMATS.items()]
+    for label, seconds in targets:
+        rate = n / seconds
+        print(f"Target >= {TARGET_EXECUTIONS_PER_S:,} executions/s, {label}: {rate:,.0f} -> "
+              f"{'met' if rate >= TARGET_EXECUTIONS_PER_S else 'MISSED'}")  # fmt: skip
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--executions", type=int, default=1_000_000, help="executions in the log (default 1000000)")
-    parser.add_argument("--repeats", type=int, default=3, help="batch-path processes (default 3)")
+    parser.add_argument("--repeats", type=int, default=3, help="batch-path processes per format (default 3)")
     parser.add_argument("--per-item", type=int, default=20_000, help="executions for the per-item path (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="workload seed (default 0)")
     parser.add_argument("--arrow-pool", choices=["mimalloc", "jemalloc", "system"],
                         help="Arrow's memory pool in the measured processes (ARROW_DEFAULT_MEMORY_POOL; default: as installed)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
-    parser.add_argument("--child", choices=["batch", "floor", "per-item", "first"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", choices=["to-parquet", "batch-jsonl", "batch-parquet", "floor", "per-item", "first"], help=argparse.SUPPRESS
+    )
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--label", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -437,8 +498,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         out = args.dir / f"{args.label}.json"
         log, tiny = args.dir / "log.jsonl", args.dir / "tiny.jsonl"
         sample_records = args.per_item
-        if args.child == "batch":
-            child_batch(log, tiny, out, sample_records)
+        if args.child == "to-parquet":
+            child_to_parquet(log, tiny, out)
+        elif args.child.startswith("batch-"):
+            suffix = "." + args.child.removeprefix("batch-")
+            child_batch(log.with_suffix(suffix), tiny.with_suffix(suffix), out, sample_records)
         elif args.child == "floor":
             child_floor(log, out)
         elif args.child == "per-item":

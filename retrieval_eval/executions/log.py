@@ -1,4 +1,4 @@
-"""Execution logs: JSON Lines files of retrieval telemetry, one record per line.
+"""Execution logs: retrieval telemetry, one record per JSON Lines line or per Parquet row.
 
 A record is a JSON object: ``{"id"?: string, "retrieval_executions": [...], "source"?: ...}``
 (the normalized form) or ``{"id"?: string, "executions": [{"name", "status", "debugInfo"},
@@ -6,13 +6,24 @@ A record is a JSON object: ``{"id"?: string, "retrieval_executions": [...], "sou
 :func:`~.normalize.load_executions`, with its loader rules. Blank lines are skipped; ids, when
 given, must be strings and unique.
 
-:func:`iter_execution_records` reads record by record with the json module and pydantic: the
-reference, with errors naming the file, the line and the field. :func:`read_execution_log`
-gives the same tables as flattening those records, faster: Arrow parses the whole file against
-a schema of the normalized form, and wherever Arrow's reading could differ from the reference
-(a type that does not fit the schema, the raw form, missing lists, invalid UTF-8, two objects
-on one line, duplicate ids, ...), the file is read the reference way, so that the result and
-the errors are the reference's.
+A Parquet log (a path ending in ``.parquet`` or ``.pq``) holds the same records, one per row,
+one column per key: ``id`` (string) and ``retrieval_executions`` (a list of structs with the
+fields of the normalized form: ``capability``, ``status``, ``queries`` (a list of structs with
+``queryString``, ...), ``retrievalHits`` (``rank``, ``webUrl``, ``extracts`` (``text``, ...),
+...), ...), or ``executions`` in the raw form. Parquet cannot tell a missing field from a null
+one, so a null field of a row or of a struct is read as missing (a null list of queries is no
+queries, where JSON Lines' ``null`` is an error); a null element of a list stays null.
+
+:func:`iter_execution_records` reads a JSON Lines log record by record with the json module and
+pydantic: the reference, with errors naming the file, the line and the field. Parquet logs have
+no such iterator: the reference reading of one loads its rows as Python values, in row order,
+with the same rules and errors (the row numbered from 1). :func:`read_execution_log` gives the
+same tables as flattening the reference's records, faster: Arrow reads the whole file (JSON
+Lines against a schema of the normalized form; Parquet's columns as they are, only the fields
+the checks read), and wherever Arrow's reading could differ from the reference (a type that
+does not fit the models, the raw form, missing lists, invalid UTF-8, two objects on one line,
+duplicate ids, ...), the file is read the reference way, so that the result and the errors are
+the reference's.
 """
 
 from __future__ import annotations
@@ -21,13 +32,15 @@ import contextlib
 import json
 import mmap
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.json as pa_json
+import pyarrow.parquet as pq
 
 from ..errors import InputError
 from .models import RetrievalTelemetry
@@ -72,6 +85,12 @@ _SCAN_BYTES = 1 << 20  # small enough for the comparison to stay in cache
 _WINDOW_BYTES = 64 << 20
 _JSON_SPACE = b" \t\r"
 _BOM = b"\xef\xbb\xbf"
+PARQUET_SUFFIXES = (".parquet", ".pq")
+# The fields flatten_nested reads, as paths below retrieval_executions (list levels left out).
+_READ_FIELDS = frozenset(
+    [("capability",), ("status",), ("queries", "queryString"), ("retrievalHits", "rank"), ("retrievalHits", "webUrl"),
+     ("retrievalHits", "extracts", "text")]
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,7 +103,10 @@ class ExecutionRecord:
 
 
 def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRecord]:
-    """The records of a log, in file order, validated one line at a time.
+    """The records of a JSON Lines log, in file order, validated one line at a time.
+
+    JSON Lines only, whatever the extension (the document runner reads its logs with it);
+    :func:`read_execution_log` reads Parquet logs too.
 
     Raises
     ------
@@ -94,7 +116,7 @@ def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRe
         lines); a record cannot be loaded (naming the line and the field).
     """
     label = os.fspath(path)
-    first_line: dict[str, int] = {}
+    load = _RecordLoader(label, "line")
     try:
         stream = open(label, "rb")
     except OSError as exc:
@@ -102,22 +124,36 @@ def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRe
     with stream:
         for number, raw in enumerate(stream, start=1):
             record = _parse_line(raw, number, label)
-            if record is None:
-                continue
-            record_id = record.pop("id", None)
-            if record_id is not None:
-                if not isinstance(record_id, str):
-                    message = f"must be a string, got {type(record_id).__name__}"
-                    raise InputError(message, source=label, row=number, field="id")
-                if record_id in first_line:
-                    message = f"duplicate id {record_id!r} (first on line {first_line[record_id]})"
-                    raise InputError(message, source=label, row=number, field="id")
-                first_line[record_id] = number
-            try:
-                telemetry = load_executions(record)
-            except InputError as exc:
-                raise InputError(exc.detail, source=label, row=number, field=exc.field) from None
-            yield ExecutionRecord(number, record_id, telemetry)
+            if record is not None:
+                yield ExecutionRecord(number, *load(record, number))
+
+
+class _RecordLoader:
+    """The reference loading of a log's records, in order: the ``id`` rules, then :func:`~.normalize.load_executions`.
+
+    Errors name the file, the record's number (``unit``: its line, or its row) and the field.
+    """
+
+    def __init__(self, label: str, unit: str) -> None:
+        self.label = label
+        self.unit = unit
+        self.first: dict[str, int] = {}  # the number of each id's record
+
+    def __call__(self, record: dict[str, Any], number: int) -> tuple[str | None, RetrievalTelemetry]:
+        record_id = record.pop("id", None)
+        if record_id is not None:
+            if not isinstance(record_id, str):
+                message = f"must be a string, got {type(record_id).__name__}"
+                raise InputError(message, source=self.label, row=number, field="id")
+            if record_id in self.first:
+                message = f"duplicate id {record_id!r} (first on {self.unit} {self.first[record_id]})"
+                raise InputError(message, source=self.label, row=number, field="id")
+            self.first[record_id] = number
+        try:
+            telemetry = load_executions(record)
+        except InputError as exc:
+            raise InputError(exc.detail, source=self.label, row=number, field=exc.field) from None
+        return record_id, telemetry
 
 
 def _parse_line(raw: bytes, number: int, label: str) -> dict[str, Any] | None:
@@ -140,20 +176,137 @@ def _parse_line(raw: bytes, number: int, label: str) -> dict[str, Any] | None:
 def read_execution_log(path: str | os.PathLike[str]) -> ExecutionTables:
     """The tables of a log (see the module docstring): Arrow's reading when it agrees, else the reference's.
 
+    A path ending in ``.parquet`` or ``.pq`` (in any case) is a Parquet log; any other, JSON Lines.
+
     Raises
     ------
     InputError
-        As :func:`iter_execution_records`.
+        The file cannot be read (or is no Parquet file); as :func:`iter_execution_records` for
+        JSON Lines, and with the same errors, naming the row, for Parquet's records.
     """
     label = os.fspath(path)
     try:
-        tables = _read_with_arrow(label)
+        tables = _read_parquet_with_arrow(label) if _is_parquet(label) else _read_with_arrow(label)
+        return tables if tables is not None else _read_reference(label)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", source=label) from exc
-    if tables is not None:
-        return tables
-    records = list(iter_execution_records(label))
-    return flatten_records([record.telemetry for record in records], ids=[record.id for record in records])
+    except pa.ArrowException as exc:  # Parquet's; the JSON Lines reading declines on Arrow's errors
+        raise InputError(f"cannot read the file: {exc}", source=label) from exc
+
+
+def _is_parquet(path: str) -> bool:
+    return Path(path).suffix.lower() in PARQUET_SUFFIXES
+
+
+def _read_reference(path: str) -> ExecutionTables:
+    """The reference reading: the records loaded one by one, then flattened; errors name the record's line or row."""
+    if _is_parquet(path):
+        records: Iterable[tuple[int, str | None, RetrievalTelemetry]] = _parquet_records(path)
+    else:
+        records = ((record.line, record.id, record.telemetry) for record in iter_execution_records(path))
+    numbers, ids, telemetry = [], [], []
+    for number, record_id, loaded in records:
+        numbers.append(number)
+        ids.append(record_id)
+        telemetry.append(loaded)
+    try:
+        return flatten_records(telemetry, ids=ids)
+    except InputError as exc:  # flatten_records numbers the records from 1, not as the file does
+        row = None if exc.row is None else numbers[exc.row - 1]
+        raise InputError(exc.detail, source=path, row=row, field=exc.field) from None
+
+
+def _parquet_records(path: str) -> Iterator[tuple[int, str | None, RetrievalTelemetry]]:
+    """Each row of a Parquet log, numbered from 1, with its id and telemetry: its Python values, null fields left out."""
+    load = _RecordLoader(path, "row")
+    with pq.ParquetFile(path) as file:
+        rows = (row for batch in file.iter_batches() for row in batch.to_pylist())
+        for number, row in enumerate(rows, start=1):
+            yield number, *load(_without_null_fields(row), number)
+
+
+def _without_null_fields(value: Any) -> Any:
+    """``value`` with every null field of its objects removed, at any depth (null elements of lists stay)."""
+    if isinstance(value, dict):
+        return {key: _without_null_fields(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_null_fields(item) for item in value]
+    return value
+
+
+def _read_parquet_with_arrow(path: str) -> ExecutionTables | None:
+    """The tables of a Parquet log from its columns, or None where the reference reading might differ."""
+    with pq.ParquetFile(path) as file:
+        schema = file.schema_arrow
+        known = [field for field in schema if field.name in LOG_SCHEMA.names]
+        if "retrieval_executions" not in schema.names or not all(
+            _fits(field.type, LOG_SCHEMA.field(field.name).type) for field in known
+        ):
+            return None
+        columns = _read_columns(file)
+        if columns is None:
+            return None
+        table = file.read(columns=columns)
+    no_ids = pa.chunked_array([pa.nulls(table.num_rows, _TEXT)])
+    ids = table.column("id") if "id" in table.column_names else no_ids
+    return flatten_nested(ids, table.column("retrieval_executions"))
+
+
+def _fits(actual: pa.DataType, expected: pa.DataType) -> bool:
+    """Whether the models take every value of type ``actual`` where ``expected`` (a type of :data:`LOG_SCHEMA`) is,
+    and :func:`~.tables.flatten_nested` can read it.
+
+    Strings for strings; integers within 64 bits for integers; those or 32- and 64-bit floats for
+    numbers; nulls for scalars and objects; lists (not null) of structs for lists; a struct for a
+    struct, whose fields that ``expected`` has fit, and whose others may be anything (the models
+    keep them as they are).
+    """
+    if pa.types.is_null(actual):
+        return not pa.types.is_list(expected)
+    if pa.types.is_struct(expected):
+        return pa.types.is_struct(actual) and all(
+            _fits(field.type, expected.field(field.name).type)
+            for field in actual
+            if expected.get_field_index(field.name) >= 0
+        )
+    if pa.types.is_list(expected):
+        return (pa.types.is_list(actual) or pa.types.is_large_list(actual)) and _fits(
+            actual.value_type, expected.value_type
+        )
+    if expected == _TEXT:
+        return pa.types.is_string(actual) or pa.types.is_large_string(actual)
+    if pa.types.is_integer(actual):
+        return actual != pa.uint64()
+    return expected == _NUMBER and actual in (pa.float32(), pa.float64())
+
+
+def _read_columns(file: pq.ParquetFile) -> list[str] | None:
+    """The Parquet columns to read: ``id`` and the fields flatten_nested reads; None when one of those fields is missing.
+
+    Parquet stores each leaf field as a column; the Arrow schema lists them in the same order.
+    """
+    leaves = [leaf for field in file.schema_arrow for leaf in _leaves(field.type, (field.name,))]
+    if len(leaves) != file.metadata.num_columns:  # a type whose leaves are not its fields (e.g. an extension type)
+        return None
+    wanted = {("retrieval_executions", *field) for field in _READ_FIELDS}
+    if not wanted <= set(leaves):
+        return None
+    wanted.add(("id",))
+    return [file.schema.column(index).path for index, leaf in enumerate(leaves) if leaf in wanted]
+
+
+def _leaves(kind: pa.DataType, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """The paths of the leaf fields of a field of type ``kind`` at ``path``, depth first (list levels left out)."""
+    if pa.types.is_struct(kind):
+        for field in kind:
+            yield from _leaves(field.type, (*path, field.name))
+    elif pa.types.is_map(kind):
+        yield from _leaves(kind.key_type, (*path, "key"))
+        yield from _leaves(kind.item_type, (*path, "value"))
+    elif pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        yield from _leaves(kind.value_type, path)
+    else:
+        yield path
 
 
 def _read_with_arrow(path: str) -> ExecutionTables | None:

@@ -87,7 +87,7 @@ class LogCheck:
 
 
 def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike) -> LogCheck:
-    """Run the configured retrieval checks over every record of ``log`` (a JSON Lines path, or its tables)."""
+    """Run the configured retrieval checks over every record of ``log`` (a JSON Lines or Parquet path, or its tables)."""
     tables = log if isinstance(log, ExecutionTables) else read_execution_log(log)
     evaluators = _read_config(config)
     label = None if isinstance(config, Mapping) else os.fspath(config)

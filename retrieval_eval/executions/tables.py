@@ -7,7 +7,7 @@ in the order the input gave them: the checks rely on both.
 
 Two ways in, with the same result: :func:`flatten_records` from telemetry objects (or anything
 :func:`~.normalize.load_executions` reads), and :func:`flatten_nested` from the nested Arrow
-columns of a JSON Lines log read by Arrow (see :mod:`.log`). Both apply the loader rules of
+columns of a log read by Arrow (JSON Lines or Parquet, see :mod:`.log`). Both apply the loader rules of
 :mod:`.normalize`: the first by loading each record, the second by keeping to the inputs on
 which it is sure to agree with loading them (it declines the others).
 """

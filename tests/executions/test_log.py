@@ -1,11 +1,14 @@
 """Execution logs: Arrow's reading and the reference reading give the same tables, errors name the file, line
-and field, and the loader rules hold on both."""
+(or Parquet row) and field, and the loader rules hold on both; a Parquet log reads as the same log in JSON Lines."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.json as pa_json
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,13 +30,23 @@ def write(tmp_path: Path, lines: list, name: str = "log.jsonl", end: str = "\n")
 
 
 def reference(path: Path):
-    records = list(iter_execution_records(path))
-    return flatten_records([record.telemetry for record in records], ids=[record.id for record in records])
+    """The reference reading: the records loaded one by one, then flattened."""
+    return log._read_reference(str(path))
+
+
+def write_parquet(
+    tmp_path: Path, records: list[dict], name: str = "log.parquet", kind: pa.DataType | None = None, **options
+) -> Path:
+    """The records as a Parquet log, one row each, of struct type ``kind`` (default: inferred; a missing field is null)."""
+    path = tmp_path / name
+    empty = pa.struct([("retrieval_executions", pa.list_(pa.null()))])
+    pq.write_table(pa.Table.from_struct_array(pa.array(records, kind or (None if records else empty))), path, **options)
+    return path
 
 
 def by_arrow(path: Path):
     """Arrow's reading alone (None: it declined)."""
-    return log._read_with_arrow(str(path))
+    return (log._read_parquet_with_arrow if log._is_parquet(str(path)) else log._read_with_arrow)(str(path))
 
 
 def spec_log() -> list[dict]:
@@ -46,6 +59,13 @@ def spec_log() -> list[dict]:
             {"rank": 2, "extracts": [{"text": "Straße"}, {"relevanceScore": 0.5}, None]}, {"extracts": []}, None,
             {"rank": None, "webUrl": "x", "extracts": []}]}]},
     ]  # fmt: skip
+
+
+def test_the_reference_flattens_the_records_of_iter_execution_records(tmp_path):
+    path = write(tmp_path, ["", *spec_log()])
+    records = list(iter_execution_records(path))
+    expected = flatten_records([record.telemetry for record in records], ids=[record.id for record in records])
+    assert reference(path).equals(expected)
 
 
 def test_arrow_s_reading_is_the_reference_s(tmp_path):
@@ -125,6 +145,15 @@ def test_errors_name_the_file_the_line_and_the_field(tmp_path, line, message):
         with pytest.raises(InputError) as caught:
             read(path)
         assert str(caught.value).startswith(f"{path}, {message}")
+
+
+def test_a_rank_beyond_64_bits_names_the_file_and_the_line(tmp_path):
+    big = {"retrieval_executions": [{"capability": "E", "retrievalHits": [{"rank": 2**64}]}]}
+    path = write(tmp_path, ["", {"retrieval_executions": []}, big])
+    field = "retrieval_executions[0].retrievalHits[0].rank"
+    with pytest.raises(InputError) as caught:
+        read_execution_log(path)
+    assert str(caught.value) == f"{path}, row 3, field '{field}': rank 18446744073709551616 does not fit in 64 bits"
 
 
 def test_invalid_utf8_names_the_line(tmp_path):
@@ -211,3 +240,149 @@ def test_any_log_reads_as_the_reference_reads_it(tmp_path, lines, window):
             assert str(caught.value) == str(exc)
             return
         assert read_execution_log(path).equals(expected)
+
+
+# -- Parquet logs: the tables of the same records in JSON Lines ---------------------------------
+
+_E = {"capability": "E", "queries": [{"queryString": "q"}]}
+_RAW = {"id": "r", "executions": [{"name": ODSP, "status": "Success", "debugInfo": {"queryString": "q", "retrievalHits": [
+    {"rank": 1, "extracts": [{"text": "t"}]}, {"rank": 2, "webUrl": "u"}]}}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "row_group_size"), [("log.parquet", None), ("log.PQ", 1)])
+def test_a_parquet_log_reads_as_its_json_lines(tmp_path, name, row_group_size):
+    parquet = write_parquet(tmp_path, spec_log(), name, row_group_size=row_group_size)
+    tables = by_arrow(parquet)
+    assert tables is not None, "Arrow declined a well-formed log"
+    assert tables.equals(read_execution_log(write(tmp_path, spec_log())))
+    assert reference(parquet).equals(tables) and read_execution_log(parquet).equals(tables)
+
+
+@pytest.mark.parametrize(
+    ("records", "by_arrow_too"),
+    [
+        ([{"id": "a", "retrieval_executions": [{**_E, "status": None, "retrievalHits": [
+            {"rank": None, "webUrl": "u", "extracts": [{"text": "t"}]}, {"rank": 1, "webUrl": "u", "extracts": [{"text": None}]}]}]}],
+         True),
+        ([{"retrieval_executions": [{**_E, "retrievalHits": []}, {**_E, "capability": "", "retrievalHits": []}]}], False),
+        ([_RAW], False),  # no retrieval_executions column
+        ([_RAW, {"id": "a", **example_telemetry()}], False),  # a row without retrieval_executions
+        ([{"retrieval_executions": [{**_E, "retrievalHits": [{"rank": 1, "extracts": []}]}]}], False),  # no webUrl
+    ],
+    ids=["a hit without rank", "an empty capability", "the raw form", "both forms", "a field the checks read is missing"],
+)  # fmt: skip
+def test_what_arrow_declines_reads_as_in_json_lines(tmp_path, records, by_arrow_too):
+    parquet = write_parquet(tmp_path, records)
+    assert (by_arrow(parquet) is not None) == by_arrow_too
+    assert read_execution_log(parquet).equals(read_execution_log(write(tmp_path, records)))
+
+
+def test_parquet_written_with_the_log_schema_is_read_by_arrow_for_the_fields_the_checks_read(tmp_path):
+    jsonl = write(tmp_path, spec_log())
+    table = pa_json.read_json(jsonl, parse_options=log._PARSE).select(["id", "retrieval_executions"])
+    parquet = tmp_path / "log.parquet"
+    pq.write_table(table, parquet)
+    tables = by_arrow(parquet)
+    assert tables is not None and tables.equals(read_execution_log(jsonl))
+    with pq.ParquetFile(parquet) as file:
+        read = {column.rsplit(".", 1)[-1] for column in log._read_columns(file)}
+    assert read == {"id", "capability", "status", "queryString", "rank", "webUrl", "text"}
+
+
+def test_wider_types_are_read_by_arrow(tmp_path):
+    extract = pa.struct([("text", pa.large_string()), ("relevanceScore", pa.float32())])
+    hit = pa.struct([("rank", pa.int32()), ("webUrl", pa.large_string()), ("extracts", pa.large_list(extract))])
+    query = pa.struct([("queryString", pa.string())])
+    execution = pa.struct(
+        [("capability", pa.large_string()), ("status", pa.null()), ("queries", pa.list_(query)), ("retrievalHits", pa.large_list(hit))]
+    )
+    records = [{"id": "a", "retrieval_executions": [{**_E, "retrievalHits": [{"rank": 1, "webUrl": "u", "extracts": [
+        {"text": "t", "relevanceScore": 0.5}]}]}]}]  # fmt: skip
+    schema = pa.schema([("id", pa.large_string()), ("retrieval_executions", pa.large_list(execution))])
+    parquet = tmp_path / "log.parquet"
+    pq.write_table(pa.Table.from_pylist(records, schema=schema), parquet)
+    tables = by_arrow(parquet)
+    assert tables is not None and tables.equals(read_execution_log(write(tmp_path, records)))
+
+
+_EXTRACTS = pa.list_(log._EXTRACT)
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "fits"),
+    [
+        (pa.large_string(), log._TEXT, True), (pa.null(), log._TEXT, True), (pa.binary(), log._TEXT, False),
+        (pa.int32(), log._INTEGER, True), (pa.uint32(), log._INTEGER, True), (pa.uint64(), log._INTEGER, False),
+        (pa.float64(), log._INTEGER, False), (pa.int8(), log._NUMBER, True), (pa.float32(), log._NUMBER, True),
+        (pa.float16(), log._NUMBER, False), (pa.bool_(), log._NUMBER, False), (pa.decimal128(5, 2), log._NUMBER, False),
+        (pa.string(), log._NUMBER, False), (pa.null(), _EXTRACTS, False), (pa.list_(pa.string()), _EXTRACTS, False),
+        (pa.large_list(pa.struct([("text", pa.string()), ("other", pa.binary())])), _EXTRACTS, True),
+        (pa.list_(pa.struct([("text", pa.int64())])), _EXTRACTS, False),
+        (pa.struct([("x", pa.int8())]), pa.struct([]), True),
+    ],
+)  # fmt: skip
+def test_which_types_arrow_reads(actual, expected, fits):
+    """Arrow reads a column only where the models would take each of its values as they are."""
+    assert log._fits(actual, expected) is fits
+
+
+def test_a_null_field_of_parquet_is_a_missing_one(tmp_path):
+    parquet = write_parquet(tmp_path, [{"retrieval_executions": [{"capability": "E", "queries": None, "retrievalHits": [
+        {"rank": 1, "webUrl": None, "extracts": None}]}]}])  # fmt: skip
+    expected = write(tmp_path, [{"retrieval_executions": [{"capability": "E", "retrievalHits": [{"rank": 1}]}]}])
+    assert read_execution_log(parquet).equals(read_execution_log(expected))
+
+
+_WIDE_RANKS = pa.struct([("retrieval_executions", pa.list_(pa.struct(
+    [("capability", pa.string()), ("retrievalHits", pa.list_(pa.struct([("rank", pa.uint64())])))])))])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [
+        ([{"retrieval_executions": []}, {"id": 5, "retrieval_executions": []}], "row 2, field 'id': must be a string, got int"),
+        ([{"id": "a", "retrieval_executions": []}] * 2, "row 2, field 'id': duplicate id 'a' (first on row 1)"),
+        ([{"retrieval_executions": []}, {"retrieval_executions": [{**_E, "retrievalHits": [{"rank": 0, "webUrl": "u"}]}]}],
+         "row 2, field 'retrieval_executions[0].retrievalHits[0].rank': Input should be greater than or equal to 1"),
+        ([{"retrieval_executions": []}, {"retrieval_executions": [{**_E, "latencyMs": "slow"}]}],
+         "row 2, field 'retrieval_executions[0].latencyMs': Input should be a number"),
+        ([{"retrieval_executions": []}, {"retrieval_executions": [{"capability": "E", "retrievalHits": [{"rank": 2**63}]}]}],
+         "row 2, field 'retrieval_executions[0].retrievalHits[0].rank': rank 9223372036854775808 does not fit in 64 bits"),
+        ([{"retrieval_executions": []}, {"retrieval_executions": [None]}],
+         "row 2, field 'retrieval_executions[0]': an execution must be an object, got NoneType"),
+        ([{"id": "a"}, {"id": "b"}], "row 1: expected an object with 'retrieval_executions'"),
+        ([{"executions": []}, {"executions": [{"name": "E", "debugInfo": 3}]}],
+         "row 2, field 'executions[0].debugInfo': must be an object"),
+    ],
+)  # fmt: skip
+def test_parquet_errors_name_the_file_the_row_and_the_field(tmp_path, records, message):
+    path = write_parquet(tmp_path, records, kind=_WIDE_RANKS if "64 bits" in message else None)
+    with pytest.raises(InputError) as caught:
+        read_execution_log(path)
+    assert str(caught.value).startswith(f"{path}, {message}")
+
+
+def test_a_missing_or_unreadable_parquet_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match=r"missing\.parquet: cannot read the file"):
+        read_execution_log(tmp_path / "missing.parquet")
+    not_parquet = write(tmp_path, spec_log(), "log.parquet")  # the extension decides, not the content
+    with pytest.raises(InputError, match=r"log\.parquet: cannot read the file: .*Parquet"):
+        read_execution_log(not_parquet)
+
+
+def test_an_empty_parquet_log_has_no_records(tmp_path):
+    assert read_execution_log(write_parquet(tmp_path, [])).n_records == 0
+
+
+_bodies = strategies.executions.map(lambda found: {"retrieval_executions": found}) | strategies.raw_form()
+_records = st.lists(st.tuples(st.booleans(), _bodies), max_size=5).map(
+    lambda drawn: [{"id": f"r{i}", **body} if named else body for i, (named, body) in enumerate(drawn)]
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_records, st.sampled_from([None, 2]))
+def test_any_log_reads_from_parquet_as_from_json_lines(tmp_path, records, row_group_size):
+    expected = read_execution_log(write(tmp_path, records))
+    parquet = write_parquet(tmp_path, records, row_group_size=row_group_size)
+    assert read_execution_log(parquet).equals(expected) and reference(parquet).equals(expected)
