@@ -109,9 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("document", nargs="?", help="evaluation document (JSON, schemaVersion 1.x)")
-    check.add_argument("--executions", metavar="LOG.jsonl",
-                       help="retrieval executions, one JSON record per line with an 'id': matched to the document's "
-                       "items by extensions.id, or checked on their own with --config")
+    check.add_argument("--executions", metavar="LOG",
+                       help="retrieval executions, one record per JSON line (or Parquet row, .parquet) with an 'id': "
+                       "matched to the document's items by extensions.id, or checked on their own with --config")
     check.add_argument("--config", metavar="CHECKS.json",
                        help="with --executions and no document: the checks to run on every record")
     check.add_argument("-o", "--output", help="output document (.json); with --config: results (.jsonl, .json, .parquet)")
@@ -166,7 +166,7 @@ def _check(args: argparse.Namespace) -> int:
     elif args.executions is not None and args.config is not None:
         checked = check_log(args.executions, args.config)
     else:
-        raise _usage("give an evaluation document, or --executions LOG.jsonl with --config CHECKS.json")
+        raise _usage("give an evaluation document, or --executions LOG with --config CHECKS.json")
     if args.output:
         checked.write(args.output)
     summary = checked.summary

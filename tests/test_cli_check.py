@@ -76,6 +76,21 @@ def test_an_execution_log_with_checks(capsys, tmp_path):
     assert code == 1 and out.splitlines()[-1] == "items: 2 fail, 2 pass"
 
 
+def test_a_document_with_a_parquet_log_scores_as_with_the_json_lines_one(capsys, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = [json.loads(line) for line in Path(LOG).read_text(encoding="utf-8").splitlines()]
+    log = tmp_path / "executions.parquet"
+    pq.write_table(pa.Table.from_struct_array(pa.array(records)), log)  # a schema inferred from every record
+    for path, name in ((LOG, "from_jsonl.json"), (str(log), "from_parquet.json")):
+        code, _, err = run_cli(capsys, "check", DOCUMENT, "--executions", path, "-o", str(tmp_path / name))
+        assert code == 1 and err == ""
+    scored = [json.loads((tmp_path / name).read_text(encoding="utf-8")) for name in ("from_jsonl.json", "from_parquet.json")]
+    strip = lambda document: [{k: v for k, v in item.items() if k != "diagnostics"} for item in document["items"]]  # noqa: E731
+    assert strip(scored[0]) == strip(scored[1])
+
+
 def test_an_execution_log_to_parquet(capsys, tmp_path):
     out_path = tmp_path / "results.parquet"
     run_cli(capsys, "check", "--executions", LOG, "--config", CHECKS, "-o", str(out_path))
@@ -87,7 +102,7 @@ def test_an_execution_log_to_parquet(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["check"], "give an evaluation document, or --executions LOG.jsonl with --config CHECKS.json"),
+        (["check"], "give an evaluation document, or --executions LOG with --config CHECKS.json"),
         (["check", DOCUMENT, "--config", CHECKS], "--config goes with --executions alone"),
         (["check", "--executions", LOG], "give an evaluation document, or --executions"),
         (["check", "missing.json"], "missing.json: cannot read the file"),

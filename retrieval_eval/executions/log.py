@@ -14,10 +14,9 @@ fields of the normalized form: ``capability``, ``status``, ``queries`` (a list o
 one, so a null field of a row or of a struct is read as missing (a null list of queries is no
 queries, where JSON Lines' ``null`` is an error); a null element of a list stays null.
 
-:func:`iter_execution_records` reads a JSON Lines log record by record with the json module and
-pydantic: the reference, with errors naming the file, the line and the field. Parquet logs have
-no such iterator: the reference reading of one loads its rows as Python values, in row order,
-with the same rules and errors (the row numbered from 1). :func:`read_execution_log` gives the
+:func:`iter_execution_records` reads a log record by record (JSON Lines with the json module,
+Parquet rows as Python values) and validates each with pydantic: the reference, with errors
+naming the file, the line (or row, from 1) and the field. :func:`read_execution_log` gives the
 same tables as flattening the reference's records, faster: Arrow reads the whole file (JSON
 Lines against a schema of the normalized form; Parquet's columns as they are, only the fields
 the checks read), and wherever Arrow's reading could differ from the reference (a type that
@@ -32,7 +31,7 @@ import contextlib
 import json
 import mmap
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,7 +94,7 @@ _READ_FIELDS = frozenset(
 
 @dataclass(frozen=True)
 class ExecutionRecord:
-    """One record of an execution log: its line (1-based), its ``id`` (None: none) and its telemetry."""
+    """One record of an execution log: its line (JSON Lines) or row (Parquet), from 1; its ``id`` (None: none); its telemetry."""
 
     line: int
     id: str | None
@@ -103,19 +102,21 @@ class ExecutionRecord:
 
 
 def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRecord]:
-    """The records of a JSON Lines log, in file order, validated one line at a time.
-
-    JSON Lines only, whatever the extension (the document runner reads its logs with it);
-    :func:`read_execution_log` reads Parquet logs too.
+    """The records of a log, in file order, validated one at a time: the reference reading.
 
     Raises
     ------
     InputError
         The file cannot be read; a line is not valid UTF-8 or JSON (naming the line and column),
         or not an object; an ``id`` is not a string or repeats an earlier one (naming both
-        lines); a record cannot be loaded (naming the line and the field).
+        lines); a record cannot be loaded (naming the line and the field). For a Parquet log, the
+        same with its rows.
     """
     label = os.fspath(path)
+    if _is_parquet(label):
+        for number, record_id, telemetry in _parquet_records(label):
+            yield ExecutionRecord(number, record_id, telemetry)
+        return
     load = _RecordLoader(label, "line")
     try:
         stream = open(label, "rb")
@@ -200,15 +201,11 @@ def _is_parquet(path: str) -> bool:
 
 def _read_reference(path: str) -> ExecutionTables:
     """The reference reading: the records loaded one by one, then flattened; errors name the record's line or row."""
-    if _is_parquet(path):
-        records: Iterable[tuple[int, str | None, RetrievalTelemetry]] = _parquet_records(path)
-    else:
-        records = ((record.line, record.id, record.telemetry) for record in iter_execution_records(path))
     numbers, ids, telemetry = [], [], []
-    for number, record_id, loaded in records:
-        numbers.append(number)
-        ids.append(record_id)
-        telemetry.append(loaded)
+    for record in iter_execution_records(path):
+        numbers.append(record.line)
+        ids.append(record.id)
+        telemetry.append(record.telemetry)
     try:
         return flatten_records(telemetry, ids=ids)
     except InputError as exc:  # flatten_records numbers the records from 1, not as the file does

@@ -15,7 +15,7 @@ An item or turn whose input ``error`` says the agent gave no response (``agentRe
 ``turnSkipped``) is left as it is, with status ``error``: there is nothing to score.
 
 Retrieval executions come from the item's ``diagnostics.retrieval_executions``, or from an
-execution log (JSON Lines) whose records are matched to items by ``extensions.id``; those
+execution log (JSON Lines or Parquet) whose records are matched to items by ``extensions.id``; those
 are then written to the item's diagnostics, so the output document holds what was checked.
 """
 
@@ -89,7 +89,7 @@ def check_document(
 ) -> DocumentCheck:
     """Score every deterministic evaluator of ``document`` (a path or the parsed JSON; never modified).
 
-    ``executions``: an execution log (a JSON Lines path) or a mapping from item id to
+    ``executions``: an execution log (a JSON Lines or Parquet path) or a mapping from item id to
     executions, for items whose executions are not in the document. An id of the log that no
     item has, or an item with executions both in the document and in the log, is an error.
     ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
