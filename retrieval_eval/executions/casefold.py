@@ -19,7 +19,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..data.ids import read_only
-from ..kernels.contains import CODE_POINTS, code_points_present, fold_into, folded_offsets
+from ..kernels.contains import (
+    CODE_POINTS,
+    code_points_in_rows,
+    code_points_present,
+    fold_into,
+    folded_offsets,
+    rows_with_any,
+)
 
 _EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
 _ASCII = 0x80
@@ -71,8 +78,10 @@ def casefold(values: pa.Array | pa.ChunkedArray) -> pa.LargeStringArray:
 class Haystacks:
     """A string column ready for casefolded search, copied only where it must be.
 
-    ``casefold`` of an ASCII string is its lower-casing, which the search kernel does as it
-    reads; so each chunk's own buffers are searched, and only the non-ASCII rows are casefolded,
+    ``casefold`` maps each code point on its own, and the search kernel lower-cases ASCII
+    letters as it reads; so a row whose other code points are their own casefold (most accented
+    small letters, dashes, quotes: "café – l’été") is searched in its chunk's own buffers, and
+    only the rows holding a code point that casefolding changes ("É", "ß", "İ") are casefolded,
     into one new buffer. :attr:`buffers` lists the text buffers as the kernel
     :func:`~retrieval_eval.kernels.contains.best_hits_in` takes them: ``(row_first, row_last,
     local_row, offsets, data)``, where row ``x`` of ``row_first:row_last`` is row
@@ -85,18 +94,26 @@ class Haystacks:
     def of(cls, values: pa.ChunkedArray) -> Haystacks:
         """The haystacks of ``values``."""
         non_ascii = ~pc.fill_null(pc.string_is_ascii(values), True).to_numpy(zero_copy_only=False)
-        fold_row = np.where(non_ascii, np.cumsum(non_ascii) - 1, -1)
-        # The chunks' rows: themselves where ASCII, -1 where their fold is in the last buffer.
-        chunk_row = np.where(non_ascii, -1, np.arange(len(values)))
-        buffers, first = [], 0
-        for chunk in values.chunks:
-            last = first + len(chunk)
-            if np.any(~non_ascii[first:last]):
-                buffers.append((first, last, read_only(chunk_row[first:last] - first), *string_buffers(chunk)))
-            first = last
-        if np.any(non_ascii):
-            folded = casefold(values.filter(pa.array(non_ascii)))
-            buffers.append((0, len(values), read_only(fold_row), *string_buffers(folded)))
+        chunks = [(chunk, *string_buffers(chunk)) for chunk in values.chunks]
+        bounds = np.cumsum([0] + [len(chunk) for chunk in values.chunks])
+        rows = [np.flatnonzero(non_ascii[first:last]) for first, last in zip(bounds, bounds[1:])]
+        present = np.zeros(CODE_POINTS, dtype=bool)
+        for (_, offsets, data), chunk_rows in zip(chunks, rows):
+            present |= code_points_in_rows(offsets, data, chunk_rows)
+        changed = _FOLDS.changed(present)
+        fold = np.zeros(len(values), dtype=bool)
+        for (_, offsets, data), chunk_rows, first in zip(chunks, rows, bounds):
+            fold[first + chunk_rows] = rows_with_any(offsets, data, chunk_rows, changed)
+        # The chunks' rows: themselves, or -1 where their fold is in the last buffer.
+        chunk_row = np.where(fold, -1, np.arange(len(values)))
+        buffers = [
+            (first, last, read_only(chunk_row[first:last] - first), offsets, data)
+            for (_, offsets, data), first, last in zip(chunks, bounds, bounds[1:])
+            if not np.all(fold[first:last])
+        ]
+        if np.any(fold):
+            folded = casefold(values.filter(pa.array(fold)))
+            buffers.append((0, len(values), read_only(np.where(fold, np.cumsum(fold) - 1, -1)), *string_buffers(folded)))
         return cls(tuple(buffers))
 
 
@@ -109,6 +126,7 @@ class _Folds:
 
     def __init__(self) -> None:
         self._known = np.zeros(CODE_POINTS, dtype=bool)
+        self._changed = read_only(np.zeros(CODE_POINTS, dtype=bool))
         self._start = read_only(np.zeros(CODE_POINTS, dtype=np.int64))
         self._length = read_only(np.zeros(CODE_POINTS, dtype=np.uint8))
         self._data = _EMPTY_BYTES
@@ -127,8 +145,16 @@ class _Folds:
                 length[new] = lengths
                 self._data = read_only(np.concatenate([self._data, np.frombuffer(b"".join(folded), dtype=np.uint8)]))
                 self._start, self._length = read_only(start), read_only(length)
+                changed = self._changed.copy()
+                changed[new] = [chr(point).casefold() != chr(point) for point in new]
+                self._changed = read_only(changed)
                 self._known[new] = True
             return self._start, self._length, self._data
+
+    def changed(self, present: np.ndarray) -> np.ndarray:
+        """A table over code points: True for those (of the non-ASCII ones ``present`` marks) that casefolding changes."""
+        self.tables(present)
+        return self._changed
 
 
 _FOLDS = _Folds()

@@ -190,6 +190,40 @@ def code_points_present(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
 
 
 @jit
+def code_points_in_rows(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """As :func:`code_points_present`, over the rows ``rows`` only."""
+    present = np.zeros(CODE_POINTS, dtype=np.bool_)
+    for row in rows:
+        j = offsets[row]
+        while j < offsets[row + 1]:
+            if data[j] < 0x80:
+                j += 1
+            else:
+                point, width = _code_point(data, j)
+                present[point] = True
+                j += width
+    return present
+
+
+@jit
+def rows_with_any(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray, marked: np.ndarray) -> np.ndarray:
+    """For each of the rows ``rows``: does it hold a non-ASCII code point ``c`` with ``marked[c]``?"""
+    out = np.zeros(rows.shape[0], dtype=np.bool_)
+    for k in range(rows.shape[0]):
+        j = offsets[rows[k]]
+        while j < offsets[rows[k] + 1]:
+            if data[j] < 0x80:
+                j += 1
+                continue
+            point, width = _code_point(data, j)
+            if marked[point]:
+                out[k] = True
+                break
+            j += width
+    return out
+
+
+@jit
 def folded_offsets(offsets: np.ndarray, data: np.ndarray, fold_length: np.ndarray) -> np.ndarray:
     """The offsets (from 0) of the rows once each non-ASCII code point ``c`` becomes ``fold_length[c]`` bytes."""
     n = offsets.shape[0] - 1
