@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
@@ -131,24 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "metrics":
         print(_metrics_listing(args.format))
         return EXIT_OK
-    if args.command == "check":
-        return _guarded(args, _check)
-    try:
-        result, metrics = _evaluate(args)
-    except (RetrievalEvalError, OSError) as error:
-        if args.debug:
-            raise
-        print(f"retrieval-eval: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.trec:
-        run_id = trec_run_tag(args.run) if args.run else None
-        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
-    else:
-        _emit(_summary_text(result, args.format))
-    return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
-
-
-def _guarded(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
+    command = _check if args.command == "check" else _evaluate_and_print
     try:
         return command(args)
     except (RetrievalEvalError, OSError) as error:
@@ -156,6 +139,16 @@ def _guarded(args: argparse.Namespace, command: Callable[[argparse.Namespace], i
             raise
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _evaluate_and_print(args: argparse.Namespace) -> int:
+    result, metrics = _evaluate(args)
+    if args.trec:
+        run_id = trec_run_tag(args.run) if args.run else None
+        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
+    else:
+        _emit(_summary_text(result, args.format))
+    return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
 
 
 def _check(args: argparse.Namespace) -> int:
