@@ -22,7 +22,6 @@ from ..data.ids import read_only
 from ..kernels.contains import (
     CODE_POINTS,
     code_points_in_rows,
-    code_points_present,
     fold_into,
     folded_offsets,
     rows_with_any,
@@ -57,7 +56,7 @@ def casefold(values: pa.Array | pa.ChunkedArray) -> pa.LargeStringArray:
     buffers = [string_buffers(chunk) for chunk in chunks]
     present = np.zeros(CODE_POINTS, dtype=bool)
     for offsets, data in buffers:
-        present |= code_points_present(offsets, data)
+        present |= code_points_in_rows(offsets, data, np.arange(len(offsets) - 1))
     start, length, folds = _FOLDS.tables(present)
     parts = [folded_offsets(offsets, data, length) for offsets, data in buffers]
     sizes = np.array([part[-1] for part in parts], dtype=np.int64)
@@ -112,8 +111,8 @@ class Haystacks:
             if not np.all(fold[first:last])
         ]
         if np.any(fold):
-            folded = casefold(values.filter(pa.array(fold)))
-            buffers.append((0, len(values), read_only(np.where(fold, np.cumsum(fold) - 1, -1)), *string_buffers(folded)))
+            folded = string_buffers(casefold(values.filter(pa.array(fold))))
+            buffers.append((0, len(values), read_only(np.where(fold, np.cumsum(fold) - 1, -1)), *folded))
         return cls(tuple(buffers))
 
 
@@ -152,7 +151,7 @@ class _Folds:
             return self._start, self._length, self._data
 
     def changed(self, present: np.ndarray) -> np.ndarray:
-        """A table over code points: True for those (of the non-ASCII ones ``present`` marks) that casefolding changes."""
+        """A table over code points: True for those that casefolding changes (known for those ``present`` marks)."""
         self.tables(present)
         return self._changed
 

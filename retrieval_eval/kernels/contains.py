@@ -174,24 +174,8 @@ def _code_point(data: np.ndarray, j: int) -> tuple[int, int]:
 
 
 @jit
-def code_points_present(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """A table over code points (length :data:`CODE_POINTS`): True for the non-ASCII ones that occur in the rows."""
-    present = np.zeros(CODE_POINTS, dtype=np.bool_)
-    j = offsets[0]
-    end = offsets[offsets.shape[0] - 1]
-    while j < end:
-        if data[j] < 0x80:
-            j += 1
-        else:
-            point, width = _code_point(data, j)
-            present[point] = True
-            j += width
-    return present
-
-
-@jit
 def code_points_in_rows(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """As :func:`code_points_present`, over the rows ``rows`` only."""
+    """A table over code points (length :data:`CODE_POINTS`): True for the non-ASCII ones in the rows ``rows``."""
     present = np.zeros(CODE_POINTS, dtype=np.bool_)
     for row in rows:
         j = offsets[row]

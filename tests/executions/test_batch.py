@@ -240,5 +240,5 @@ def test_one_specialization_per_kernel():
     run_checks(flatten_records(records[:1]), plan_checks(1, {**EXAMPLES["Q2"], **EXAMPLES["R1"]}))
     for kernel in (contains.contains_pairs, contains.best_hits_in):
         assert len(kernel.serial.signatures) <= 1, kernel.__name__
-    for kernel in (contains.code_points_present, contains.folded_offsets, contains.fold_into):
+    for kernel in (contains.code_points_in_rows, contains.rows_with_any, contains.folded_offsets, contains.fold_into):
         assert len(kernel.signatures) <= 1, kernel.__name__
