@@ -45,9 +45,7 @@ def paired_t_test(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray,
     return t, p
 
 
-def randomization_test(
-    scores: np.ndarray, baseline: np.ndarray, *, rounds: int = 10_000, seed: int = 0
-) -> np.ndarray:
+def randomization_test(scores: np.ndarray, baseline: np.ndarray, *, rounds: int = 10_000, seed: int = 0) -> np.ndarray:
     """Two-sided paired (Fisher) randomization test of each row of ``scores`` against ``baseline``.
 
     Under the null hypothesis each query's two scores are exchangeable, so the sign of its

@@ -1,0 +1,159 @@
+"""A leaderboard of configurations: one qrels, many runs of the same queries, paired statistics.
+
+Every run is scored against the same :class:`~retrieval_eval.data.Qrels` (built once). The
+per-query scores of the *objective* metric are aligned across runs by ``query_policy``:
+
+- ``"intersection"`` (default): only the queries every run was scored on; each run's count of
+  queries left out is reported (``queries_lost``);
+- ``"zero"``: every query some run was scored on; a run missing one scores 0 there (trec_eval's
+  ``-c`` reading: a query not answered is a query failed).
+
+Queries are then put in id order, so that nothing depends on the order runs or rows came in.
+The configurations are ranked by the objective's mean (descending, or ascending for a metric
+where lower is better; equal means by configuration name). Each one is compared with the best,
+paired over queries: the t-test and the Fisher randomization test (:mod:`.stats`), each with
+Holm's adjustment over the comparisons, the paired effect size, and the queries it wins, ties
+and loses. A configuration is *tied with the best* when its Holm-adjusted randomization p-value
+is above ``alpha``: the data do not show it to be worse. Every mean has a paired bootstrap
+confidence interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..data import Qrels
+from ..errors import ConfigError
+from ..metrics import REGISTRY, evaluate
+from ..metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics
+from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
+
+QUERY_POLICIES = ("intersection", "zero")
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The ranked configurations.
+
+    ``table``: one row per configuration, best first: ``rank``, the mean of each metric,
+    ``ci_low``/``ci_high`` (the objective's bootstrap interval), ``p_t``/``p_t_holm`` and
+    ``p_randomization``/``p_randomization_holm`` (against the best; NaN for the best itself),
+    ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
+    ``tied_with_best`` and ``queries_lost``. ``per_query``: the aligned objective scores,
+    configurations x queries; every mean is over these aligned queries. ``notes``: what the
+    reader should know (no test with fewer than two configurations, queries left out).
+    """
+
+    table: pd.DataFrame
+    per_query: pd.DataFrame
+    objective: str
+    notes: list[str] = field(default_factory=list)
+
+
+def leaderboard(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    metrics: Any = None,
+    *,
+    objective: str | None = None,
+    k: int = DEFAULT_K,
+    query_policy: str = "intersection",
+    alpha: float = 0.05,
+    resamples: int = 10_000,
+    rounds: int = 10_000,
+    seed: int = 0,
+    **options: Any,
+) -> Leaderboard:
+    """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
+
+    ``metrics`` as for :func:`~retrieval_eval.evaluate` (``options`` go to it too); the
+    ``objective`` (default: the first metric) ranks the configurations and is tested.
+    """
+    if not runs:
+        raise ConfigError("give at least one run to rank")
+    if query_policy not in QUERY_POLICIES:
+        raise ConfigError(f"query_policy must be one of {', '.join(QUERY_POLICIES)}, got {query_policy!r}")
+    metric_list = resolve_metrics(metrics, k, options.get("rel_level", 1))
+    goal = REGISTRY.parse(objective, default_k=k) if objective is not None else metric_list[0]
+    if goal not in metric_list:
+        metric_list.append(goal)
+    shared = Qrels.read(
+        qrels, duplicates=options.pop("qrels_duplicates", None) or conventions_for(metric_list).duplicates
+    )
+    names = sorted(runs)
+    per_query = {name: evaluate(shared, runs[name], metric_list, k=k, **options).per_query for name in names}
+    scores, lost = _aligned(per_query, str(goal), query_policy)
+    means = pd.DataFrame(
+        {
+            str(metric): _wide(per_query, str(metric))
+            .reindex(columns=scores.columns)
+            .pipe(lambda wide: wide.fillna(0.0) if query_policy == "zero" else wide)
+            .mean(axis=1)
+            for metric in metric_list
+        }
+    )
+    higher = REGISTRY.definition(goal).higher_is_better
+    order = sorted(names, key=lambda name: (-means.at[name, str(goal)] if higher else means.at[name, str(goal)], name))
+    table = means.loc[order]
+    table.insert(0, "rank", np.arange(1, len(order) + 1))
+    matrix = scores.loc[order].to_numpy()
+    low, high = bootstrap_ci(matrix, resamples=resamples, seed=seed)
+    table["ci_low"], table["ci_high"] = low, high
+    notes = [
+        f"{name} has no score for {count} queries the other runs have; they are left out of the comparison"
+        for name, count in lost.items()
+        if count
+    ]
+    table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes).set_index(table.index))
+    table["queries_lost"] = [lost[name] for name in order]
+    table.index.name = "configuration"
+    return Leaderboard(table, scores.loc[order], str(goal), notes)
+
+
+def _wide(per_query: Mapping[str, pd.DataFrame], metric: str) -> pd.DataFrame:
+    """Configurations x queries (in id order), NaN where a run has no score for a query."""
+    wide = pd.DataFrame({name: frame.set_index("query_id")[metric] for name, frame in per_query.items()}).T
+    return wide.reindex(columns=sorted(wide.columns, key=lambda query: (str(type(query)), query)))
+
+
+def _aligned(per_query: Mapping[str, pd.DataFrame], metric: str, policy: str) -> tuple[pd.DataFrame, dict[str, int]]:
+    wide = _wide(per_query, metric)
+    missing = wide.isna()
+    if policy == "zero":
+        return wide.fillna(0.0), {name: 0 for name in wide.index}
+    kept = ~missing.any(axis=0)
+    return wide.loc[:, kept], {name: int(missing.loc[name].sum()) for name in wide.index}
+
+
+def _against_best(
+    matrix: np.ndarray, higher: bool, alpha: float, rounds: int, seed: int, notes: list[str]
+) -> pd.DataFrame:
+    n = matrix.shape[0]
+    columns = ["p_t", "p_t_holm", "p_randomization", "p_randomization_holm", "effect_size", "wins", "ties", "losses"]
+    result = pd.DataFrame(np.nan, index=range(n), columns=columns)
+    result[["wins", "ties", "losses"]] = 0
+    result["tied_with_best"] = True
+    if n < 2:
+        notes.append("one configuration: nothing to compare, no test was run")
+        return result
+    if matrix.shape[1] < 2:
+        notes.append("fewer than two queries in common: no test was run")
+        return result
+    best, others = matrix[0], matrix[1:]
+    _, p_t = paired_t_test(others, best)
+    p_random = randomization_test(others, best, rounds=rounds, seed=seed)
+    sign = 1.0 if higher else -1.0
+    difference = sign * (others - best)
+    result.loc[1:, "p_t"], result.loc[1:, "p_t_holm"] = p_t, holm(p_t)
+    result.loc[1:, "p_randomization"], result.loc[1:, "p_randomization_holm"] = p_random, holm(p_random)
+    result.loc[1:, "effect_size"] = sign * paired_effect_size(others, best)
+    result.loc[1:, "wins"] = (difference > 0).sum(axis=1)
+    result.loc[1:, "ties"] = (difference == 0).sum(axis=1)
+    result.loc[1:, "losses"] = (difference < 0).sum(axis=1)
+    result.loc[1:, "tied_with_best"] = result.loc[1:, "p_randomization_holm"] > alpha
+    return result
