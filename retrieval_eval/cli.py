@@ -20,6 +20,7 @@ from .io import trec_run_tag, write_json
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
 from .metrics.trec_output import OFFICIAL, trec_lines
+from .sweep import QUERY_POLICIES, runs_from_files, sweep
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -38,6 +39,12 @@ examples:
   retrieval-eval check data/eval_document.json -o scored.json
   retrieval-eval check data/eval_document.json --executions data/executions.jsonl
   retrieval-eval check --executions data/executions.jsonl --config data/checks.json -o results.jsonl
+"""
+
+_SWEEP_EXAMPLES = """\
+examples:
+  retrieval-eval sweep qrels.trec runs/*.trec -m ndcg@10 -m recall@100 --param-pattern 'k(?P<top_k>\\d+)'
+  retrieval-eval sweep qrels.trec runs/*.trec --objective ndcg@10 --cost latency_ms -o leaderboard.parquet
 """
 
 
@@ -121,6 +128,36 @@ def build_parser() -> argparse.ArgumentParser:
                        help="PartialMatch's mode where its options name none (default: %(default)s)")
     check.add_argument("--debug", action="store_true", help="show tracebacks")
 
+    ranking = commands.add_parser(
+        "sweep",
+        help="rank configurations: many runs of the same queries against one qrels",
+        description="Rank configurations by a metric's mean, with bootstrap confidence intervals and paired "
+        "tests against the best (t-test and randomization test, Holm-adjusted), the marginal effect of each "
+        "parameter, and the Pareto front against cost columns.",
+        epilog=_SWEEP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ranking.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL)")
+    ranking.add_argument("runs", nargs="+", metavar="RUN", help="run files, one per configuration (named by file name)")
+    ranking.add_argument("--param-pattern", metavar="REGEX",
+                         help="named groups over the file name give the parameters, e.g. 'k(?P<top_k>\\d+)'; "
+                         "a sidecar RUN.json may give more (and cost columns)")
+    ranking.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
+                         help="metric to report, repeatable (default: ndcg@10)")
+    ranking.add_argument("--objective", metavar="METRIC", help="metric that ranks and is tested (default: the first)")
+    ranking.add_argument("--cost", action="append", default=[], metavar="COLUMN",
+                         help="cost column of the sidecars for the Pareto front (lower is better), repeatable")
+    ranking.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    ranking.add_argument("--query-policy", choices=QUERY_POLICIES, default=QUERY_POLICIES[0],
+                         help="queries compared: those every run has, or all with 0 where a run has none")
+    ranking.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    ranking.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    ranking.add_argument("--rounds", type=int, default=10_000, help="randomization-test rounds (default 10000)")
+    ranking.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
+    ranking.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+    ranking.add_argument("--debug", action="store_true", help="show tracebacks")
+
     listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
     listing.add_argument("--format", choices=("table", "json"), default="table")
     return parser
@@ -131,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "metrics":
         print(_metrics_listing(args.format))
         return EXIT_OK
-    command = _check if args.command == "check" else _evaluate_and_print
+    command = {"check": _check, "sweep": _sweep}.get(args.command, _evaluate_and_print)
     try:
         return command(args)
     except (RetrievalEvalError, OSError) as error:
@@ -167,6 +204,36 @@ def _check(args: argparse.Namespace) -> int:
         write_json(summary.to_dict(), args.summary_output)
     _emit(json.dumps(summary.to_dict(), indent=2) if args.format == "json" else summary.to_text())
     return EXIT_OK if checked.passed else EXIT_THRESHOLD_FAILED
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern)
+    result = sweep(
+        args.qrels,
+        runs,
+        args.metrics or ["ndcg@10"],
+        parameters=parameters,
+        costs=args.cost,
+        objective=args.objective,
+        k=args.k,
+        query_policy=args.query_policy,
+        alpha=args.alpha,
+        resamples=args.resamples,
+        rounds=args.rounds,
+        seed=args.seed,
+    )
+    if args.output:
+        result.write(args.output)
+    table = result.table
+    if args.format == "json":
+        _emit(table.reset_index().to_json(orient="records", indent=2))
+    else:
+        lines = [f"objective: {result.leaderboard.objective}", table.to_string(float_format=lambda v: f"{v:.4f}")]
+        lines += [f"note: {note}" for note in result.leaderboard.notes]
+        if result.effects is not None:
+            lines += ["", "marginal effects:", result.effects.to_string(index=False, float_format=lambda v: f"{v:.4f}")]
+        _emit("\n".join(lines))
+    return EXIT_OK
 
 
 def _emit(text: str) -> None:

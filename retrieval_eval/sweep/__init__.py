@@ -1,6 +1,8 @@
 """Parameter sweeps: many runs of the same queries, compared with paired statistics."""
 
+from .analysis import SweepResult, sweep
 from .chunks import chunks_to_documents
+from .configurations import runs_from_files, runs_from_table
 from .curves import cutoff_curve
 from .effects import marginal_effects, pareto_front
 from .leaderboard import QUERY_POLICIES, Leaderboard, leaderboard
@@ -9,6 +11,7 @@ from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, random
 __all__ = [
     "QUERY_POLICIES",
     "Leaderboard",
+    "SweepResult",
     "bootstrap_ci",
     "chunks_to_documents",
     "cutoff_curve",
@@ -19,4 +22,7 @@ __all__ = [
     "paired_t_test",
     "pareto_front",
     "randomization_test",
+    "runs_from_files",
+    "runs_from_table",
+    "sweep",
 ]

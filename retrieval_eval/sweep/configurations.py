@@ -1,0 +1,116 @@
+"""Where a sweep's configurations come from: run files with parameters, or one long table.
+
+- Run files: each file is a configuration named by its file name. Its parameters come from a
+  regular expression over the file name whose named groups are the parameters
+  (``k(?P<top_k>\\d+)_c(?P<chunk>\\d+)``; a name it does not match is an error naming the file),
+  and/or from a sidecar JSON object beside it (``run.trec`` -> ``run.trec.json`` or
+  ``run.json``: ``{"top_k": 10, "reranker": "on", "latency_ms": 412}``), which may also hold
+  cost columns. Both may be given; a parameter named by both must agree.
+- A long table: one run per combination of the parameter columns, each row a retrieved
+  document (``query_id``, ``doc_id``, ``score`` and the parameter columns).
+
+Parameter values from file names are text; text that reads as an integer or a decimal number
+becomes that number, so that values sort as numbers (``k5`` before ``k10``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ConfigError, InputError
+from ..io import read_json_file
+
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def runs_from_files(
+    paths: Sequence[str | os.PathLike[str]], *, param_pattern: str | None = None
+) -> tuple[dict[str, str], pd.DataFrame]:
+    """The runs of ``paths`` by configuration name, and their parameters (one row per configuration).
+
+    The name is the file name; two files with the same name are an error. The parameter table
+    is indexed by configuration name; a parameter a configuration lacks is missing (NaN).
+    """
+    pattern = _compile(param_pattern)
+    runs: dict[str, str] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for path in map(Path, map(os.fspath, paths)):
+        name = path.name
+        if name in runs:
+            raise ConfigError(f"two runs are named {name!r}; configurations are named by their file names")
+        runs[name] = str(path)
+        parameters = _from_name(path, pattern) if pattern is not None else {}
+        for key, value in _sidecar(path).items():
+            if key in parameters and parameters[key] != value:
+                raise InputError(
+                    f"parameter {key!r} is {parameters[key]!r} in the file name but {value!r} in the sidecar",
+                    source=str(path),
+                )
+            parameters[key] = value
+        rows[name] = parameters
+    return runs, pd.DataFrame.from_dict(rows, orient="index").rename_axis("configuration")
+
+
+def runs_from_table(table: pd.DataFrame, parameters: Sequence[str]) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """The runs of a long table, one per combination of the ``parameters`` columns, and their parameters.
+
+    A configuration is named ``name=value,name=value`` in the order of ``parameters``.
+    """
+    missing = [column for column in parameters if column not in table.columns]
+    if missing:
+        raise InputError(f"no parameter column {missing[0]!r}; the columns are {', '.join(map(str, table.columns))}")
+    if not parameters:
+        raise ConfigError("give the parameter columns that tell the configurations apart")
+    runs, rows = {}, {}
+    for values, rows_of_run in table.groupby(list(parameters), sort=True, dropna=False):
+        values = values if isinstance(values, tuple) else (values,)
+        name = ",".join(f"{column}={value}" for column, value in zip(parameters, values))
+        runs[name] = rows_of_run.drop(columns=list(parameters))
+        rows[name] = dict(zip(parameters, values))
+    return runs, pd.DataFrame.from_dict(rows, orient="index").rename_axis("configuration")
+
+
+def _compile(pattern: str | None) -> re.Pattern[str] | None:
+    if pattern is None:
+        return None
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        raise ConfigError(f"invalid --param-pattern {pattern!r}: {exc}") from None
+    if not compiled.groupindex:
+        raise ConfigError(f"--param-pattern {pattern!r} has no named group (?P<name>...) to take a parameter from")
+    return compiled
+
+
+def _from_name(path: Path, pattern: re.Pattern[str]) -> dict[str, Any]:
+    match = pattern.search(path.name)
+    if match is None:
+        raise InputError(f"the file name does not match the parameter pattern {pattern.pattern!r}", source=str(path))
+    return {key: _number_or_text(value) for key, value in match.groupdict().items() if value is not None}
+
+
+def _sidecar(path: Path) -> dict[str, Any]:
+    for candidate in (path.with_name(path.name + ".json"), path.with_suffix(".json")):
+        if candidate != path and candidate.is_file():
+            value = read_json_file(candidate)
+            if not isinstance(value, dict) or any(isinstance(v, (dict, list)) for v in value.values()):
+                raise InputError(
+                    "a sidecar holds one JSON object of parameter names and plain values", source=str(candidate)
+                )
+            return value
+    return {}
+
+
+def _number_or_text(value: str) -> int | float | str:
+    if _INTEGER.match(value):
+        return int(value)
+    if _DECIMAL.match(value):
+        return float(value)
+    return value
