@@ -20,6 +20,7 @@ from .io import trec_run_tag, write_json
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
 from .metrics.trec_output import OFFICIAL, trec_lines
+from .report import write_report
 from .sweep import QUERY_POLICIES, runs_from_files, sweep
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -155,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_argument("--rounds", type=int, default=10_000, help="randomization-test rounds (default 10000)")
     ranking.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
+    ranking.add_argument("--report", metavar="REPORT.html",
+                         help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
     ranking.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
 
@@ -224,6 +227,8 @@ def _sweep(args: argparse.Namespace) -> int:
     )
     if args.output:
         result.write(args.output)
+    if args.report:
+        write_report(result, args.report)
     table = result.table
     if args.format == "json":
         _emit(table.reset_index().to_json(orient="records", indent=2))

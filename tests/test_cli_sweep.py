@@ -32,7 +32,7 @@ def test_a_sweep_prints_and_writes_the_leaderboard(capsys, tmp_path):
     pattern = r"k(?P<top_k>\d+)_(?P<mode>\w+)\."
     code, stdout, err = run_cli(
         capsys, "sweep", QRELS, *_runs(tmp_path), "-m", "ndcg@10", "--param-pattern", pattern,
-        "--cost", "latency_ms", "-o", str(out), *FAST,
+        "--cost", "latency_ms", "-o", str(out), "--report", str(tmp_path / "report.html"), *FAST,
     )  # fmt: skip
     assert code == 0 and err == ""
     assert stdout.startswith("objective: ndcg@10\n") and "marginal effects:" in stdout
@@ -42,6 +42,7 @@ def test_a_sweep_prints_and_writes_the_leaderboard(capsys, tmp_path):
         table.columns
     )
     assert sorted(table["top_k"].tolist()) == [5, 10]
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("data:image/png;base64,") >= 3
 
 
 def test_a_file_name_the_pattern_does_not_match_exits_2_naming_it(capsys, tmp_path):

@@ -45,13 +45,15 @@ class Leaderboard:
     ``p_randomization``/``p_randomization_holm`` (against the best; NaN for the best itself),
     ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
     ``tied_with_best`` and ``queries_lost``. ``per_query``: the aligned objective scores,
-    configurations x queries; every mean is over these aligned queries. ``notes``: what the
+    configurations x queries; every mean is over these aligned queries. ``metrics``: the metric
+    columns, objective included. ``notes``: what the
     reader should know (no test with fewer than two configurations, queries left out).
     """
 
     table: pd.DataFrame
     per_query: pd.DataFrame
     objective: str
+    metrics: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -112,7 +114,7 @@ def leaderboard(
     table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes).set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
-    return Leaderboard(table, scores.loc[order], str(goal), notes)
+    return Leaderboard(table, scores.loc[order], str(goal), [str(metric) for metric in metric_list], notes)
 
 
 def _wide(per_query: Mapping[str, pd.DataFrame], metric: str) -> pd.DataFrame:
