@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
@@ -224,6 +224,7 @@ def _sweep(args: argparse.Namespace) -> int:
         resamples=args.resamples,
         rounds=args.rounds,
         seed=args.seed,
+        progress=_progress_bar() if sys.stderr.isatty() else None,
     )
     if args.output:
         result.write(args.output)
@@ -239,6 +240,15 @@ def _sweep(args: argparse.Namespace) -> int:
             lines += ["", "marginal effects:", result.effects.to_string(index=False, float_format=lambda v: f"{v:.4f}")]
         _emit("\n".join(lines))
     return EXIT_OK
+
+
+def _progress_bar() -> Callable[[int, int, str], None]:
+    """A one-line progress display on stderr (only used when stderr is a terminal)."""
+
+    def show(done: int, total: int, name: str) -> None:
+        print(f"\r[{done}/{total}] {name[:60]:<60}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _emit(text: str) -> None:

@@ -3,7 +3,8 @@
 - the objective against each parameter: the configurations' means with their bootstrap
   intervals as error bars, and the marginal mean per value as a line;
 - a heatmap of the objective over two parameters (the mean over configurations per cell);
-- the per-query distribution of the objective for the top configurations (box plots).
+- the per-query distribution of the objective for the top configurations (box plots);
+- cutoff curves: a metric's mean at every k, one line per run.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ def per_query_plot(per_query: pd.DataFrame, objective: str, top: int = 5) -> byt
     axes.boxplot([row.dropna().to_numpy() for _, row in shown.iterrows()])
     axes.set_xticks(range(1, len(shown) + 1), [str(name) for name in shown.index], rotation=30, ha="right")
     axes.set_ylabel(f"{objective} per query")
+    return _png(figure)
+
+
+def cutoff_plot(curves: dict[str, pd.DataFrame], metric: str) -> bytes:
+    """One line per run: the mean of ``metric`` at each cutoff (the ``k``/``mean`` frames of
+    :func:`~retrieval_eval.sweep.cutoff_curve`)."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(5, 3.5))
+    for name, curve in curves.items():
+        axes.plot(curve["k"], curve["mean"], label=str(name))
+    axes.set_xlabel("k")
+    axes.set_ylabel(f"{metric}@k")
+    axes.legend(fontsize="small")
     return _png(figure)
 
 

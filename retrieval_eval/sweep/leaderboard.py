@@ -20,7 +20,7 @@ confidence interval.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,12 +69,14 @@ def leaderboard(
     resamples: int = 10_000,
     rounds: int = 10_000,
     seed: int = 0,
+    progress: Callable[[int, int, str], None] | None = None,
     **options: Any,
 ) -> Leaderboard:
     """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
 
     ``metrics`` as for :func:`~retrieval_eval.evaluate` (``options`` go to it too); the
     ``objective`` (default: the first metric) ranks the configurations and is tested.
+    ``progress(done, total, name)`` is called after each run is scored.
     """
     if not runs:
         raise ConfigError("give at least one run to rank")
@@ -88,7 +90,11 @@ def leaderboard(
         qrels, duplicates=options.pop("qrels_duplicates", None) or conventions_for(metric_list).duplicates
     )
     names = sorted(runs)
-    per_query = {name: evaluate(shared, runs[name], metric_list, k=k, **options).per_query for name in names}
+    per_query = {}
+    for done, name in enumerate(names, start=1):
+        per_query[name] = evaluate(shared, runs[name], metric_list, k=k, **options).per_query
+        if progress is not None:
+            progress(done, len(names), name)
     scores, lost = _aligned(per_query, str(goal), query_policy)
     means = pd.DataFrame(
         {

@@ -57,6 +57,17 @@ def test_marks_in_markdown_and_latex(result):
     assert "k10\\_b$^*$" in latex and "$^\\dagger$" in latex and latex.startswith("\\begin{tabular}{lrrr")
 
 
+def test_a_cutoff_plot_is_a_png():
+    from pathlib import Path
+
+    from retrieval_eval.report.plots import cutoff_plot
+    from retrieval_eval.sweep import cutoff_curve
+
+    data = Path(__file__).resolve().parents[2] / "data"
+    curve = cutoff_curve(str(data / "qrels.trec"), str(data / "run.trec"), "recall", 20)
+    assert cutoff_plot({"run": curve}, "recall").startswith(b"\x89PNG")
+
+
 def test_without_plots(result):
     parser = _Counter()
     parser.feed(html_report(result, with_plots=False))

@@ -89,6 +89,13 @@ def test_one_configuration_gets_a_leaderboard_and_a_note():
     assert board.notes == ["one configuration: nothing to compare, no test was run"]
 
 
+def test_progress_is_reported_after_each_run():
+    calls = []
+    leaderboard(qrels(), {"b": run(good=0.5, seed=7), "a": run(good=0.5, seed=8)}, ["ndcg@5"],
+                progress=lambda *args: calls.append(args), **FAST)  # fmt: skip
+    assert calls == [(1, 2, "a"), (2, 2, "b")]
+
+
 def test_bad_options():
     with pytest.raises(ConfigError, match="query_policy must be one of intersection, zero"):
         leaderboard(qrels(), {"a": run(good=0.5, seed=6)}, query_policy="union")
