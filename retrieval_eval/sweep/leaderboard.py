@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import Qrels
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ..metrics import REGISTRY, evaluate
 from ..metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
@@ -96,6 +96,10 @@ def leaderboard(
         if progress is not None:
             progress(done, len(names), name)
     scores, lost = _aligned(per_query, str(goal), query_policy)
+    if scores.shape[1] == 0:
+        raise InputError(
+            f"the runs have no query with a {goal} score in common; query_policy='zero' scores a missing query 0"
+        )
     means = pd.DataFrame(
         {
             str(metric): _wide(per_query, str(metric))

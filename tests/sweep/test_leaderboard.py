@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval_eval.errors import ConfigError
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep.leaderboard import leaderboard
 
 FAST = {"resamples": 300, "rounds": 300}
@@ -94,6 +94,14 @@ def test_progress_is_reported_after_each_run():
     leaderboard(qrels(), {"b": run(good=0.5, seed=7), "a": run(good=0.5, seed=8)}, ["ndcg@5"],
                 progress=lambda *args: calls.append(args), **FAST)  # fmt: skip
     assert calls == [(1, 2, "a"), (2, 2, "b")]
+
+
+def test_runs_without_a_query_in_common_are_an_error():
+    first = run(good=0.5, seed=9)
+    second = run(good=0.5, seed=9).assign(query_id=lambda frame: frame["query_id"] + "x")
+    judged = pd.concat([qrels(), qrels().assign(query_id=lambda frame: frame["query_id"] + "x")])
+    with pytest.raises(InputError, match="the runs have no query with a ndcg@5 score in common"):
+        leaderboard(judged, {"a": first, "b": second}, ["ndcg@5"], query_set="both", **FAST)
 
 
 def test_bad_options():
