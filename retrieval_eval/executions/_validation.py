@@ -21,3 +21,10 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
     return path
+
+
+def known(value: str, choices: tuple[str, ...], what: str, plural: str) -> str:
+    """``value`` if it is one of ``choices``; else ValueError "unknown <what> 'x'; known <plural>: a, b"."""
+    if value not in choices:
+        raise ValueError(f"unknown {what} {value!r}; known {plural}: {', '.join(choices)}")
+    return value

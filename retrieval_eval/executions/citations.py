@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from ..errors import InputError
+from ._validation import known
 from .evaluator import DeterministicEvaluator
 
 _NUMBER = r"\[[1-9][0-9]*\]"
@@ -57,9 +58,7 @@ class _Options(BaseModel):
     @field_validator("citation_format")
     @classmethod
     def _known(cls, value: str) -> str:
-        if value not in CITATION_FORMATS:
-            raise ValueError(f"unknown citation format {value!r}; known formats: {', '.join(CITATION_FORMATS)}")
-        return value
+        return known(value, CITATION_FORMATS, "citation format", "formats")
 
 
 class Citations(DeterministicEvaluator):

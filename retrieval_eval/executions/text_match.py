@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictStr, field_validator
 
 from ..errors import InputError
+from ._validation import known
 from .evaluator import DeterministicEvaluator
 
 PARTIAL_MATCH_MODES = ("token_f1", "upstream_v1")
@@ -90,9 +91,7 @@ class _PartialOptions(BaseModel):
     @field_validator("mode")
     @classmethod
     def _known(cls, value: str) -> str:
-        if value not in PARTIAL_MATCH_MODES:
-            raise ValueError(f"unknown mode {value!r}; known modes: {', '.join(PARTIAL_MATCH_MODES)}")
-        return value
+        return known(value, PARTIAL_MATCH_MODES, "mode", "modes")
 
 
 class PartialMatch(DeterministicEvaluator):
