@@ -356,15 +356,23 @@ def _infap(rels: list[int], m: int, num_rel: int) -> float:
     return inf_ap
 
 
-def _rank(qid: str, ranking: Ranking, max_docs: int | None) -> list[str]:
-    """Doc ids by score descending, ties by UTF-8 docid bytes descending, truncated to ``max_docs``."""
-    pairs = list(ranking.items()) if isinstance(ranking, Mapping) else list(ranking)
-    scores: dict[str, float] = {}
-    for doc, score in pairs:
+def _distinct_pairs(qid: str, raw: Ranking | Judgments, side: str) -> list[tuple[str, object]]:
+    """The (doc id, value) pairs of one query of the run or qrels; a non-string or repeated doc id raises."""
+    pairs = list(raw.items()) if isinstance(raw, Mapping) else list(raw)
+    seen: set[str] = set()
+    for doc, _ in pairs:
         if not isinstance(doc, str):
             raise ValueError(f"query {qid!r}: document id {doc!r} is not a string")
-        if doc in scores:
-            raise ValueError(f"query {qid!r}: duplicate document {doc!r} in the run")
+        if doc in seen:
+            raise ValueError(f"query {qid!r}: duplicate document {doc!r} in the {side}")
+        seen.add(doc)
+    return pairs
+
+
+def _rank(qid: str, ranking: Ranking, max_docs: int | None) -> list[str]:
+    """Doc ids by score descending, ties by UTF-8 docid bytes descending, truncated to ``max_docs``."""
+    scores: dict[str, float] = {}
+    for doc, score in _distinct_pairs(qid, ranking, "run"):
         if isinstance(score, bool) or not isinstance(score, numbers.Real):
             raise ValueError(f"query {qid!r}: score {score!r} of document {doc!r} is not a real number")
         score = float(score)
@@ -377,13 +385,8 @@ def _rank(qid: str, ranking: Ranking, max_docs: int | None) -> list[str]:
 
 def _judgments(qid: str, raw: Judgments) -> dict[str, int]:
     """The query's judgments as ``{doc_id: int label}``; duplicates and non-integral labels raise."""
-    pairs = list(raw.items()) if isinstance(raw, Mapping) else list(raw)
     judgments: dict[str, int] = {}
-    for doc, label in pairs:
-        if not isinstance(doc, str):
-            raise ValueError(f"query {qid!r}: document id {doc!r} is not a string")
-        if doc in judgments:
-            raise ValueError(f"query {qid!r}: duplicate document {doc!r} in the qrels")
+    for doc, label in _distinct_pairs(qid, raw, "qrels"):
         if not isinstance(label, numbers.Integral):
             raise ValueError(f"query {qid!r}: label {label!r} of document {doc!r} is not an integer")
         judgments[doc] = int(label)
