@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..data import Qrels, Run
-from ..data.join import align_queries
+from ..data._table import duplicate_policy_code
+from ..data.join import QUERY_SETS, TIE_ORDERS, QueryAlignment, align_queries
 from ..errors import ConfigError
 from . import document_retrieval, trec
 from .document_retrieval import LabelRange
@@ -86,29 +88,22 @@ def evaluate(
     >>> result = evaluate("data/qrels.trec", "data/run.trec", ["ndcg@10", "map", "ndcg_exp@10"])  # doctest: +SKIP
     >>> result.summary["mean"]  # doctest: +SKIP
     """
-    k = _positive("the cutoff k", k)
-    rel_level = _positive("rel_level", rel_level)
-    if max_docs is not None:
-        max_docs = _positive("max_docs", max_docs)
-    options = FamilyOptions(LabelRange(label_min, label_max), max_docs)
-    metric_list, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, k, rel_level)
-    by_family: dict[str, list[Metric]] = {}
-    for metric in metric_list:
-        by_family.setdefault(REGISTRY.definition(metric).family, []).append(metric)
-    conventions = conventions_for(metric_list)
-    qrels = Qrels.read(qrels, duplicates=qrels_duplicates or conventions.duplicates)
+    plan = plan_evaluation(
+        metrics,
+        k=k,
+        thresholds=thresholds,
+        label_min=label_min,
+        label_max=label_max,
+        rel_level=rel_level,
+        query_set=query_set,
+        ties=ties,
+        max_docs=max_docs,
+        run_duplicates=run_duplicates,
+        qrels_duplicates=qrels_duplicates,
+    )
+    qrels = Qrels.read(qrels, duplicates=plan.qrels_duplicates)
     run = Run.read(run)
-    alignment = align_queries(qrels, run, query_set or conventions.query_set)
-    joins: dict[tuple[Any, str], Any] = {}
-    columns: dict[Metric, np.ndarray] = {}
-    for family, family_metrics in by_family.items():
-        module = FAMILIES[family]
-        key = (module.JOIN, ties or module.TIES)
-        if key not in joins:
-            joins[key] = module.JOIN(qrels, run, duplicates=run_duplicates or conventions.duplicates, ties=key[1])
-        columns.update(module.compute(qrels, joins[key], alignment, family_metrics, options))
-    integer_metrics = {m for m in metric_list if REGISTRY.definition(m).integer}
-    geometric_metrics = {m for m in metric_list if REGISTRY.definition(m).geometric}
+    alignment = align_queries(qrels, run, plan.query_set)
     counts = {
         "evaluated": len(alignment.query_ids),
         "judged_only": alignment.n_judged_only,
@@ -118,11 +113,93 @@ def evaluate(
     return build_result(
         run.name,
         alignment.query_ids.to_pandas(),
-        {m: columns[m] for m in metric_list},
-        integer_metrics,
-        threshold_list,
+        plan.score(qrels, run, alignment),
+        plan.integer_metrics,
+        list(plan.thresholds),
         counts,
-        geometric_metrics,
+        plan.geometric_metrics,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationPlan:
+    """What an evaluation computes and by which rules, resolved once from the user's options.
+
+    Every option left at None is settled here from the conventions of the metrics' reference
+    (see :func:`evaluate`), so that each piece of a run scored apart (a chunk of a stream, a
+    partition on a cluster) follows the same rules.
+    """
+
+    metrics: tuple[Metric, ...]
+    thresholds: tuple[Threshold, ...]
+    options: FamilyOptions
+    query_set: str
+    ties: str | None
+    run_duplicates: str
+    qrels_duplicates: str
+
+    @property
+    def integer_metrics(self) -> set[Metric]:
+        return {m for m in self.metrics if REGISTRY.definition(m).integer}
+
+    @property
+    def geometric_metrics(self) -> set[Metric]:
+        return {m for m in self.metrics if REGISTRY.definition(m).geometric}
+
+    def score(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
+        """Each metric's value for each query of ``alignment``, in ``self.metrics`` order."""
+        by_family: dict[str, list[Metric]] = {}
+        for metric in self.metrics:
+            by_family.setdefault(REGISTRY.definition(metric).family, []).append(metric)
+        joins: dict[tuple[Any, str], Any] = {}
+        columns: dict[Metric, np.ndarray] = {}
+        for family, family_metrics in by_family.items():
+            module = FAMILIES[family]
+            key = (module.JOIN, self.ties or module.TIES)
+            if key not in joins:
+                joins[key] = module.JOIN(qrels, run, duplicates=self.run_duplicates, ties=key[1])
+            columns.update(module.compute(qrels, joins[key], alignment, family_metrics, self.options))
+        return {metric: columns[metric] for metric in self.metrics}
+
+
+def plan_evaluation(
+    metrics: Iterable[str | Metric] | str | None = None,
+    *,
+    k: int = DEFAULT_K,
+    thresholds: Mapping[str | Metric, float] | None = None,
+    label_min: int = 0,
+    label_max: int = 4,
+    rel_level: int = 1,
+    query_set: str | None = None,
+    ties: str | None = None,
+    max_docs: int | None = None,
+    run_duplicates: str | None = None,
+    qrels_duplicates: str | None = None,
+) -> EvaluationPlan:
+    """Check the options of :func:`evaluate` (same meaning) and settle the defaults."""
+    k = _positive("the cutoff k", k)
+    rel_level = _positive("rel_level", rel_level)
+    if max_docs is not None:
+        max_docs = _positive("max_docs", max_docs)
+    metric_list, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, k, rel_level)
+    conventions = conventions_for(metric_list)
+    query_set = query_set or conventions.query_set
+    if query_set not in QUERY_SETS:
+        raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
+    if ties is not None and ties not in TIE_ORDERS:
+        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    run_duplicates = run_duplicates or conventions.duplicates
+    qrels_duplicates = qrels_duplicates or conventions.duplicates
+    duplicate_policy_code(run_duplicates, what="run duplicates")
+    duplicate_policy_code(qrels_duplicates, what="qrels duplicates")
+    return EvaluationPlan(
+        tuple(metric_list),
+        tuple(threshold_list),
+        FamilyOptions(LabelRange(label_min, label_max), max_docs),
+        query_set,
+        ties,
+        run_duplicates,
+        qrels_duplicates,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,40 +81,73 @@ def build_result(
     query_counts: dict[str, int],
     geometric_metrics: set[Metric] = frozenset(),
 ) -> EvaluationResult:
-    per_query = pd.DataFrame({"query_id": query_ids})
-    for metric, values in columns.items():
-        per_query[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
-    summary = pd.DataFrame(
-        {
-            "mean": [
-                _geometric_mean(values) if metric in geometric_metrics else _mean(values)
-                for metric, values in columns.items()
-            ],
-            "undefined": [int(np.isnan(values).sum()) for values in columns.values()],
-        },
-        index=pd.Index([str(m) for m in columns], name="metric"),
-    )
-    verdict = None
-    if thresholds:
-        summary["threshold"] = np.nan
-        summary["higher_is_better"] = pd.array([pd.NA] * len(summary), dtype="boolean")
-        summary["passed"] = pd.array([pd.NA] * len(summary), dtype="boolean")
-        summary["pass_rate"] = np.nan
-        for threshold in thresholds:
-            name = str(threshold.metric)
-            per_query_pass = threshold.passes(columns[threshold.metric])
-            per_query[f"{name}_passed"] = per_query_pass
-            summary.loc[name, "threshold"] = threshold.value
-            summary.loc[name, "higher_is_better"] = threshold.higher_is_better
-            summary.loc[name, "passed"] = bool(threshold.passes(np.array([summary.loc[name, "mean"]]))[0])
-            summary.loc[name, "pass_rate"] = float(per_query_pass.mean()) if len(per_query_pass) else math.nan
-        verdict = bool(summary["passed"].dropna().all())
+    per_query = per_query_table(query_ids, columns, integer_metrics, thresholds)
+    summary, verdict = summarize(columns.__getitem__, list(columns), thresholds, geometric_metrics)
     return EvaluationResult(run, per_query, summary, query_counts, verdict)
 
 
+def per_query_table(
+    query_ids: pd.Series,
+    columns: dict[Metric, np.ndarray],
+    integer_metrics: set[Metric],
+    thresholds: list[Threshold],
+) -> pd.DataFrame:
+    """``query_id``, one column per metric (int64 for integer metrics), then ``<metric>_passed`` per threshold."""
+    per_query = pd.DataFrame({"query_id": query_ids})
+    for metric, values in columns.items():
+        per_query[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
+    for threshold in thresholds:
+        per_query[f"{threshold.metric}_passed"] = threshold.passes(columns[threshold.metric])
+    return per_query
+
+
+def summarize(
+    values_of: Callable[[Metric], np.ndarray],
+    metrics: list[Metric],
+    thresholds: list[Threshold],
+    geometric_metrics: set[Metric] = frozenset(),
+) -> tuple[pd.DataFrame, bool | None]:
+    """The summary table and the verdict, from each metric's per-query values.
+
+    ``values_of(metric)`` gives that metric's values over all evaluated queries, in any order:
+    the means are exactly rounded (:func:`math.fsum`), so they do not depend on the order of
+    the queries, nor on how they were split into chunks or partitions. Each metric's values are
+    asked for once, so a caller may read them one column at a time.
+    """
+    by_metric = {threshold.metric: threshold for threshold in thresholds}
+    rows = []
+    for metric in metrics:
+        values = np.asarray(values_of(metric), dtype=np.float64)
+        row: dict[str, Any] = {
+            "mean": _geometric_mean(values) if metric in geometric_metrics else _mean(values),
+            "undefined": int(np.isnan(values).sum()),
+        }
+        if thresholds:
+            threshold = by_metric.get(metric)
+            row.update(threshold=math.nan, higher_is_better=pd.NA, passed=pd.NA, pass_rate=math.nan)
+            if threshold is not None:
+                row.update(
+                    threshold=threshold.value,
+                    higher_is_better=threshold.higher_is_better,
+                    passed=bool(threshold.passes(np.array([row["mean"]]))[0]),
+                    pass_rate=float(threshold.passes(values).mean()) if len(values) else math.nan,
+                )
+        rows.append(row)
+    summary = pd.DataFrame(rows, index=pd.Index([str(m) for m in metrics], name="metric"))
+    summary["undefined"] = summary["undefined"].astype(np.int64)
+    if not thresholds:
+        return summary, None
+    for column in ("higher_is_better", "passed"):
+        summary[column] = summary[column].astype("boolean")
+    summary["threshold"] = summary["threshold"].astype(np.float64)
+    summary["pass_rate"] = summary["pass_rate"].astype(np.float64)
+    return summary, bool(summary["passed"].dropna().all())
+
+
 def _mean(values: np.ndarray) -> float:
+    """The exactly rounded mean of the defined values (NaN when none is)."""
     defined = values[~np.isnan(values)]
-    return float(defined.mean()) if len(defined) else math.nan
+    return math.fsum(defined) / len(defined) if len(defined) else math.nan
 
 
 # trec_eval's floor for geometric means: one query at 0 does not make the whole summary 0.
@@ -123,7 +157,7 @@ GEOMETRIC_FLOOR = 0.00001
 def _geometric_mean(values: np.ndarray) -> float:
     """exp(mean(log(max(v, 1e-5)))) over the defined values, as trec_eval's gm_map."""
     defined = values[~np.isnan(values)]
-    return float(np.exp(np.log(np.maximum(defined, GEOMETRIC_FLOOR)).mean())) if len(defined) else math.nan
+    return math.exp(_mean(np.log(np.maximum(defined, GEOMETRIC_FLOOR)))) if len(defined) else math.nan
 
 
 def _plain(value: Any) -> Any:
