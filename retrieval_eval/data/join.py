@@ -18,6 +18,8 @@ from .qrels import Qrels
 from .run import Run
 
 QUERY_SETS = ("qrels", "both", "union")
+#: The query sets that evaluate judged queries the run lacks (as retrieving nothing).
+SETS_WITH_JUDGED_ONLY = ("qrels", "union")
 _REPEATED = "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)"
 #: How equal scores are ordered: input order (azure-ai-evaluation, ranx) or descending document id (trec_eval).
 TIE_ORDERS = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
@@ -158,6 +160,29 @@ def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlig
         np.concatenate([run_of_qrels, run_only.astype(np.int64)]),
         np.concatenate([qrels_index, np.full(len(run_only), -1, dtype=np.int64)]),
         **counts,
+    )
+
+
+def align_run_queries(qrels: Qrels, run: Run, query_set: str) -> QueryAlignment:
+    """The evaluated queries among those of ``run``, a piece of a larger run holding whole queries.
+
+    The judged ones (in run order), and under ``"union"`` the unjudged ones too. Judged queries
+    the piece lacks are not its business: whether the whole run lacks them is known only once
+    every piece is scored (``n_judged_only`` is 0).
+    """
+    if query_set not in QUERY_SETS:
+        raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
+    qrels_query = _positions_in(qrels.query_ids, run.query_ids, qrels, run)
+    judged = qrels_query >= 0
+    n_both = int(judged.sum())
+    keep = np.arange(run.n_queries) if query_set == "union" else np.flatnonzero(judged)
+    return QueryAlignment(
+        run.query_ids.take(pa.array(keep)),
+        keep.astype(np.int64),
+        qrels_query[keep],
+        n_judged_only=0,
+        n_retrieved_only=run.n_queries - n_both,
+        n_both=n_both,
     )
 
 

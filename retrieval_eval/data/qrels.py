@@ -64,6 +64,23 @@ class Qrels(GroupedTable):
         table = read_qrels_table(source, columns=columns, format=format)
         return cls(table, source=source_label(source), duplicates=duplicates)
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes held in memory: the table and the index built over it."""
+        arrays = (
+            self.labels,
+            self.judged_rows,
+            self.judged_keys,
+            self.judged_labels,
+            self.ideal_labels,
+            self.n_judged,
+            self.doc_ids.keys,
+            self.doc_ids.offsets,
+            self.queries.order,
+            self.queries.offsets,
+        )
+        return self.table.nbytes + sum(array.nbytes for array in arrays)
+
     def __repr__(self) -> str:
         return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)})"
 

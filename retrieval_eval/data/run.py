@@ -27,7 +27,7 @@ class Run(GroupedTable):
     ) -> None:
         super().__init__(table, "score", source, queries=queries)
         self.name = name if name is not None else source
-        self.scores = _finite_or_infinite_scores(self.table, source)
+        self.scores = rankable_scores(self.table, source)
 
     @classmethod
     def read(
@@ -48,13 +48,17 @@ class Run(GroupedTable):
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"
 
 
-def _finite_or_infinite_scores(table: pa.Table, source: str) -> np.ndarray:
+def rankable_scores(table: pa.Table, source: str, first_row: int = 0) -> np.ndarray:
+    """The scores of a canonical run table as float64; an error names a missing or NaN one.
+
+    ``first_row``: the 0-based row of ``source`` the table starts at (errors give 1-based rows).
+    """
     column = table["score"]
     if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
         raise InputError(f"scores must be numbers, found {column.type}", source=source, field="score")
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
-        raise InputError("missing score", source=source, row=row + 1, field="score")
+        raise InputError("missing score", source=source, row=first_row + row + 1, field="score")
     scores = read_only(column.cast(pa.float64()).to_numpy())
     nan = np.isnan(scores)
     if nan.any():
@@ -62,7 +66,7 @@ def _finite_or_infinite_scores(table: pa.Table, source: str) -> np.ndarray:
         raise InputError(
             f"{int(nan.sum())} NaN score(s), first at {describe_row(table, row)}; NaN cannot be ranked",
             source=source,
-            row=row + 1,
+            row=first_row + row + 1,
             field="score",
         )
     return scores

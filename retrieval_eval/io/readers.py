@@ -15,7 +15,7 @@ from retrieval_eval.io.trec import QRELS_LAYOUT, RUN_LAYOUT, TrecLayout, read_tr
 
 # Canonical column -> role, in output order.
 _QRELS_ROLES = {"query_id": "id", "doc_id": "id", "relevance": "relevance"}
-_RUN_ROLES = {"query_id": "id", "doc_id": "id", "score": "score"}
+RUN_ROLES = {"query_id": "id", "doc_id": "id", "score": "score"}
 
 #: Role -> the function that types a raw column of that role.
 COERCERS: Mapping[str, Callable[..., pa.ChunkedArray]] = {
@@ -88,7 +88,7 @@ def read_run_table(
         Columns ``query_id``, ``doc_id`` and ``score`` (float64; NaN is kept for the data
         layer to judge), one row per input row, in input order.
     """
-    return _read(source, columns, format, _RUN_ROLES, RUN_LAYOUT)
+    return _read(source, columns, format, RUN_ROLES, RUN_LAYOUT)
 
 
 def _read(

@@ -29,21 +29,18 @@ class Threshold:
 
 
 @dataclass(frozen=True, eq=False)
-class EvaluationResult:
-    """What :func:`retrieval_eval.evaluate` returns.
+class EvaluationSummary:
+    """The summary of an evaluation (what every way of evaluating returns).
 
-    ``per_query``: one row per evaluated query: ``query_id``, one column per metric, and a
-    ``<metric>_passed`` column per thresholded metric. ``summary``: one row per metric (index:
-    metric name) with ``mean`` (over queries where the metric is defined; the geometric mean for
-    the metrics defined so, gm_map and gm_bpref) and ``undefined``
-    (queries where it is NaN); with thresholds also ``threshold``, ``higher_is_better``,
-    ``passed`` (the mean meets the threshold) and ``pass_rate`` (share of queries that pass).
-    ``query_counts``: evaluated, judged_only, retrieved_only, both. ``passed``: every thresholded
-    metric passed (None when no thresholds were given).
+    ``summary``: one row per metric (index: metric name) with ``mean`` (over queries where the
+    metric is defined, exactly rounded; the geometric mean for the metrics defined so, gm_map and
+    gm_bpref) and ``undefined`` (queries where it is NaN); with thresholds also ``threshold``,
+    ``higher_is_better``, ``passed`` (the mean meets the threshold) and ``pass_rate`` (share of
+    queries that pass). ``query_counts``: evaluated, judged_only, retrieved_only, both.
+    ``passed``: every thresholded metric passed (None when no thresholds were given).
     """
 
     run: str
-    per_query: pd.DataFrame
     summary: pd.DataFrame
     query_counts: dict[str, int]
     passed: bool | None
@@ -60,16 +57,27 @@ class EvaluationResult:
         }
         return {"run": self.run, "passed": self.passed, "queries": dict(self.query_counts), "metrics": metrics}
 
-    def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
-        write_table(self.per_query, path)
-
     def write_summary(self, path: str | os.PathLike[str]) -> None:
         """Write the summary: JSON for .json, else a table with one row per metric."""
         if os.fspath(path).lower().endswith(".json"):
             write_json(self.to_dict(), path)
         else:
             write_table(self.summary.reset_index(names="metric"), path)
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationResult(EvaluationSummary):
+    """What :func:`retrieval_eval.evaluate` returns: the summary and the per-query table.
+
+    ``per_query``: one row per evaluated query: ``query_id``, one column per metric, and a
+    ``<metric>_passed`` column per thresholded metric.
+    """
+
+    per_query: pd.DataFrame
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
+        write_table(self.per_query, path)
 
 
 def build_result(
@@ -83,7 +91,7 @@ def build_result(
 ) -> EvaluationResult:
     per_query = per_query_table(query_ids, columns, integer_metrics, thresholds)
     summary, verdict = summarize(columns.__getitem__, list(columns), thresholds, geometric_metrics)
-    return EvaluationResult(run, per_query, summary, query_counts, verdict)
+    return EvaluationResult(run=run, summary=summary, query_counts=query_counts, passed=verdict, per_query=per_query)
 
 
 def per_query_table(
