@@ -5,6 +5,7 @@
 """
 
 from .data import Qrels, Run
+from .dataset import DatasetResult, evaluate_dataset
 from .errors import ConfigError, InputError, OutputError, RetrievalEvalError, UnknownMetricError
 from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 
@@ -13,6 +14,7 @@ __version__ = "0.1.0"
 __all__ = [
     "REGISTRY",
     "ConfigError",
+    "DatasetResult",
     "EvaluationResult",
     "InputError",
     "Metric",
@@ -23,4 +25,5 @@ __all__ = [
     "UnknownMetricError",
     "__version__",
     "evaluate",
+    "evaluate_dataset",
 ]

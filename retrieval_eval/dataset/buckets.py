@@ -1,0 +1,55 @@
+"""Hash-partition a run by query into parquet buckets on disk, so that each bucket holds whole queries.
+
+Rows keep their input order within a bucket (batches are appended in reading order), so the
+order of a query's rows, which decides ties and repeated documents under some conventions,
+is the input's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..data.ids import id_column
+from ..kernels.grouping import counting_sort
+from ..kernels.partitioning import bucket_of_keys
+
+
+@dataclass(frozen=True)
+class Bucket:
+    path: str
+    rows: int
+
+
+def write_buckets(tables: Iterable[pa.Table], n_buckets: int, directory: str | os.PathLike[str], salt: int) -> list[Bucket]:
+    """Append the rows of each canonical run table to bucket ``bucket_of_keys(query key) mod n_buckets``.
+
+    ``salt`` chooses the hash (a bucket split again uses another). Returns the non-empty
+    buckets. Files are closed whatever happens; removing them is the caller's (it owns
+    ``directory``).
+    """
+    writers: dict[int, pq.ParquetWriter] = {}
+    rows = [0] * n_buckets
+    paths = [str(Path(directory) / f"bucket-{salt}-{index:05d}.parquet") for index in range(n_buckets)]
+    try:
+        for table in tables:
+            query_ids = id_column(table["query_id"], field="query_id", source="<bucket>")
+            order, offsets = counting_sort(bucket_of_keys(query_ids.keys, n_buckets, salt), n_buckets)
+            grouped = table.take(pa.array(order))
+            for index in range(n_buckets):
+                start, stop = int(offsets[index]), int(offsets[index + 1])
+                if stop == start:
+                    continue
+                if index not in writers:
+                    writers[index] = pq.ParquetWriter(paths[index], table.schema)
+                writers[index].write_table(grouped.slice(start, stop - start))
+                rows[index] += stop - start
+    finally:
+        for writer in writers.values():
+            writer.close()
+    return [Bucket(paths[index], rows[index]) for index in sorted(writers)]

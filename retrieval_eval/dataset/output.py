@@ -1,0 +1,132 @@
+"""The per-query dataset: parquet parts written as pieces are scored, published whole or not at all.
+
+Parts go to a staging directory beside the target (``.<name>.<token>.tmp``); only when every
+piece is scored is it renamed to the target, so a failed run never leaves a partial dataset
+where a complete one is expected. Without a target the parts still go to disk (the summary
+is read back from them one column at a time) and are removed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as pa_ds
+import pyarrow.parquet as pq
+
+from ..errors import OutputError
+
+_PART = re.compile(r"^part-[\w.-]+\.parquet$")
+
+
+def write_part(directory: str | os.PathLike[str], name: str, per_query: pd.DataFrame) -> None:
+    """Write one piece's per-query table as ``part-<name>.parquet`` (nothing for an empty table).
+
+    The part is written under a dotted name and renamed, so a reader of the directory never
+    sees half a part.
+    """
+    if per_query.empty:
+        return
+    table = pa.Table.from_pandas(per_query, preserve_index=False)
+    if pa.types.is_string(table.schema.field("query_id").type):
+        # One string type in every part, whichever pandas chose for this one.
+        table = table.set_column(0, "query_id", table["query_id"].cast(pa.large_string()))
+    final = Path(directory) / f"part-{name}.parquet"
+    temp = final.with_name(f".{final.name}.tmp")
+    pq.write_table(table, temp)
+    os.replace(temp, final)
+
+
+class PerQueryDataset:
+    """A per-query dataset being written (see the module docstring); use as a context manager.
+
+    Leaving the ``with`` block by an exception removes the staging directory; :meth:`publish`
+    moves it to the target (replacing a dataset written before).
+    """
+
+    def __init__(self, output: str | os.PathLike[str] | None, temp_dir: str | os.PathLike[str] | None = None) -> None:
+        self.target = Path(os.fspath(output)) if output is not None else None
+        if self.target is not None:
+            _check_target(self.target)
+            self.staging = self.target.with_name(f".{self.target.name}.{secrets.token_hex(6)}.tmp")
+            try:
+                self.staging.mkdir()
+            except OSError as exc:
+                raise OutputError(f"{self.target}: cannot write: {exc.strerror or exc}") from exc
+        else:
+            self.staging = Path(tempfile.mkdtemp(prefix="retrieval-eval-per-query-", dir=temp_dir))
+        self._parts = 0
+
+    def __enter__(self) -> "PerQueryDataset":
+        return self
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def add(self, per_query: pd.DataFrame, name: str | None = None) -> None:
+        """Write the next numbered part, or the part ``name`` (a name Dask's numbered parts cannot take)."""
+        if name is None:
+            name = f"{self._parts:05d}"
+            self._parts += 1
+        write_part(self.staging, name, per_query)
+
+    def clear(self) -> None:
+        """Remove every part written so far (to start over)."""
+        for part in self._part_files():
+            part.unlink()
+
+    def _part_files(self) -> list[Path]:
+        return sorted(p for p in self.staging.iterdir() if _PART.match(p.name))
+
+    def column(self, name: str) -> np.ndarray:
+        """One column over all parts, as numpy (in part order)."""
+        table = self._dataset().to_table(columns=[name]) if self._part_files() else None
+        if table is None or table.num_rows == 0:
+            return np.empty(0, dtype=np.float64)
+        return table[name].to_numpy()
+
+    def query_ids(self) -> pa.ChunkedArray | None:
+        """The evaluated query ids over all parts (None when nothing was written)."""
+        return self._dataset().to_table(columns=["query_id"])["query_id"] if self._part_files() else None
+
+    def n_rows(self) -> int:
+        return self._dataset().count_rows() if self._part_files() else 0
+
+    def _dataset(self) -> pa_ds.Dataset:
+        return pa_ds.dataset([str(p) for p in self._part_files()], format="parquet")
+
+    def publish(self) -> str | None:
+        """Move the parts to the target; returns its path (None without a target)."""
+        if self.target is None:
+            return None
+        previous = None
+        if self.target.exists():
+            previous = self.target.with_name(f".{self.target.name}.{secrets.token_hex(6)}.old")
+            os.replace(self.target, previous)
+        os.replace(self.staging, self.target)
+        if previous is not None:
+            shutil.rmtree(previous, ignore_errors=True)
+        return str(self.target)
+
+
+def _check_target(target: Path) -> None:
+    """The target may be new, or a per-query dataset this module wrote (only ``part-*.parquet`` files)."""
+    if not target.parent.is_dir():
+        raise OutputError(f"{target}: cannot write: directory {str(target.parent)!r} does not exist")
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise OutputError(f"{target}: the per-query output is a directory of parquet parts, and a file has this name")
+    others = [p.name for p in target.iterdir() if not _PART.match(p.name)]
+    if others:
+        raise OutputError(
+            f"{target}: not replaced: it holds files that are not parts of a per-query dataset "
+            f"({', '.join(sorted(others)[:3])}); choose a new directory"
+        )

@@ -1,0 +1,23 @@
+"""What :func:`~retrieval_eval.evaluate_dataset` returns: the summary, and where the per-query dataset is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..errors import ConfigError
+from ..metrics.result import EvaluationSummary
+
+
+@dataclass(frozen=True, eq=False)
+class DatasetResult(EvaluationSummary):
+    """The summary of a dataset evaluation; ``output``: the per-query dataset directory (None if none was asked for)."""
+
+    output: str | None
+
+    def read_per_query(self) -> pd.DataFrame:
+        """The per-query dataset, read into memory (parts in order; rows not in qrels order)."""
+        if self.output is None:
+            raise ConfigError("no per-query dataset was written: give evaluate_dataset an output directory")
+        return pd.read_parquet(self.output)

@@ -1,0 +1,264 @@
+"""``evaluate_dataset()``: score a parquet run larger than memory, within a memory budget.
+
+The run is read in batches. While its queries come whole (sorted by query, or files that
+each hold whole queries), chunks of complete queries are scored as they fill up: one pass.
+The first query that comes back after it was scored shows that the input is not grouped;
+the pass is then abandoned and the run is hash-partitioned by query into parquet buckets on
+disk, each small enough for the budget, and scored bucket by bucket. Either way each piece
+goes through the same plan and kernels as :func:`~retrieval_eval.evaluate`, its per-query
+table is written as a part of a parquet dataset, and the summary is read back from that
+dataset one column at a time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ..data import Qrels, Run
+from ..data.ids import id_column
+from ..data.join import SETS_WITH_JUDGED_ONLY
+from ..data.run import rankable_scores
+from ..io.parquet_stream import TypedBatch, count_rows, iter_run_batches, parquet_files
+from ..metrics.evaluate import EvaluationPlan, plan_evaluation
+from ..metrics.result import summarize
+from .budget import ChunkSizing, parse_memory_budget
+from .buckets import write_buckets
+from .output import PerQueryDataset
+from .pieces import QueryTally, score_judged_only, score_piece
+from .result import DatasetResult
+
+#: ``progress(done, total, label)``: called as files, buckets or partitions are finished.
+Progress = Callable[[int, int, str], None]
+
+#: Buckets are sized for this many times the rows an even split would give them.
+_BUCKET_SLACK = 1.3
+#: A bucket still over the budget (hash skew) is split again at most this many times.
+_MAX_SPLITS = 2
+_SAMPLE_ROWS = 1 << 16
+
+
+class _NotGrouped(Exception):
+    """A query came back after it was scored: the input is not grouped by query."""
+
+
+def evaluate_dataset(
+    qrels: Any,
+    run: Any,
+    metrics: Any = None,
+    *,
+    output: str | os.PathLike[str] | None = None,
+    memory_budget: int | str = "1GiB",
+    dask: Any = None,
+    temp_dir: str | os.PathLike[str] | None = None,
+    name: str | None = None,
+    run_columns: dict[str, str] | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> DatasetResult:
+    """Score a run stored as parquet files against ``qrels``, in bounded memory or on Dask.
+
+    The result is the summary of :func:`~retrieval_eval.evaluate` on the same data (the same
+    numbers: means are exactly rounded, so the order in which queries are scored does not
+    matter); the per-query table goes to the parquet dataset ``output`` instead of memory.
+
+    Parameters
+    ----------
+    qrels
+        As for :func:`~retrieval_eval.evaluate` (held in memory, within the budget).
+    run
+        A parquet file, a directory of them (searched recursively; ``_``/``.`` files skipped),
+        a glob such as ``"runs/*.parquet"``, or a list of these.
+    metrics, **options
+        As for :func:`~retrieval_eval.evaluate` (``k``, ``thresholds``, ``query_set``, ...).
+    output
+        Directory for the per-query dataset (``part-*.parquet``), written whole or not at all;
+        an earlier dataset there is replaced. None: no per-query output.
+    memory_budget
+        Bytes, or a size such as ``"1GiB"`` or ``"512MB"``: the most the run's batches, the
+        qrels and the scoring of a chunk take together. Inputs not grouped by query are
+        partitioned into temporary buckets on disk so that each bucket fits.
+    dask
+        A ``distributed.Client``, a scheduler address (``"tcp://host:8786"``) or
+        ``"local:N"`` (a LocalCluster of N worker processes, started and stopped here): score
+        on Dask instead (needs the ``dask`` extra); ``memory_budget`` is then the budget of
+        each worker. The output directory must be reachable from the workers.
+    temp_dir
+        Where the temporary buckets go (default: the system's temporary directory). They are
+        removed at the end, also after an error.
+    name
+        The run's name in the result (default: ``run`` as given).
+    run_columns
+        Canonical name -> the files' column name, where the defaults do not find it.
+    progress
+        ``progress(done, total, label)``, called as files, buckets or partitions are done.
+    """
+    plan = plan_evaluation(metrics, **options)
+    files = parquet_files(run)
+    label = name if name is not None else _label(run)
+    qrels = Qrels.read(qrels, duplicates=plan.qrels_duplicates)
+    budget = parse_memory_budget(memory_budget)
+    if dask is not None:
+        from ..distributed import evaluate_on_dask
+
+        return evaluate_on_dask(plan, qrels, files, label, dask, output, budget, run_columns, progress)
+    sizing = ChunkSizing.within(budget, qrels.nbytes, _arrow_bytes_per_row(files, run_columns))
+    report = progress or (lambda done, total, label: None)
+    with PerQueryDataset(output, temp_dir) as dataset:
+        stream = _Stream(plan, qrels, files, label, sizing, run_columns, dataset)
+        try:
+            tally = stream.score_in_order(report)
+        except _NotGrouped:
+            dataset.clear()
+            tally = stream.score_bucketed(report, temp_dir)
+        return finish(plan, qrels, tally, dataset, label)
+
+
+def finish(plan: EvaluationPlan, qrels: Qrels, tally: QueryTally, dataset: PerQueryDataset, label: str) -> DatasetResult:
+    """Score the judged queries no piece retrieved for (query sets "qrels" and "union"), then :func:`publish`."""
+    if plan.query_set in SETS_WITH_JUDGED_ONLY and len(tally.judged_only):
+        dataset.add(score_judged_only(plan, qrels, tally.judged_only), name="judged-only")
+    return publish(plan, dataset, label, tally.counts())
+
+
+def publish(plan: EvaluationPlan, dataset: PerQueryDataset, label: str, counts: dict[str, int]) -> DatasetResult:
+    """Summarize the per-query dataset (one column at a time) and move it to its target.
+
+    ``counts``: judged_only, retrieved_only and both; evaluated is the dataset's row count.
+    """
+    summary, passed = summarize(
+        lambda metric: dataset.column(str(metric)), list(plan.metrics), list(plan.thresholds), plan.geometric_metrics
+    )
+    query_counts = {"evaluated": dataset.n_rows(), **counts}
+    return DatasetResult(run=label, summary=summary, query_counts=query_counts, passed=passed, output=dataset.publish())
+
+
+class _Stream:
+    """The two ways through one run: in order, or by buckets."""
+
+    def __init__(
+        self,
+        plan: EvaluationPlan,
+        qrels: Qrels,
+        files: list[str],
+        label: str,
+        sizing: ChunkSizing,
+        run_columns: dict[str, str] | None,
+        dataset: PerQueryDataset,
+    ) -> None:
+        self.plan, self.qrels, self.files, self.label = plan, qrels, files, label
+        self.sizing, self.run_columns, self.dataset = sizing, run_columns, dataset
+
+    def batches(self, files: list[str]) -> Iterator[TypedBatch]:
+        for batch in iter_run_batches(files, batch_rows=self.sizing.batch_rows, columns=self.run_columns):
+            rankable_scores(batch.table, batch.source, batch.first_row)
+            yield batch
+
+    def score(self, table: pa.Table, tally: QueryTally, scored: "_ScoredQueries | None" = None) -> None:
+        """Score a table of whole queries; with ``scored``, first check that none was scored before."""
+        run = Run(table, source=self.label)
+        if scored is not None:
+            scored.add(run)
+        piece = score_piece(self.plan, self.qrels, run)
+        self.dataset.add(piece.per_query)
+        tally.add(piece)
+
+    def score_in_order(self, report: Progress) -> QueryTally:
+        """One pass, scoring a chunk of whole queries whenever the budget's rows are read.
+
+        The last query of a chunk may go on in the next batch, so it is held back. A file that
+        fits in a chunk is never split, so files that each hold whole queries, in any row
+        order, also go in one pass.
+        """
+        tally = QueryTally(self.qrels.n_queries)
+        scored = _ScoredQueries()
+        chunk_rows = self.sizing.chunk_rows
+        file_rows = {path: count_rows([path]) for path in self.files}
+        position = {path: index for index, path in enumerate(self.files)}
+        pending: list[pa.Table] = []
+        pending_rows = 0
+        current = None
+        for batch in self.batches(self.files):
+            if batch.source != current:
+                if current is not None:
+                    report(position[current] + 1, len(self.files), os.path.basename(current))
+                current = batch.source
+                if pending_rows and pending_rows + file_rows[current] > chunk_rows:
+                    pending = self._score_all_but_last_query(pending, tally, scored)
+                    pending_rows = sum(t.num_rows for t in pending)
+            pending.append(batch.table)
+            pending_rows += batch.table.num_rows
+            if pending_rows >= chunk_rows and file_rows[current] > chunk_rows:
+                pending = self._score_all_but_last_query(pending, tally, scored)
+                pending_rows = sum(t.num_rows for t in pending)
+        if pending_rows:
+            self.score(pa.concat_tables(pending), tally, scored)
+        report(len(self.files), len(self.files), os.path.basename(self.files[-1]))
+        return tally
+
+    def _score_all_but_last_query(self, pending: list[pa.Table], tally: QueryTally, scored: "_ScoredQueries") -> list[pa.Table]:
+        """Score the pending rows except the last row's query; return that query's rows."""
+        table = pa.concat_tables(pending).combine_chunks()
+        is_last = pc.equal(table["query_id"], table["query_id"][table.num_rows - 1])
+        body = table.filter(pc.invert(is_last))
+        if body.num_rows:
+            self.score(body, tally, scored)
+        return [table.filter(is_last)]
+
+    def score_bucketed(self, report: Progress, temp_dir: str | os.PathLike[str] | None) -> QueryTally:
+        """Partition the run by query into buckets on disk that fit the budget, then score each."""
+        tally = QueryTally(self.qrels.n_queries)
+        with tempfile.TemporaryDirectory(prefix="retrieval-eval-buckets-", dir=temp_dir) as directory:
+            self._score_buckets(self.files, count_rows(self.files), directory, 0, tally, report)
+        return tally
+
+    def _score_buckets(
+        self, files: list[str], rows: int, directory: str, salt: int, tally: QueryTally, report: Progress
+    ) -> None:
+        n_buckets = max(2, math.ceil(rows * _BUCKET_SLACK / self.sizing.chunk_rows))
+        buckets = write_buckets((batch.table for batch in self.batches(files)), n_buckets, directory, salt)
+        for done, bucket in enumerate(buckets, start=1):
+            if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
+                self._score_buckets([bucket.path], bucket.rows, directory, salt + 1, tally, report)
+            else:
+                self.score(pq.read_table(bucket.path), tally)
+            os.unlink(bucket.path)
+            if salt == 0:
+                report(done, len(buckets), f"bucket {done}")
+
+
+class _ScoredQueries:
+    """64-bit keys of the queries scored so far; a query scored twice means the input is not grouped.
+
+    Two different ids with the same hash look like one query scored twice: the only cost of
+    such a collision is the slower, bucketed way, which is exact.
+    """
+
+    def __init__(self) -> None:
+        self.keys = np.empty(0, dtype=np.uint64)
+
+    def add(self, run: Run) -> None:
+        keys = id_column(run.query_ids, field="query_id", source=run.source).keys
+        if len(self.keys) and np.isin(keys, self.keys).any():
+            raise _NotGrouped
+        self.keys = np.union1d(self.keys, keys)
+
+
+def _arrow_bytes_per_row(files: list[str], run_columns: dict[str, str] | None) -> float:
+    """Arrow bytes per row of the typed run, from the first rows of the first non-empty file."""
+    for batch in iter_run_batches(files, batch_rows=_SAMPLE_ROWS, columns=run_columns):
+        if batch.table.num_rows:
+            return batch.table.nbytes / batch.table.num_rows
+    return 0.0
+
+
+def _label(run: Any) -> str:
+    return os.fspath(run) if isinstance(run, (str, os.PathLike)) else ", ".join(os.fspath(r) for r in run)
