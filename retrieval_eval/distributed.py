@@ -1,0 +1,271 @@
+"""Score a parquet run on a Dask cluster (the ``dask`` extra): :func:`evaluate_dataset` with ``dask=``.
+
+dask.dataframe reads the files and shuffles the rows by query id, so that each partition
+holds whole queries; each partition is then scored by the same plan and numba kernels as
+:func:`~retrieval_eval.evaluate`, on the worker, which writes its per-query part itself.
+Only counts come back to the client. The qrels go to the workers once: broadcast whole when
+small, or shuffled into the same partitions as the run when large (each worker then holds
+only the judgments of its queries).
+
+The run's row order within a query decides ties and repeated documents under some
+conventions, and a shuffle does not keep it: every row carries its position (input
+partition, row) through the shuffle, and each partition is put back in that order.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .data import Qrels, Run
+from .data.join import SETS_WITH_JUDGED_ONLY
+from .data.run import rankable_scores
+from .dataset.budget import ChunkSizing
+from .dataset.output import PerQueryDataset, write_part
+from .dataset.pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
+from .dataset.result import DatasetResult
+from .dataset.stream import Progress, finish, publish
+from .errors import ConfigError, InputError
+from .io.columns import COLUMN_ALIASES, resolve_columns
+from .io.parquet_stream import count_rows
+from .io.readers import COERCERS, RUN_ROLES
+from .metrics.evaluate import EvaluationPlan
+
+_LOCAL = re.compile(r"^local(?::(?P<workers>\d+))?$")
+#: Qrels above this share of a worker's budget are shuffled with the run rather than copied to every worker.
+BROADCAST_SHARE = 0.25
+_ORDER = ("__partition", "__row")
+
+
+def evaluate_on_dask(
+    plan: EvaluationPlan,
+    qrels: Qrels,
+    files: list[str],
+    label: str,
+    dask: Any,
+    output: str | os.PathLike[str] | None,
+    budget: int,
+    run_columns: dict[str, str] | None,
+    progress: Progress | None,
+    broadcast: bool | None = None,
+) -> DatasetResult:
+    """The Dask way through :func:`~retrieval_eval.evaluate_dataset` (its arguments, resolved).
+
+    ``budget``: bytes per worker, which sets the number of partitions. ``broadcast``: copy
+    the qrels to every worker (True) or shuffle them with the run (False); None decides by
+    their size.
+    """
+    import dask.dataframe as dd
+    from dask import delayed
+
+    if broadcast is None:
+        broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
+    names = _run_column_names(files[0], run_columns)
+    sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, _bytes_per_row(files))
+    with _client(dask) as client, PerQueryDataset(output) as dataset:
+        frame = dd.read_parquet(files, columns=list(names.values()))
+        _check_query_kinds(qrels, frame[names["query_id"]].dtype, label)
+        n_partitions = max(frame.npartitions, math.ceil(count_rows(files) / sizing.chunk_rows))
+        frame = frame.map_partitions(_with_position, meta=_with_position(frame._meta))
+        shuffled = frame.shuffle(on=names["query_id"], npartitions=n_partitions)
+        job = _Job(plan, names, label, str(dataset.staging), secrets.token_hex(8))
+        if broadcast:
+            qrels_on_workers = client.scatter(qrels.table, broadcast=True)
+            tasks = [
+                delayed(job.score_with_all_qrels)(part, qrels_on_workers, qrels.source, index)
+                for index, part in enumerate(shuffled.to_delayed())
+            ]
+        else:
+            qrels_frame = dd.from_pandas(_qrels_frame(qrels, frame._meta[names["query_id"]].dtype), npartitions=n_partitions)
+            qrels_parts = qrels_frame.shuffle(on="query_id", npartitions=n_partitions).to_delayed()
+            tasks = [
+                delayed(job.score_with_own_qrels)(part, qrels_part, qrels.source, index)
+                for index, (part, qrels_part) in enumerate(zip(shuffled.to_delayed(), qrels_parts, strict=True))
+            ]
+        tally = QueryTally(qrels.n_queries)
+        judged_only = 0
+        for counts in _gather(client, tasks, progress):
+            tally.add(counts)
+            judged_only += counts.judged_only
+        if broadcast:
+            return finish(plan, qrels, tally, dataset, label)
+        # Each partition scored its own judged-only queries: only their count is left to add up.
+        return publish(plan, dataset, label, {**tally.counts(), "judged_only": judged_only})
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """What a partition task sends back: counts, never rows.
+
+    ``judged``: the qrels query codes scored (qrels broadcast: the client finds the judged
+    queries no partition had). ``judged_only``: qrels shuffled with the run: the partition's
+    judged queries the run lacks, which the partition scored itself.
+    """
+
+    n_both: int
+    n_retrieved_only: int
+    judged: np.ndarray
+    judged_only: int = 0
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every partition task needs (small: sent with each task)."""
+
+    plan: EvaluationPlan
+    names: dict[str, str]
+    label: str
+    staging: str
+    token: str
+
+    def score_with_all_qrels(self, part: pd.DataFrame, qrels_table: pa.Table, source: str, index: int) -> _Counts:
+        qrels = _worker_qrels(self.token, qrels_table, source, self.plan.qrels_duplicates)
+        piece = score_piece(self.plan, qrels, self._run(part, index))
+        write_part(self.staging, f"{index:05d}", piece.per_query)
+        return _Counts(piece.n_both, piece.n_retrieved_only, piece.judged)
+
+    def score_with_own_qrels(self, part: pd.DataFrame, qrels_part: pd.DataFrame, source: str, index: int) -> _Counts:
+        """Score a partition against the judgments of its own queries (the qrels were shuffled like the run).
+
+        A judged query of this partition that the run lacks here is lacking everywhere, so it
+        is scored here too (query sets "qrels" and "union").
+        """
+        run = self._run(part, index)
+        table = pa.Table.from_pandas(qrels_part, preserve_index=False) if len(qrels_part) else _empty_qrels_like(run)
+        qrels = Qrels(table, source=source, duplicates=self.plan.qrels_duplicates)
+        piece = score_piece(self.plan, qrels, run)
+        tally = QueryTally(qrels.n_queries)
+        tally.add(piece)
+        per_query = [piece.per_query]
+        if self.plan.query_set in SETS_WITH_JUDGED_ONLY and len(tally.judged_only):
+            per_query.append(score_judged_only(self.plan, qrels, tally.judged_only))
+        write_part(self.staging, f"{index:05d}", pd.concat([t for t in per_query if len(t)] or per_query, ignore_index=True))
+        return _Counts(piece.n_both, piece.n_retrieved_only, np.empty(0, np.int64), len(tally.judged_only))
+
+    def _run(self, part: pd.DataFrame, index: int) -> Run:
+        """The partition as a typed run, its rows back in input order."""
+        source = f"{self.label} (Dask partition {index})"
+        part = part.sort_values(list(_ORDER), kind="stable")
+        table = pa.Table.from_pandas(part[list(self.names.values())], preserve_index=False)
+        with rows_of_a_piece(source):
+            arrays = [
+                COERCERS[role](table[self.names[canonical]], source=source, field=self.names[canonical])
+                for canonical, role in RUN_ROLES.items()
+            ]
+        typed = pa.Table.from_arrays(arrays, names=list(RUN_ROLES))
+        with rows_of_a_piece(source):
+            rankable_scores(typed, source)
+            return Run(typed, source=source)
+
+
+_WORKER_QRELS: dict[str, Qrels] = {}
+
+
+def _worker_qrels(token: str, table: pa.Table, source: str, duplicates: str) -> Qrels:
+    """The broadcast qrels, indexed once per worker process and job (tasks of a job share it)."""
+    qrels = _WORKER_QRELS.get(token)
+    if qrels is None:
+        _WORKER_QRELS.clear()
+        qrels = _WORKER_QRELS[token] = Qrels(table, source=source, duplicates=duplicates)
+    return qrels
+
+
+def _gather(client: Any, tasks: list[Any], progress: Progress | None) -> Iterator[_Counts]:
+    """Run the partition tasks; yield each result as it completes. A failed task cancels the rest."""
+    from distributed import as_completed
+
+    futures = client.compute(tasks)
+    try:
+        for done, future in enumerate(as_completed(futures), start=1):
+            yield future.result()
+            if progress is not None:
+                progress(done, len(futures), f"partition {done}")
+    finally:
+        client.cancel(futures)
+
+
+@contextmanager
+def _client(dask: Any) -> Iterator[Any]:
+    """A client for ``dask``: a Client (used as is), ``"local:N"`` (a LocalCluster we start and stop), or an address."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ConfigError("scoring on Dask needs the 'dask' extra: pip install 'retrieval_eval[dask]'") from None
+    if isinstance(dask, Client):
+        yield dask
+        return
+    if not isinstance(dask, str):
+        raise ConfigError(f"dask must be a distributed.Client, a scheduler address or 'local:N', got {dask!r}")
+    local = _LOCAL.match(dask.strip())
+    if local is None:
+        with Client(dask.strip()) as client:
+            yield client
+        return
+    workers = int(local["workers"] or os.cpu_count() or 1)
+    if workers < 1:
+        raise ConfigError(f"'local:N' needs N >= 1 worker processes, got {dask!r}")
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    ) as cluster, Client(cluster) as client:
+        yield client
+
+
+def _run_column_names(path: str, run_columns: dict[str, str] | None) -> dict[str, str]:
+    found = pq.ParquetFile(path).schema_arrow.names
+    resolved = resolve_columns(found, {name: COLUMN_ALIASES[name] for name in RUN_ROLES}, source=path, overrides=run_columns)
+    return {canonical: str(name) for canonical, name in resolved.items()}
+
+
+def _bytes_per_row(files: list[str]) -> float:
+    """In-memory bytes per row as parquet's footers count them (uncompressed), over all files."""
+    sizes = rows = 0
+    for path in files:
+        metadata = pq.ParquetFile(path).metadata
+        rows += metadata.num_rows
+        sizes += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+    return sizes / rows if rows else 0.0
+
+
+def _with_position(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
+    """Tag each row with (input partition, row) to restore the input order after the shuffle."""
+    number = partition_info["number"] if partition_info else 0
+    return part.assign(__partition=np.int64(number), __row=np.arange(len(part), dtype=np.int64))
+
+
+def _check_query_kinds(qrels: Qrels, dtype: Any, label: str) -> None:
+    run_integer = pd.api.types.is_integer_dtype(dtype)
+    if run_integer != pa.types.is_integer(qrels.query_ids.type):
+        raise InputError(
+            f"query ids are {'integers' if run_integer else 'strings'} in the run ({label}) but "
+            f"{'integers' if not run_integer else 'strings'} in the qrels ({qrels.source}); convert one side",
+            field="query_id",
+        )
+
+
+def _qrels_frame(qrels: Qrels, query_dtype: Any) -> pd.DataFrame:
+    """The qrels as pandas, query ids of the run's dtype (so that both hash to the same partitions)."""
+    frame = qrels.table.to_pandas()
+    frame["query_id"] = frame["query_id"].astype(query_dtype)
+    return frame
+
+
+def _empty_qrels_like(run: Run) -> pa.Table:
+    return pa.table(
+        {
+            "query_id": pa.array([], run.query_ids.type),
+            "doc_id": pa.array([], run.doc_ids.values.type),
+            "relevance": pa.array([], pa.int64()),
+        }
+    )
