@@ -14,16 +14,18 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .data import Qrels, Run, load_azure_rows
+from .dataset import DEFAULT_BUDGET, DatasetResult, evaluate_dataset
 from .errors import ConfigError, RetrievalEvalError
 from .executions import PARTIAL_MATCH_MODES, check_document, check_log
 from .io import trec_run_tag, write_json
-from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
+from .metrics import REGISTRY, EvaluationSummary, Metric, evaluate
 from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
 from .metrics.trec_output import OFFICIAL, trec_lines
 from .report import write_report
 from .sweep import QUERY_POLICIES, runs_from_files, sweep
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+_TABLE_FILE_SUFFIXES = (".csv", ".tsv", ".json", ".jsonl", ".gz")
 
 _EVALUATE_EXAMPLES = """\
 examples:
@@ -33,6 +35,9 @@ examples:
   retrieval-eval evaluate --azure data/azure_rows.jsonl --threshold holes_ratio=0.2
   retrieval-eval evaluate data/qrels.trec data/run.trec -m ndcg_cut.10 -m map -m P.5,10 --trec -q
   retrieval-eval evaluate data/qrels.trec data/run.trec -m "nDCG@10" -m "R@100" -l 2 -c
+  retrieval-eval evaluate qrels.parquet 'runs/*.parquet' -m ndcg@10 --memory-budget 2GiB -o per_query/
+  retrieval-eval evaluate qrels.parquet runs/ -m ndcg@10 --dask local:4 -o per_query/
+  retrieval-eval evaluate qrels.parquet runs/ -m ndcg@10 --dask tcp://scheduler:8786 -o /shared/per_query/
 """
 
 _CHECK_EXAMPLES = """\
@@ -62,7 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL; .gz ok), or Azure rows with --azure")
-    run.add_argument("run", nargs="?", help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok)")
+    run.add_argument("run", nargs="*", metavar="RUN",
+                     help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok), read whole; or parquet files, a "
+                     "directory or a quoted glob of them, streamed within --memory-budget (several files or a "
+                     "glob are always streamed)")
     run.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
                      help="metric, repeatable: " + ", ".join(d.display_name for d in REGISTRY)
                      + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k, "
@@ -70,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
     run.add_argument("--threshold", action="append", default=[], metavar="METRIC=VALUE",
                      help="pass/fail threshold on a metric's mean, repeatable; exit code 1 when one fails")
-    run.add_argument("-o", "--output", help="per-query table (.parquet, .csv, .tsv, .json, .jsonl)")
+    run.add_argument("-o", "--output", help="per-query table (.parquet, .csv, .tsv, .json, .jsonl); for a streamed "
+                     "run, a directory that receives the per-query parquet dataset")
     run.add_argument("--summary-output", help="summary file (.json, or a table format)")
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary format on stdout")
     run.add_argument("--azure", action="store_true",
@@ -104,6 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="which qrels column is query_id, doc_id or relevance (when the defaults do not find it)")
     run.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
                      help="which run column is query_id, doc_id or score")
+    run.add_argument("--memory-budget", metavar="SIZE",
+                     help=f"stream the parquet run in chunks within SIZE (e.g. 1GiB, 512MB; default {DEFAULT_BUDGET} "
+                     "for a streamed run); unsorted runs are first partitioned by query into temporary files")
+    run.add_argument("--dask", metavar="ADDRESS",
+                     help="score the parquet run on Dask: a scheduler address (tcp://host:8786) or local:N for a "
+                     "local cluster of N worker processes (needs the 'dask' extra)")
+    run.add_argument("--temp-dir", help="where a streamed run's temporary partitions go (default: the system's)")
     run.add_argument("--debug", action="store_true", help="show tracebacks")
 
     check = commands.add_parser(
@@ -184,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _evaluate_and_print(args: argparse.Namespace) -> int:
     result, metrics = _evaluate(args)
     if args.trec:
-        run_id = trec_run_tag(args.run) if args.run else None
+        run_id = trec_run_tag(args.run[0]) if args.run else None
         _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
     else:
         _emit(_summary_text(result, args.format))
@@ -260,44 +276,80 @@ def _emit(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _evaluate(args: argparse.Namespace) -> tuple[EvaluationResult, list[Metric]]:
+def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list[Metric]]:
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
     thresholds = _parse_thresholds(args.threshold)
     asked = args.metrics or (list(OFFICIAL) if args.trec else None)
     metrics, _ = resolve_metrics_and_thresholds(asked, thresholds, args.k, args.rel_level)
     qrels_duplicates = args.qrels_duplicates or conventions_for(metrics).duplicates
+    options = {
+        "k": args.k,
+        "thresholds": thresholds,
+        "label_min": args.label_min,
+        "label_max": args.label_max,
+        "rel_level": args.rel_level,
+        "query_set": args.query_set,
+        "ties": args.ties,
+        "max_docs": args.max_docs,
+        "run_duplicates": args.run_duplicates,
+    }
     if args.azure:
-        if args.run is not None:
+        if args.run:
             raise _usage("with --azure give one file of Azure rows, not a qrels and a run")
+        if _streamed(args):
+            raise _usage("--memory-budget and --dask stream a parquet run; --azure reads one file of Azure rows whole")
         collection = load_azure_rows(args.qrels)
         qrels, run = collection.qrels, collection.run
-    elif args.run is None:
+    elif not args.run:
         raise _usage("give a qrels file and a run file (or --azure with one file of Azure rows)")
     else:
         qrels_columns = _parse_pairs(args.qrels_column, "--qrels-column")
         run_columns = _parse_pairs(args.run_column, "--run-column")
         qrels = Qrels.read(args.qrels, columns=qrels_columns, duplicates=qrels_duplicates)
-        run = Run.read(args.run, columns=run_columns)
-    result = evaluate(
-        qrels,
-        run,
-        metrics,
-        k=args.k,
-        thresholds=thresholds,
-        label_min=args.label_min,
-        label_max=args.label_max,
-        rel_level=args.rel_level,
-        query_set=args.query_set,
-        ties=args.ties,
-        max_docs=args.max_docs,
-        run_duplicates=args.run_duplicates,
-    )
+        if _streamed(args):
+            return _evaluate_streamed(args, qrels, metrics, run_columns, options), metrics
+        run = Run.read(args.run[0], columns=run_columns)
+    result = evaluate(qrels, run, metrics, **options)
     if args.output:
         result.write(args.output)
     if args.summary_output:
         result.write_summary(args.summary_output)
     return result, metrics
+
+
+def _streamed(args: argparse.Namespace) -> bool:
+    """A run is streamed when asked to (a budget, Dask), or when it is several files or a glob."""
+    run = args.run or []
+    return bool(args.memory_budget or args.dask or len(run) > 1 or any(_is_glob(r) for r in run))
+
+
+def _is_glob(path: str) -> bool:
+    return any(character in path for character in "*?[") and not os.path.exists(path)
+
+
+def _evaluate_streamed(
+    args: argparse.Namespace, qrels: Qrels, metrics: list[Metric], run_columns: dict[str, str] | None, options: dict
+) -> DatasetResult:
+    if args.trec:
+        raise _usage("--trec prints from a per-query table in memory; a streamed run gives --format table, json or csv")
+    if args.output and args.output.lower().endswith(_TABLE_FILE_SUFFIXES):
+        raise _usage(f"a streamed run writes its per-query table as a parquet dataset: -o takes a directory, got {args.output!r}")
+    result = evaluate_dataset(
+        qrels,
+        args.run if len(args.run) > 1 else args.run[0],
+        metrics,
+        output=args.output,
+        memory_budget=args.memory_budget or DEFAULT_BUDGET,
+        dask=args.dask,
+        temp_dir=args.temp_dir,
+        run_columns=run_columns,
+        progress=_progress_bar() if sys.stderr.isatty() else None,
+        **options,
+    )
+    if args.summary_output:
+        result.write_summary(args.summary_output)
+    return result
 
 
 def _parse_thresholds(items: list[str]) -> dict[str, float]:
@@ -328,7 +380,7 @@ def _usage(message: str) -> ConfigError:
     return ConfigError(message)
 
 
-def _summary_text(result: EvaluationResult, style: str) -> str:
+def _summary_text(result: EvaluationSummary, style: str) -> str:
     if style == "json":
         return json.dumps(result.to_dict(), indent=2)
     if style == "csv":

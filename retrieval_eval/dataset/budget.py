@@ -26,6 +26,8 @@ _UNITS = {
 }
 _SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]*)\s*$", re.IGNORECASE)
 
+#: The budget when none is given.
+DEFAULT_BUDGET = "1GiB"
 #: The smallest budget accepted: below it the fixed costs (one batch, the output buffers) dominate.
 MIN_BUDGET = 64 << 20
 

@@ -30,7 +30,7 @@ from ..data.run import rankable_scores
 from ..io.parquet_stream import TypedBatch, count_rows, iter_run_batches, parquet_files
 from ..metrics.evaluate import EvaluationPlan, plan_evaluation
 from ..metrics.result import summarize
-from .budget import ChunkSizing, parse_memory_budget
+from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
 from .output import PerQueryDataset
 from .pieces import QueryTally, score_judged_only, score_piece
@@ -56,7 +56,7 @@ def evaluate_dataset(
     metrics: Any = None,
     *,
     output: str | os.PathLike[str] | None = None,
-    memory_budget: int | str = "1GiB",
+    memory_budget: int | str = DEFAULT_BUDGET,
     dask: Any = None,
     temp_dir: str | os.PathLike[str] | None = None,
     name: str | None = None,

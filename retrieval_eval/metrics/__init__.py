@@ -3,6 +3,6 @@
 from .evaluate import evaluate
 from .names import Metric
 from .registry import REGISTRY, MetricDefinition
-from .result import EvaluationResult, Threshold
+from .result import EvaluationResult, EvaluationSummary, Threshold
 
-__all__ = ["REGISTRY", "EvaluationResult", "Metric", "MetricDefinition", "Threshold", "evaluate"]
+__all__ = ["REGISTRY", "EvaluationResult", "EvaluationSummary", "Metric", "MetricDefinition", "Threshold", "evaluate"]

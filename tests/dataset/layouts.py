@@ -1,4 +1,4 @@
-"""Random collections and the ways a run can be laid out in parquet files, for the dataset tests.
+"""Random collections, the ways a run can be laid out in parquet files, and the comparison with evaluate().
 
 Whatever the layout, the run is the concatenation of its files in order, so the in-memory
 :func:`evaluate` of that concatenation is the oracle.
@@ -16,6 +16,18 @@ import pyarrow.parquet as pq
 from retrieval_eval.dataset import budget
 
 LAYOUTS = ("sorted_split_mid_query", "whole_queries_per_file", "shuffled")
+TREC_METRICS = ["ndcg_cut@10", "map", "P@5", "recall@10", "recip_rank", "Rprec", "gm_map", "bpref"]
+
+
+def assert_same(streamed, expected) -> None:
+    """The same per-query rows (in any order) and exactly the same summary and counts."""
+    got = streamed.read_per_query().sort_values("query_id", ignore_index=True)
+    want = expected.per_query.sort_values("query_id", ignore_index=True)
+    got["query_id"] = got["query_id"].astype(want["query_id"].dtype)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    pd.testing.assert_frame_equal(streamed.summary, expected.summary, check_exact=True)
+    assert streamed.query_counts == expected.query_counts
+    assert streamed.passed == expected.passed
 
 
 def random_collection(seed: int, *, n_queries: int = 60, int_ids: bool = False, repeats: bool = True):

@@ -7,8 +7,7 @@ import pytest
 
 from retrieval_eval import ConfigError, InputError, evaluate, evaluate_dataset
 
-from .layouts import random_collection, write_layout
-from .test_stream import TREC_METRICS, assert_same
+from tests.dataset.layouts import TREC_METRICS, assert_same, random_collection, write_layout
 
 distributed = pytest.importorskip("distributed")
 

@@ -15,21 +15,7 @@ from hypothesis import strategies as st
 from retrieval_eval import ConfigError, InputError, OutputError, evaluate, evaluate_dataset
 from retrieval_eval.dataset import parse_memory_budget
 
-from .layouts import LAYOUTS, random_collection, set_chunk_rows, write_layout
-
-TREC_METRICS = ["ndcg_cut@10", "map", "P@5", "recall@10", "recip_rank", "Rprec", "gm_map", "bpref"]
-
-
-def assert_same(streamed, expected) -> None:
-    """The same per-query rows (in any order) and exactly the same summary and counts."""
-    got = streamed.read_per_query().sort_values("query_id", ignore_index=True)
-    want = expected.per_query.sort_values("query_id", ignore_index=True)
-    got["query_id"] = got["query_id"].astype(want["query_id"].dtype)
-    pd.testing.assert_frame_equal(got, want, check_exact=True)
-    pd.testing.assert_frame_equal(streamed.summary, expected.summary, check_exact=True)
-    assert streamed.query_counts == expected.query_counts
-    assert streamed.passed == expected.passed
-
+from tests.dataset.layouts import LAYOUTS, TREC_METRICS, assert_same, random_collection, set_chunk_rows, write_layout
 
 def progress_labels(calls: list) -> list[str]:
     return [label for _, _, label in calls]
