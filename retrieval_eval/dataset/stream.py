@@ -2,8 +2,8 @@
 
 The run is read in batches. While its queries come whole (sorted by query, or files that
 each hold whole queries), chunks of complete queries are scored as they fill up: one pass.
-The first query that comes back after it was scored shows that the input is not grouped;
-the pass is then abandoned and the run is hash-partitioned by query into parquet buckets on
+The first query that comes back after its file ended or its chunk was scored shows that the
+input is not grouped; the pass is then abandoned and the run is hash-partitioned by query into parquet buckets on
 disk, each small enough for the budget, and scored bucket by bucket. Either way each piece
 goes through the same plan and kernels as :func:`~retrieval_eval.evaluate`, its per-query
 table is written as a part of a parquet dataset, and the summary is read back from that
@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from ..data import Qrels, Run
 from ..data.ids import id_column
+from ..kernels.grouping import segment_starts
 from ..data.join import SETS_WITH_JUDGED_ONLY
 from ..data.run import rankable_scores
 from ..io.parquet_stream import TypedBatch, count_rows, iter_run_batches, parquet_files
@@ -159,59 +160,75 @@ class _Stream:
 
     def batches(self, files: list[str]) -> Iterator[TypedBatch]:
         for batch in iter_run_batches(files, batch_rows=self.sizing.batch_rows, columns=self.run_columns):
-            rankable_scores(batch.table, batch.source, batch.first_row)
-            yield batch
+            if batch.table.num_rows:
+                rankable_scores(batch.table, batch.source, batch.first_row)
+                yield batch
 
-    def score(self, table: pa.Table, tally: QueryTally, scored: "_ScoredQueries | None" = None) -> None:
-        """Score a table of whole queries; with ``scored``, first check that none was scored before."""
+    def score(self, table: pa.Table, tally: QueryTally, closed: "_ClosedQueries | None" = None) -> None:
+        """Score a table of whole queries; with ``closed``, record them there as done."""
         run = Run(table, source=self.label)
-        if scored is not None:
-            scored.add(run)
         piece = score_piece(self.plan, self.qrels, run)
         self.dataset.add(piece.per_query)
         tally.add(piece)
+        if closed is not None:
+            closed.close(id_column(run.query_ids, field="query_id", source=self.label).keys)
 
     def score_in_order(self, report: Progress) -> QueryTally:
         """One pass, scoring a chunk of whole queries whenever the budget's rows are read.
 
         The last query of a chunk may go on in the next batch, so it is held back. A file that
         fits in a chunk is never split, so files that each hold whole queries, in any row
-        order, also go in one pass.
+        order, also go in one pass. Every batch is checked before it is kept: a query of a
+        finished file (other than its last) or of a scored chunk raises :class:`_NotGrouped`,
+        so an unsorted run is found by the second file, not after a chunk's worth of work.
         """
         tally = QueryTally(self.qrels.n_queries)
-        scored = _ScoredQueries()
+        closed = _ClosedQueries()
         chunk_rows = self.sizing.chunk_rows
         file_rows = {path: count_rows([path]) for path in self.files}
         position = {path: index for index, path in enumerate(self.files)}
         pending: list[pa.Table] = []
         pending_rows = 0
-        current = None
+        current: str | None = None
+        file_queries: list[np.ndarray] = []
+        # A run that fits in one chunk is scored whole, grouped or not.
+        check = sum(file_rows.values()) > chunk_rows
         for batch in self.batches(self.files):
             if batch.source != current:
-                if current is not None:
+                if current is not None and check:
+                    closed.close_file(file_queries, pending[-1])
                     report(position[current] + 1, len(self.files), os.path.basename(current))
-                current = batch.source
+                current, file_queries = batch.source, []
                 if pending_rows and pending_rows + file_rows[current] > chunk_rows:
-                    pending = self._score_all_but_last_query(pending, tally, scored)
+                    pending = self._score_all_but_last_query(pending, tally, closed)
                     pending_rows = sum(t.num_rows for t in pending)
+            if check:
+                file_queries.append(closed.check(batch.table))
             pending.append(batch.table)
             pending_rows += batch.table.num_rows
             if pending_rows >= chunk_rows and file_rows[current] > chunk_rows:
-                pending = self._score_all_but_last_query(pending, tally, scored)
+                pending = self._score_all_but_last_query(pending, tally, closed)
                 pending_rows = sum(t.num_rows for t in pending)
         if pending_rows:
-            self.score(pa.concat_tables(pending), tally, scored)
+            self.score(pa.concat_tables(pending), tally)
         report(len(self.files), len(self.files), os.path.basename(self.files[-1]))
         return tally
 
-    def _score_all_but_last_query(self, pending: list[pa.Table], tally: QueryTally, scored: "_ScoredQueries") -> list[pa.Table]:
+    def _score_all_but_last_query(self, pending: list[pa.Table], tally: QueryTally, closed: "_ClosedQueries") -> list[pa.Table]:
         """Score the pending rows except the last row's query; return that query's rows."""
-        table = pa.concat_tables(pending).combine_chunks()
+        table = pa.concat_tables(pending)
         is_last = pc.equal(table["query_id"], table["query_id"][table.num_rows - 1])
-        body = table.filter(pc.invert(is_last))
+        mask = is_last.to_numpy(zero_copy_only=False)
+        others = np.flatnonzero(~mask)
+        cut = int(others[-1]) + 1 if len(others) else 0
+        if mask[:cut].any():
+            body, tail = table.filter(pc.invert(is_last)), table.filter(is_last)
+        else:
+            # Sorted input: the last query is a suffix, and slices copy nothing.
+            body, tail = table.slice(0, cut), table.slice(cut)
         if body.num_rows:
-            self.score(body, tally, scored)
-        return [table.filter(is_last)]
+            self.score(body, tally, closed)
+        return [tail]
 
     def score_bucketed(self, report: Progress, temp_dir: str | os.PathLike[str] | None) -> QueryTally:
         """Partition the run by query into buckets on disk that fit the budget, then score each."""
@@ -235,21 +252,36 @@ class _Stream:
                 report(done, len(buckets), f"bucket {done}")
 
 
-class _ScoredQueries:
-    """64-bit keys of the queries scored so far; a query scored twice means the input is not grouped.
+class _ClosedQueries:
+    """64-bit keys of the queries that may not come again: those of scored chunks and finished files.
 
-    Two different ids with the same hash look like one query scored twice: the only cost of
-    such a collision is the slower, bucketed way, which is exact.
+    Two different ids with the same hash look like one query met twice: the only cost of such
+    a collision is the slower, bucketed way, which is exact.
     """
 
     def __init__(self) -> None:
-        self.keys = np.empty(0, dtype=np.uint64)
+        self.keys = np.empty(0, dtype=np.uint64)  # sorted
 
-    def add(self, run: Run) -> None:
-        keys = id_column(run.query_ids, field="query_id", source=run.source).keys
-        if len(self.keys) and np.isin(keys, self.keys).any():
-            raise _NotGrouped
-        self.keys = np.union1d(self.keys, keys)
+    def check(self, table: pa.Table) -> np.ndarray:
+        """The keys of ``table``'s queries, one per run of equal ids; :class:`_NotGrouped` if one is closed."""
+        ids = id_column(table["query_id"], field="query_id", source="<batch>", hashed=False)
+        heads = segment_starts(ids.keys, ids.offsets, ids.data, ids.is_string)
+        keys = id_column(ids.values.take(pa.array(heads)), field="query_id", source="<batch>").keys
+        if len(self.keys):
+            at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+            if (self.keys[at] == keys).any():
+                raise _NotGrouped
+        return keys
+
+    def close(self, keys: np.ndarray) -> None:
+        # Two sorted runs: the stable sort (timsort) merges them in linear time.
+        self.keys = np.sort(np.concatenate([self.keys, np.unique(keys)]), kind="stable")
+
+    def close_file(self, file_keys: list[np.ndarray], last_batch: pa.Table) -> None:
+        """Close a finished file's queries, except its last row's, which the next file may go on with."""
+        keys = np.unique(np.concatenate(file_keys)) if file_keys else np.empty(0, dtype=np.uint64)
+        last = id_column(last_batch["query_id"].slice(last_batch.num_rows - 1), field="query_id", source="<batch>").keys
+        self.close(np.setdiff1d(keys, np.union1d(last, self.keys), assume_unique=True))
 
 
 def _arrow_bytes_per_row(files: list[str], run_columns: dict[str, str] | None) -> float:

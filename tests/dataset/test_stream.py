@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import ConfigError, InputError, OutputError, evaluate, evaluate_dataset
-from retrieval_eval.dataset import parse_memory_budget
+from retrieval_eval.dataset import parse_memory_budget, stream
 
 from tests.dataset.layouts import LAYOUTS, TREC_METRICS, assert_same, random_collection, set_chunk_rows, write_layout
 
@@ -71,6 +71,22 @@ def test_random_partitionings_equal_in_memory(tmp_path_factory, seed, n_files, c
         rows = write_layout(run, directory / "run", layout, n_files=n_files, seed=seed + 1)
         streamed = evaluate_dataset(qrels, directory / "run", output=directory / "out", memory_budget="64MiB")
     assert_same(streamed, evaluate(qrels, rows))
+
+
+def test_an_unsorted_run_is_found_before_any_chunk_is_scored(tmp_path, monkeypatch):
+    # Files smaller than a chunk: the second file's first batch meets queries of the first
+    # file, so the one-pass way stops before it has scored anything.
+    qrels, run = random_collection(seed=19, n_queries=80)
+    rows = write_layout(run, tmp_path / "run", "shuffled", n_files=5, seed=20)
+    set_chunk_rows(monkeypatch, len(rows) // 2)
+    events = []
+    real_score_piece = stream.score_piece
+    monkeypatch.setattr(stream, "score_piece", lambda *a: events.append("score") or real_score_piece(*a))
+    streamed = evaluate_dataset(qrels, tmp_path / "run", output=tmp_path / "out", memory_budget="64MiB",
+                                progress=lambda done, total, label: events.append(label.split()[0]))
+    assert_same(streamed, evaluate(qrels, rows))
+    # One scored piece per bucket: nothing was scored before the run was found unsorted.
+    assert events.count("score") == events.count("bucket") > 1
 
 
 def test_a_bucket_over_the_budget_is_split_again(tmp_path, monkeypatch):
