@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 from ..errors import InputError
 from ..kernels.grouping import counting_sort, segment_starts
 from ..kernels.hashing import fnv1a_hashes
+from ..kernels.lookup import positions_by_key
 
 def read_only(array: np.ndarray) -> np.ndarray:
     """Mark an array read-only.
@@ -81,6 +82,38 @@ def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
     data = read_only(np.frombuffer(data_buffer, dtype=np.uint8)) if data_buffer is not None else _EMPTY_BYTES
     return read_only(offsets.astype(np.int64, copy=width is not np.int64)), data
+
+
+@dataclass(frozen=True, eq=False)
+class IdLookup:
+    """Where ids are among distinct ``ids``: keys sorted once, then a binary search per id, confirmed on the bytes.
+
+    Built once per Qrels, it answers every run's (or chunk's) lookup of its query ids.
+    """
+
+    ids: IdColumn
+    rows_by_key: np.ndarray
+    sorted_keys: np.ndarray
+
+    @classmethod
+    def of(cls, ids: pa.Array) -> "IdLookup":
+        column = id_column(ids, field="query_id", source="<ids>")
+        rows = read_only(np.argsort(column.keys, kind="stable"))
+        return cls(column, rows, read_only(column.keys[rows]))
+
+    def positions(self, needles: pa.Array) -> np.ndarray:
+        """The position of each needle in ``ids`` (-1 when absent); needles of the same kind (string or integer)."""
+        wanted = id_column(needles, field="query_id", source="<ids>")
+        return positions_by_key(
+            wanted.keys,
+            wanted.offsets,
+            wanted.data,
+            self.rows_by_key,
+            self.sorted_keys,
+            self.ids.offsets,
+            self.ids.data,
+            self.ids.is_string,
+        )
 
 
 @dataclass(frozen=True, eq=False)

@@ -122,7 +122,7 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         run.scores,
         policy,
         TIE_ORDERS[ties],
-        _positions_in(qrels.query_ids, groups.query_ids, qrels, run),
+        _positions_in_qrels(qrels, groups.query_ids, run),
         qrels.queries.offsets,
         qrels.judged_rows,
         qrels.judged_keys,
@@ -144,7 +144,7 @@ def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlig
     if query_set not in QUERY_SETS:
         raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
     run_of_qrels = _positions_in(run.query_ids, qrels.query_ids, qrels, run)
-    qrels_of_run = _positions_in(qrels.query_ids, run.query_ids, qrels, run)
+    qrels_of_run = _positions_in_qrels(qrels, run.query_ids, run)
     in_run = run_of_qrels >= 0
     run_only = np.flatnonzero(qrels_of_run < 0)
     counts = {"n_judged_only": int((~in_run).sum()), "n_retrieved_only": len(run_only), "n_both": int(in_run.sum())}
@@ -172,7 +172,7 @@ def align_run_queries(qrels: Qrels, run: Run, query_set: str) -> QueryAlignment:
     """
     if query_set not in QUERY_SETS:
         raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
-    qrels_query = _positions_in(qrels.query_ids, run.query_ids, qrels, run)
+    qrels_query = _positions_in_qrels(qrels, run.query_ids, run)
     judged = qrels_query >= 0
     n_both = int(judged.sum())
     keep = np.arange(run.n_queries) if query_set == "union" else np.flatnonzero(judged)
@@ -189,7 +189,7 @@ def align_run_queries(qrels: Qrels, run: Run, query_set: str) -> QueryAlignment:
 def align_to(query_ids: pa.Array, qrels: Qrels, run: Run) -> QueryAlignment:
     """Evaluate exactly ``query_ids`` (distinct), in that order; each may be absent from either side."""
     run_query = _positions_in(run.query_ids, query_ids, qrels, run)
-    qrels_query = _positions_in(qrels.query_ids, query_ids, qrels, run)
+    qrels_query = _positions_in_qrels(qrels, query_ids, run)
     in_run, in_qrels = run_query >= 0, qrels_query >= 0
     return QueryAlignment(
         query_ids,
@@ -206,14 +206,26 @@ def _positions_in(haystack: pa.Array, needles: pa.Array, qrels: Qrels, run: Run)
     if haystack.equals(needles):
         # The common case of a run over exactly the judged queries, in the same order.
         return np.arange(len(needles), dtype=np.int64)
+    _check_query_kinds(haystack, needles, qrels, run)
+    positions = pc.index_in(needles, value_set=haystack)
+    return positions.fill_null(-1).to_numpy().astype(np.int64)
+
+
+def _positions_in_qrels(qrels: Qrels, needles: pa.Array, run: Run) -> np.ndarray:
+    """Index of each needle among the judged queries (-1 when absent), by the qrels' lookup built once."""
+    if qrels.query_ids.equals(needles):
+        return np.arange(len(needles), dtype=np.int64)
+    _check_query_kinds(qrels.query_ids, needles, qrels, run)
+    return qrels.query_lookup.positions(needles)
+
+
+def _check_query_kinds(haystack: pa.Array, needles: pa.Array, qrels: Qrels, run: Run) -> None:
     if pa.types.is_integer(haystack.type) != pa.types.is_integer(needles.type):
         raise InputError(
             f"query ids are {_kind(qrels.query_ids)} in the qrels ({qrels.source}) but {_kind(run.query_ids)} "
             f"in the run ({run.source}); convert one side so that both are strings or both integers",
             field="query_id",
         )
-    positions = pc.index_in(needles, value_set=haystack)
-    return positions.fill_null(-1).to_numpy().astype(np.int64)
 
 
 def _check_same_kind(a: IdColumn, b: IdColumn, field: str, qrels: Qrels, run: Run) -> None:

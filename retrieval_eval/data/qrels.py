@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ from ..io import read_qrels_table, source_label
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates
-from .ids import QueryGroups, read_only
+from .ids import IdLookup, QueryGroups, read_only
 
 
 class Qrels(GroupedTable):
@@ -63,6 +64,11 @@ class Qrels(GroupedTable):
             return source
         table = read_qrels_table(source, columns=columns, format=format)
         return cls(table, source=source_label(source), duplicates=duplicates)
+
+    @cached_property
+    def query_lookup(self) -> IdLookup:
+        """Where a run's query ids are among the judged queries (built on first use)."""
+        return IdLookup.of(self.query_ids)
 
     @property
     def nbytes(self) -> int:

@@ -46,7 +46,8 @@ def write_buckets(tables: Iterable[pa.Table], n_buckets: int, directory: str | o
                 if stop == start:
                     continue
                 if index not in writers:
-                    writers[index] = pq.ParquetWriter(paths[index], table.schema)
+                    # Written once and read once: dictionary encoding would cost more than it saves.
+                    writers[index] = pq.ParquetWriter(paths[index], table.schema, compression="lz4", use_dictionary=False)
                 writers[index].write_table(grouped.slice(start, stop - start))
                 rows[index] += stop - start
     finally:

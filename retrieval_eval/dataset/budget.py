@@ -62,10 +62,15 @@ def parse_memory_budget(budget: int | str) -> int:
 
 @dataclass(frozen=True)
 class ChunkSizing:
-    """How many run rows are read per batch and scored per chunk within a budget (bytes)."""
+    """How many run rows are read per batch and scored per chunk within a budget (bytes).
+
+    ``bucket_batch_rows``: rows per batch while partitioning into buckets, where batches are
+    larger (each is split into one row group per bucket, and small row groups are slow to write).
+    """
 
     chunk_rows: int
     batch_rows: int
+    bucket_batch_rows: int
 
     @classmethod
     def within(cls, budget: int, reserved: int, arrow_bytes_per_row: float) -> "ChunkSizing":
@@ -84,4 +89,8 @@ class ChunkSizing:
             )
         per_row = ARROW_COPIES * arrow_bytes_per_row + SCORING_OVERHEAD_PER_ROW
         chunk_rows = max(1, math.floor(available / per_row))
-        return cls(chunk_rows=chunk_rows, batch_rows=max(1, min(chunk_rows // 4, 1 << 18)))
+        return cls(
+            chunk_rows=chunk_rows,
+            batch_rows=max(1, min(chunk_rows // 4, 1 << 18)),
+            bucket_batch_rows=max(1, min(chunk_rows // 4, 1 << 21)),
+        )

@@ -158,8 +158,9 @@ class _Stream:
         self.plan, self.qrels, self.files, self.label = plan, qrels, files, label
         self.sizing, self.run_columns, self.dataset = sizing, run_columns, dataset
 
-    def batches(self, files: list[str]) -> Iterator[TypedBatch]:
-        for batch in iter_run_batches(files, batch_rows=self.sizing.batch_rows, columns=self.run_columns):
+    def batches(self, files: list[str], batch_rows: int | None = None) -> Iterator[TypedBatch]:
+        batch_rows = batch_rows or self.sizing.batch_rows
+        for batch in iter_run_batches(files, batch_rows=batch_rows, columns=self.run_columns):
             if batch.table.num_rows:
                 rankable_scores(batch.table, batch.source, batch.first_row)
                 yield batch
@@ -195,8 +196,9 @@ class _Stream:
         check = sum(file_rows.values()) > chunk_rows
         for batch in self.batches(self.files):
             if batch.source != current:
-                if current is not None and check:
-                    closed.close_file(file_queries, pending[-1])
+                if current is not None:
+                    if check:
+                        closed.close_file(file_queries, pending[-1])
                     report(position[current] + 1, len(self.files), os.path.basename(current))
                 current, file_queries = batch.source, []
                 if pending_rows and pending_rows + file_rows[current] > chunk_rows:
@@ -241,7 +243,8 @@ class _Stream:
         self, files: list[str], rows: int, directory: str, salt: int, tally: QueryTally, report: Progress
     ) -> None:
         n_buckets = max(2, math.ceil(rows * _BUCKET_SLACK / self.sizing.chunk_rows))
-        buckets = write_buckets((batch.table for batch in self.batches(files)), n_buckets, directory, salt)
+        batches = self.batches(files, self.sizing.bucket_batch_rows)
+        buckets = write_buckets((batch.table for batch in batches), n_buckets, directory, salt)
         for done, bucket in enumerate(buckets, start=1):
             if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
                 self._score_buckets([bucket.path], bucket.rows, directory, salt + 1, tally, report)
@@ -267,21 +270,30 @@ class _ClosedQueries:
         ids = id_column(table["query_id"], field="query_id", source="<batch>", hashed=False)
         heads = segment_starts(ids.keys, ids.offsets, ids.data, ids.is_string)
         keys = id_column(ids.values.take(pa.array(heads)), field="query_id", source="<batch>").keys
-        if len(self.keys):
-            at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
-            if (self.keys[at] == keys).any():
-                raise _NotGrouped
+        if self._contains(keys).any():
+            raise _NotGrouped
         return keys
 
+    def _contains(self, keys: np.ndarray) -> np.ndarray:
+        if not len(self.keys):
+            return np.zeros(len(keys), dtype=np.bool_)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        return self.keys[at] == keys
+
     def close(self, keys: np.ndarray) -> None:
+        """Close ``keys`` (distinct, none closed yet)."""
         # Two sorted runs: the stable sort (timsort) merges them in linear time.
-        self.keys = np.sort(np.concatenate([self.keys, np.unique(keys)]), kind="stable")
+        self.keys = np.sort(np.concatenate([self.keys, np.sort(keys)]), kind="stable")
 
     def close_file(self, file_keys: list[np.ndarray], last_batch: pa.Table) -> None:
-        """Close a finished file's queries, except its last row's, which the next file may go on with."""
+        """Close a finished file's queries, except its last row's, which the next file may go on with.
+
+        Queries of the file that a chunk scored are closed already.
+        """
         keys = np.unique(np.concatenate(file_keys)) if file_keys else np.empty(0, dtype=np.uint64)
         last = id_column(last_batch["query_id"].slice(last_batch.num_rows - 1), field="query_id", source="<batch>").keys
-        self.close(np.setdiff1d(keys, np.union1d(last, self.keys), assume_unique=True))
+        keys = keys[keys != last[0]]
+        self.close(keys[~self._contains(keys)])
 
 
 def _arrow_bytes_per_row(files: list[str], run_columns: dict[str, str] | None) -> float:

@@ -1,0 +1,30 @@
+"""Positions of ids among a set of distinct ids, by 64-bit key with the bytes confirmed."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._config import parallel_jit
+from .ranking import find_judgment
+
+
+@parallel_jit
+def positions_by_key(
+    needle_keys: np.ndarray,
+    needle_offsets: np.ndarray,
+    needle_data: np.ndarray,
+    rows_by_key: np.ndarray,
+    sorted_keys: np.ndarray,
+    offsets: np.ndarray,
+    data: np.ndarray,
+    is_string: bool,
+) -> np.ndarray:
+    """For each needle, the row of the equal id (-1 when none): a binary search of ``sorted_keys``
+    (the keys of rows ``rows_by_key``) confirmed on the bytes for strings, as the judgment lookup does."""
+    n = needle_keys.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    for i in prange(n):
+        hit = find_judgment(i, needle_keys, needle_offsets, needle_data, rows_by_key, sorted_keys, offsets, data, is_string)
+        out[i] = rows_by_key[hit] if hit >= 0 else -1
+    return out
