@@ -32,7 +32,7 @@ def test_streamed_runs_equal_in_memory(capsys, tmp_path, monkeypatch, collection
     set_chunk_rows(monkeypatch, 50)
     qrels, run_dir, expected = collection
     runs = {
-        "directory": [str(run_dir), "--memory-budget", "64MiB"],
+        "directory": [str(run_dir), "--memory-budget", "128MiB"],
         "glob": [str(run_dir / "*.parquet")],
         "files": [str(run_dir / f"part-{i}.parquet") for i in range(3)],
     }[how]

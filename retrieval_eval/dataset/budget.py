@@ -28,12 +28,19 @@ _SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]*)\s*$", re.I
 
 #: The budget when none is given.
 DEFAULT_BUDGET = "1GiB"
-#: The smallest budget accepted: below it the fixed costs (one batch, the output buffers) dominate.
-MIN_BUDGET = 64 << 20
+#: The smallest budget accepted: below it the fixed costs below leave next to nothing for the run.
+MIN_BUDGET = 128 << 20
 
-#: Working memory of scoring one run row beyond its Arrow bytes, measured on runs with string
-#: ids (benchmarks/bench_scale.py): id hashes and int64 offsets, the grouping order, scores,
-#: the ranked labels, and the transient copies the join makes. Bytes per row.
+# What the budget covers beyond the interpreter and the imported libraries, measured with
+# benchmarks/bench_scale.py on 5M- and 50M-row runs with string ids (RSS read around each step):
+#: The compiled kernels, loaded on first use (serial and parallel builds): 81 MiB measured.
+KERNEL_CODE = 80 << 20
+#: The qrels in memory, as a multiple of ``Qrels.nbytes``: reading and indexing them leaves the
+#: allocator holding more than the arrays' bytes (1.43x measured on 2M judgments).
+QRELS_FOOTPRINT = 1.5
+#: Working memory of scoring one run row beyond its Arrow bytes: id hashes and int64 offsets,
+#: the grouping order, scores, the ranked labels, the transient copies of the join (126 B/row
+#: measured between the 1 GiB and 2 GiB budgets on 50M rows). Bytes per row.
 SCORING_OVERHEAD_PER_ROW = 160
 #: The Arrow bytes of a chunk exist twice while it is scored (its batches, then the combined table).
 ARROW_COPIES = 2
@@ -73,19 +80,22 @@ class ChunkSizing:
     bucket_batch_rows: int
 
     @classmethod
-    def within(cls, budget: int, reserved: int, arrow_bytes_per_row: float) -> "ChunkSizing":
-        """Rows that fit in ``budget - reserved`` bytes, at ``arrow_bytes_per_row`` bytes per row as read.
+    def within(cls, budget: int, qrels_bytes: int, arrow_bytes_per_row: float) -> "ChunkSizing":
+        """Rows that fit in the budget (bytes) beside the kernels and qrels of ``qrels_bytes``
+        (``Qrels.nbytes``), at ``arrow_bytes_per_row`` bytes per run row as read.
 
         Raises
         ------
         ConfigError
-            ``reserved`` (the qrels) leaves less than half the budget for the run.
+            The kernels and the qrels leave less than an eighth of the budget for the run.
         """
-        available = budget - reserved
-        if available < budget // 2:
+        fixed = KERNEL_CODE + math.ceil(QRELS_FOOTPRINT * qrels_bytes)
+        available = budget - fixed
+        if available < budget // 8:
             raise ConfigError(
-                f"the qrels take {reserved / 2**20:.0f} MiB of the {budget / 2**20:.0f} MiB memory budget, "
-                "leaving too little for the run; raise the memory budget"
+                f"the qrels ({QRELS_FOOTPRINT * qrels_bytes / 2**20:.0f} MiB in memory) and the compiled kernels "
+                f"({KERNEL_CODE >> 20} MiB) take {fixed / 2**20:.0f} MiB of the {budget / 2**20:.0f} MiB memory "
+                "budget, leaving too little for the run; raise the memory budget"
             )
         per_row = ARROW_COPIES * arrow_bytes_per_row + SCORING_OVERHEAD_PER_ROW
         chunk_rows = max(1, math.floor(available / per_row))

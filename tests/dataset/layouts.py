@@ -91,6 +91,6 @@ def _keep_query_order(interleaved: pd.DataFrame, original: pd.DataFrame) -> pd.D
     return original.loc[[labels[query][slot] for query, slot in zip(interleaved["query_id"], slots)]]
 
 
-def set_chunk_rows(monkeypatch, rows: int, memory_budget: int = budget.MIN_BUDGET) -> None:
-    """Make a chunk hold about ``rows`` run rows within ``memory_budget`` (tiny data, many chunks)."""
-    monkeypatch.setattr(budget, "SCORING_OVERHEAD_PER_ROW", memory_budget // rows)
+def set_chunk_rows(monkeypatch, rows: int) -> None:
+    """Make a chunk hold about ``rows`` run rows within the smallest budget (tiny data, many chunks)."""
+    monkeypatch.setattr(budget, "SCORING_OVERHEAD_PER_ROW", (budget.MIN_BUDGET - budget.KERNEL_CODE) // rows)
