@@ -33,6 +33,7 @@ from ..metrics.evaluate import EvaluationPlan, plan_evaluation
 from ..metrics.result import summarize
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
+from .memory import release_freed_memory
 from .output import PerQueryDataset
 from .pieces import QueryTally, score_judged_only, score_piece
 from .result import DatasetResult
@@ -171,6 +172,7 @@ class _Stream:
         piece = score_piece(self.plan, self.qrels, run)
         self.dataset.add(piece.per_query)
         tally.add(piece)
+        release_freed_memory()
         if closed is not None:
             closed.close(id_column(run.query_ids, field="query_id", source=self.label).keys)
 
@@ -179,9 +181,10 @@ class _Stream:
 
         The last query of a chunk may go on in the next batch, so it is held back. A file that
         fits in a chunk is never split, so files that each hold whole queries, in any row
-        order, also go in one pass. Every batch is checked before it is kept: a query of a
-        finished file (other than its last) or of a scored chunk raises :class:`_NotGrouped`,
-        so an unsorted run is found by the second file, not after a chunk's worth of work.
+        order, also go in one pass; a file bigger than a chunk is cut, so its queries must come
+        in runs of rows. Every batch is checked before it is kept: a query of a finished file
+        (other than its last), of a scored chunk, or of an earlier run of a big file raises
+        :class:`_NotGrouped`, so an unsorted run is found at once, not after a chunk's work.
         """
         tally = QueryTally(self.qrels.n_queries)
         closed = _ClosedQueries()
@@ -201,14 +204,15 @@ class _Stream:
                         closed.close_file(file_queries, pending[-1])
                     report(position[current] + 1, len(self.files), os.path.basename(current))
                 current, file_queries = batch.source, []
+                big_file = file_rows[current] > chunk_rows
                 if pending_rows and pending_rows + file_rows[current] > chunk_rows:
                     pending = self._score_all_but_last_query(pending, tally, closed)
                     pending_rows = sum(t.num_rows for t in pending)
             if check:
-                file_queries.append(closed.check(batch.table))
+                file_queries.append(closed.check(batch.table, in_runs=big_file))
             pending.append(batch.table)
             pending_rows += batch.table.num_rows
-            if pending_rows >= chunk_rows and file_rows[current] > chunk_rows:
+            if pending_rows >= chunk_rows and big_file:
                 pending = self._score_all_but_last_query(pending, tally, closed)
                 pending_rows = sum(t.num_rows for t in pending)
         if pending_rows:
@@ -245,6 +249,7 @@ class _Stream:
         n_buckets = max(2, math.ceil(rows * _BUCKET_SLACK / self.sizing.chunk_rows))
         batches = self.batches(files, self.sizing.bucket_batch_rows)
         buckets = write_buckets((batch.table for batch in batches), n_buckets, directory, salt)
+        release_freed_memory()
         for done, bucket in enumerate(buckets, start=1):
             if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
                 self._score_buckets([bucket.path], bucket.rows, directory, salt + 1, tally, report)
@@ -264,15 +269,31 @@ class _ClosedQueries:
 
     def __init__(self) -> None:
         self.keys = np.empty(0, dtype=np.uint64)  # sorted
+        self.open: np.uint64 | None = None  # in a big file: the last batch's last query
 
-    def check(self, table: pa.Table) -> np.ndarray:
-        """The keys of ``table``'s queries, one per run of equal ids; :class:`_NotGrouped` if one is closed."""
+    def check(self, table: pa.Table, *, in_runs: bool = False) -> np.ndarray:
+        """The keys of ``table``'s queries, one per run of equal ids; :class:`_NotGrouped` if one is closed.
+
+        ``in_runs`` (a file bigger than a chunk): each query's rows must also be one run, so a
+        query that ended (every run of the batch but the last) is closed at once.
+        """
         ids = id_column(table["query_id"], field="query_id", source="<batch>", hashed=False)
         heads = segment_starts(ids.keys, ids.offsets, ids.data, ids.is_string)
         keys = id_column(ids.values.take(pa.array(heads)), field="query_id", source="<batch>").keys
         if self._contains(keys).any():
             raise _NotGrouped
+        if in_runs:
+            self._close_ended_runs(keys)
         return keys
+
+    def _close_ended_runs(self, keys: np.ndarray) -> None:
+        if len(np.unique(keys)) != len(keys) or (self.open is not None and (keys[1:] == self.open).any()):
+            raise _NotGrouped
+        ended = keys[:-1]
+        if self.open is not None and keys[0] != self.open:
+            ended = np.append(ended, self.open)
+        self.close(ended)
+        self.open = keys[-1]
 
     def _contains(self, keys: np.ndarray) -> np.ndarray:
         if not len(self.keys):
@@ -294,6 +315,7 @@ class _ClosedQueries:
         last = id_column(last_batch["query_id"].slice(last_batch.num_rows - 1), field="query_id", source="<batch>").keys
         keys = keys[keys != last[0]]
         self.close(keys[~self._contains(keys)])
+        self.open = None
 
 
 def _arrow_bytes_per_row(files: list[str], run_columns: dict[str, str] | None) -> float:
