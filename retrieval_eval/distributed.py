@@ -14,6 +14,7 @@ partition, row) through the shuffle, and each partition is put back in that orde
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import math
 import os
@@ -59,22 +60,18 @@ def evaluate_on_dask(
     budget: int,
     run_columns: dict[str, str] | None,
     progress: Progress | None,
-    broadcast: bool | None = None,
+    temp_dir: str | os.PathLike[str] | None = None,
 ) -> DatasetResult:
     """The Dask way through :func:`~retrieval_eval.evaluate_dataset` (its arguments, resolved).
 
-    ``budget``: bytes per worker, which sets the number of partitions. ``broadcast``: copy
-    the qrels to every worker (True) or shuffle them with the run (False); None decides by
-    their size.
+    ``budget``: bytes per worker, which sets the number of partitions. The qrels are copied to
+    every worker when they take at most :data:`BROADCAST_SHARE` of it, else shuffled with the run.
     """
-    import dask.dataframe as dd
-    from dask import delayed
-
-    if broadcast is None:
-        broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
+    dd, delayed = _dask_modules()
+    broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     names = _run_column_names(files[0], run_columns)
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, _bytes_per_row(files))
-    with _client(dask) as client, PerQueryDataset(output) as dataset:
+    with _client(dask) as client, PerQueryDataset(output, temp_dir) as dataset:
         frame = dd.read_parquet(files, columns=list(names.values()))
         _check_query_kinds(qrels, frame[names["query_id"]].dtype, label)
         n_partitions = max(frame.npartitions, math.ceil(count_rows(files) / sizing.chunk_rows))
@@ -196,13 +193,20 @@ def _gather(client: Any, tasks: list[Any], progress: Progress | None) -> Iterato
         client.cancel(futures)
 
 
+def _dask_modules() -> tuple[Any, Any]:
+    """dask.dataframe and dask.delayed; a clear error when the ``dask`` extra is not installed."""
+    if importlib.util.find_spec("distributed") is None:
+        raise ConfigError("scoring on Dask needs the 'dask' extra: pip install 'retrieval_eval[dask]'")
+    import dask.dataframe as dd
+    from dask import delayed
+
+    return dd, delayed
+
+
 @contextmanager
 def _client(dask: Any) -> Iterator[Any]:
     """A client for ``dask``: a Client (used as is), ``"local:N"`` (a LocalCluster we start and stop), or an address."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise ConfigError("scoring on Dask needs the 'dask' extra: pip install 'retrieval_eval[dask]'") from None
+    from distributed import Client, LocalCluster
     if isinstance(dask, Client):
         yield dask
         return

@@ -111,7 +111,7 @@ def evaluate_dataset(
     if dask is not None:
         from ..distributed import evaluate_on_dask
 
-        return evaluate_on_dask(plan, qrels, files, label, dask, output, budget, run_columns, progress)
+        return evaluate_on_dask(plan, qrels, files, label, dask, output, budget, run_columns, progress, temp_dir)
     sizing = ChunkSizing.within(budget, qrels.nbytes, _arrow_bytes_per_row(files, run_columns))
     report = progress or (lambda done, total, label: None)
     with PerQueryDataset(output, temp_dir) as dataset:
