@@ -69,8 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL; .gz ok), or Azure rows with --azure")
     run.add_argument("run", nargs="*", metavar="RUN",
                      help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok), read whole; or parquet files, a "
-                     "directory or a quoted glob of them, streamed within --memory-budget (several files or a "
-                     "glob are always streamed)")
+                     "directory or a quoted glob of them, streamed within --memory-budget (a directory, several "
+                     "files or a glob are always streamed)")
     run.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
                      help="metric, repeatable: " + ", ".join(d.display_name for d in REGISTRY)
                      + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k, "
@@ -319,9 +319,9 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list[Metric]
 
 
 def _streamed(args: argparse.Namespace) -> bool:
-    """A run is streamed when asked to (a budget, Dask), or when it is several files or a glob."""
+    """A run is streamed when asked to (a budget, Dask), or when it is a directory, several files or a glob."""
     run = args.run or []
-    return bool(args.memory_budget or args.dask or len(run) > 1 or any(_is_glob(r) for r in run))
+    return bool(args.memory_budget or args.dask or len(run) > 1 or any(_is_glob(r) or os.path.isdir(r) for r in run))
 
 
 def _is_glob(path: str) -> bool:

@@ -27,12 +27,13 @@ def means(out: str) -> dict[str, float]:
     return {name: row["mean"] for name, row in json.loads(out)["metrics"].items()}
 
 
-@pytest.mark.parametrize("how", ["directory", "glob", "files"])
+@pytest.mark.parametrize("how", ["directory", "directory with a budget", "glob", "files"])
 def test_streamed_runs_equal_in_memory(capsys, tmp_path, monkeypatch, collection, how):
     set_chunk_rows(monkeypatch, 50)
     qrels, run_dir, expected = collection
     runs = {
-        "directory": [str(run_dir), "--memory-budget", "128MiB"],
+        "directory": [str(run_dir)],
+        "directory with a budget": [str(run_dir), "--memory-budget", "128MiB"],
         "glob": [str(run_dir / "*.parquet")],
         "files": [str(run_dir / f"part-{i}.parquet") for i in range(3)],
     }[how]
