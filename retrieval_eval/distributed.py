@@ -39,8 +39,7 @@ from .dataset.pieces import QueryTally, rows_of_a_piece, score_judged_only, scor
 from .dataset.result import DatasetResult
 from .dataset.stream import Progress, finish, publish
 from .errors import ConfigError, InputError
-from .io.columns import COLUMN_ALIASES, resolve_columns
-from .io.parquet_stream import count_rows
+from .io.parquet_stream import count_rows, run_column_names
 from .io.readers import COERCERS, RUN_ROLES
 from .metrics.evaluate import EvaluationPlan
 
@@ -69,7 +68,7 @@ def evaluate_on_dask(
     """
     dd, delayed = _dask_modules()
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
-    names = _run_column_names(files[0], run_columns)
+    names = run_column_names(files[0], run_columns)
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, _bytes_per_row(files))
     with _client(dask) as client, PerQueryDataset(output, temp_dir) as dataset:
         frame = dd.read_parquet(files, columns=list(names.values()))
@@ -224,12 +223,6 @@ def _client(dask: Any) -> Iterator[Any]:
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
     ) as cluster, Client(cluster) as client:
         yield client
-
-
-def _run_column_names(path: str, run_columns: dict[str, str] | None) -> dict[str, str]:
-    found = pq.ParquetFile(path).schema_arrow.names
-    resolved = resolve_columns(found, {name: COLUMN_ALIASES[name] for name in RUN_ROLES}, source=path, overrides=run_columns)
-    return {canonical: str(name) for canonical, name in resolved.items()}
 
 
 def _bytes_per_row(files: list[str]) -> float:

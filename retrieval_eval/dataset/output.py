@@ -92,10 +92,6 @@ class PerQueryDataset:
             return np.empty(0, dtype=np.float64)
         return table[name].to_numpy()
 
-    def query_ids(self) -> pa.ChunkedArray | None:
-        """The evaluated query ids over all parts (None when nothing was written)."""
-        return self._dataset().to_table(columns=["query_id"])["query_id"] if self._part_files() else None
-
     def n_rows(self) -> int:
         return self._dataset().count_rows() if self._part_files() else 0
 

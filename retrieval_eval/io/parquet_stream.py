@@ -116,19 +116,27 @@ def iter_run_batches(
     kinds: dict[str, tuple[bool, str]] = {}
     for path in files:
         handle = _open(path)
-        found = handle.schema_arrow.names
-        resolved = resolve_columns(
-            found, {name: COLUMN_ALIASES[name] for name in RUN_ROLES}, source=path, overrides=columns
-        )
+        resolved = _run_columns(handle, path, columns)
         first_row = 0
         try:
-            batches = handle.iter_batches(batch_size=batch_rows, columns=[str(resolved[c]) for c in RUN_ROLES])
+            batches = handle.iter_batches(batch_size=batch_rows, columns=[resolved[c] for c in RUN_ROLES])
             for batch in batches:
                 table = _typed(batch, resolved, path, first_row, kinds)
                 yield TypedBatch(table, path, first_row)
                 first_row += batch.num_rows
         except (OSError, pa.ArrowException) as exc:
             raise InputError(f"cannot read parquet file: {exc}", source=path) from exc
+
+
+def run_column_names(path: str, columns: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Canonical name -> the file's column for ``query_id``, ``doc_id`` and ``score`` (see :func:`iter_run_batches`)."""
+    return _run_columns(_open(path), path, columns)
+
+
+def _run_columns(handle: pq.ParquetFile, path: str, columns: Mapping[str, str] | None) -> dict[str, str]:
+    candidates = {name: COLUMN_ALIASES[name] for name in RUN_ROLES}
+    resolved = resolve_columns(handle.schema_arrow.names, candidates, source=path, overrides=columns)
+    return {canonical: str(name) for canonical, name in resolved.items()}
 
 
 def _open(path: str) -> pq.ParquetFile:
@@ -140,14 +148,14 @@ def _open(path: str) -> pq.ParquetFile:
 
 
 def _typed(
-    batch: pa.RecordBatch, resolved: Mapping[str, object], path: str, first_row: int, kinds: dict[str, tuple[bool, str]]
+    batch: pa.RecordBatch, resolved: Mapping[str, str], path: str, first_row: int, kinds: dict[str, tuple[bool, str]]
 ) -> pa.Table:
     def row(index: int) -> int:
         return first_row + index + 1
 
     arrays = []
     for canonical, role in RUN_ROLES.items():
-        field = str(resolved[canonical])
+        field = resolved[canonical]
         values = COERCERS[role](batch.column(field), source=path, field=field, rows=row)
         if role == "id":
             values = _one_id_kind(values, canonical, path, field, kinds)
