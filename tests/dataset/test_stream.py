@@ -99,6 +99,19 @@ def test_a_bucket_over_the_budget_is_split_again(tmp_path, monkeypatch):
     assert_same(streamed, evaluate(qrels, rows))
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_query_bigger_than_a_chunk(tmp_path, monkeypatch, layout):
+    # One query of 300 rows against chunks of ~20: it is held back (one pass) or kept in one
+    # bucket however often that bucket is split, and still scored whole.
+    set_chunk_rows(monkeypatch, 20)
+    qrels, run = random_collection(seed=41, n_queries=15)
+    big = pd.DataFrame({"query_id": "q0", "doc_id": [f"big{i}" for i in range(300)], "score": np.arange(300) / 7})
+    run = pd.concat([run[run["query_id"] != "q0"], big], ignore_index=True).sort_values("query_id", kind="stable")
+    rows = write_layout(run, tmp_path / "run", layout, n_files=3, seed=42)
+    streamed = evaluate_dataset(qrels, tmp_path / "run", output=tmp_path / "out", memory_budget="128MiB")
+    assert_same(streamed, evaluate(qrels, rows))
+
+
 def test_without_output_nothing_is_left_on_disk(tmp_path, monkeypatch):
     set_chunk_rows(monkeypatch, 40)
     qrels, run = random_collection(seed=9)
