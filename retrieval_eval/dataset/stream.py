@@ -248,7 +248,8 @@ class _Stream:
     ) -> None:
         n_buckets = max(2, math.ceil(rows * _BUCKET_SLACK / self.sizing.chunk_rows))
         batches = self.batches(files, self.sizing.bucket_batch_rows)
-        buckets = write_buckets((batch.table for batch in batches), n_buckets, directory, salt)
+        # Rows waiting for their bucket take at most half a chunk's memory (nothing is scored meanwhile).
+        buckets = write_buckets((batch.table for batch in batches), n_buckets, directory, salt, self.sizing.chunk_rows // 2)
         release_freed_memory()
         for done, bucket in enumerate(buckets, start=1):
             if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
