@@ -107,6 +107,7 @@ def evaluate_dataset(
     files = parquet_files(run)
     label = name if name is not None else _label(run)
     qrels = Qrels.read(qrels, duplicates=plan.qrels_duplicates)
+    release_freed_memory()  # what reading and indexing the qrels freed
     budget = parse_memory_budget(memory_budget)
     if dask is not None:
         from ..distributed import evaluate_on_dask
