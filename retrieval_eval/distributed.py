@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .data import Qrels, Run
 from .data.join import SETS_WITH_JUDGED_ONLY
@@ -39,7 +38,7 @@ from .dataset.pieces import QueryTally, rows_of_a_piece, score_judged_only, scor
 from .dataset.result import DatasetResult
 from .dataset.stream import Progress, finish, publish
 from .errors import ConfigError, InputError
-from .io.parquet_stream import count_rows, run_column_names
+from .io.parquet_stream import arrow_bytes_per_row, count_rows, run_column_names
 from .io.readers import COERCERS, RUN_ROLES
 from .metrics.evaluate import EvaluationPlan
 
@@ -69,7 +68,7 @@ def evaluate_on_dask(
     dd, delayed = _dask_modules()
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     names = run_column_names(files[0], run_columns)
-    sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, _bytes_per_row(files))
+    sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
     with _client(dask) as client, PerQueryDataset(output, temp_dir) as dataset:
         frame = dd.read_parquet(files, columns=list(names.values()))
         _check_query_kinds(qrels, frame[names["query_id"]].dtype, label)
@@ -223,16 +222,6 @@ def _client(dask: Any) -> Iterator[Any]:
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
     ) as cluster, Client(cluster) as client:
         yield client
-
-
-def _bytes_per_row(files: list[str]) -> float:
-    """In-memory bytes per row as parquet's footers count them (uncompressed), over all files."""
-    sizes = rows = 0
-    for path in files:
-        metadata = pq.ParquetFile(path).metadata
-        rows += metadata.num_rows
-        sizes += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
-    return sizes / rows if rows else 0.0
 
 
 def _with_position(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:

@@ -28,7 +28,7 @@ from ..data.ids import id_column
 from ..kernels.grouping import segment_starts
 from ..data.join import SETS_WITH_JUDGED_ONLY
 from ..data.run import rankable_scores
-from ..io.parquet_stream import TypedBatch, count_rows, iter_run_batches, parquet_files
+from ..io.parquet_stream import TypedBatch, arrow_bytes_per_row, count_rows, iter_run_batches, parquet_files
 from ..metrics.evaluate import EvaluationPlan, plan_evaluation
 from ..metrics.result import summarize
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
@@ -45,7 +45,6 @@ Progress = Callable[[int, int, str], None]
 _BUCKET_SLACK = 1.3
 #: A bucket still over the budget (hash skew) is split again at most this many times.
 _MAX_SPLITS = 2
-_SAMPLE_ROWS = 1 << 16
 
 
 class _NotGrouped(Exception):
@@ -113,7 +112,7 @@ def evaluate_dataset(
         from ..distributed import evaluate_on_dask
 
         return evaluate_on_dask(plan, qrels, files, label, dask, output, budget, run_columns, progress, temp_dir)
-    sizing = ChunkSizing.within(budget, qrels.nbytes, _arrow_bytes_per_row(files, run_columns))
+    sizing = ChunkSizing.within(budget, qrels.nbytes, arrow_bytes_per_row(files, run_columns))
     report = progress or (lambda done, total, label: None)
     with PerQueryDataset(output, temp_dir) as dataset:
         stream = _Stream(plan, qrels, files, label, sizing, run_columns, dataset)
@@ -318,14 +317,6 @@ class _ClosedQueries:
         keys = keys[keys != last[0]]
         self.close(keys[~self._contains(keys)])
         self.open = None
-
-
-def _arrow_bytes_per_row(files: list[str], run_columns: dict[str, str] | None) -> float:
-    """Arrow bytes per row of the typed run, from the first rows of the first non-empty file."""
-    for batch in iter_run_batches(files, batch_rows=_SAMPLE_ROWS, columns=run_columns):
-        if batch.table.num_rows:
-            return batch.table.nbytes / batch.table.num_rows
-    return 0.0
 
 
 def _label(run: Any) -> str:

@@ -24,6 +24,7 @@ from retrieval_eval.io.readers import COERCERS, RUN_ROLES
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _GLOB_CHARACTERS = re.compile(r"[*?\[]")
+_SAMPLE_ROWS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,15 @@ def _natural_key(path: str) -> list[object]:
 def count_rows(files: Iterable[str]) -> int:
     """Rows in all ``files``, from their footers (no data is read)."""
     return sum(_open(path).metadata.num_rows for path in files)
+
+
+def arrow_bytes_per_row(files: Iterable[str], columns: Mapping[str, str] | None = None) -> float:
+    """Arrow bytes per row of the typed run (as :func:`iter_run_batches` gives it), from the first
+    rows of the first non-empty file; 0.0 when no file has rows."""
+    for batch in iter_run_batches(files, batch_rows=_SAMPLE_ROWS, columns=columns):
+        if batch.table.num_rows:
+            return batch.table.nbytes / batch.table.num_rows
+    return 0.0
 
 
 def iter_run_batches(
