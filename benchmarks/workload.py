@@ -81,3 +81,64 @@ def write_azure_jsonl(workload: Workload, path: Path) -> None:
 
 def _ids(prefix: str, numbers: np.ndarray) -> np.ndarray:
     return np.char.add(prefix, numbers.astype(str)).astype(object)
+
+
+# TREC Deep Learning track shape: 43 queries (DL 2019), runs of depth 100 or 1000, graded labels
+# 0..3, a judgment pool drawn mostly from the top of the runs.
+DL_LABEL_PROBABILITIES = (0.55, 0.20, 0.15, 0.10)
+DL_POOL_DEPTH = 100  # retrieved documents at ranks below this are judged more often
+
+
+def make_trec_dl_workload(n_queries: int = 43, *, depth: int = 1000, seed: int = 0) -> Workload:
+    """A fixed-seed run shaped like a TREC DL submission, and its qrels.
+
+    Every query retrieves exactly ``depth`` distinct documents, rows in rank order (score
+    descending). A retrieved document is judged with probability 0.6 above rank
+    ``DL_POOL_DEPTH`` and 0.12 below it; 20-99 judged documents per query were not retrieved.
+    Labels 0..3 (probabilities ``DL_LABEL_PROBABILITIES``); the higher a document's label, the
+    higher it tends to rank. Query and document ids are digit strings, as MS MARCO's are (so
+    string order, which decides ties, differs from numeric order). Scores are multiples of 0.25
+    below 2^10, exactly representable in float32, with about one tied neighbour in ten.
+
+    ``top(k)`` of the workload truncates the run to each query's first ``k`` documents.
+    """
+    rng = np.random.default_rng(seed)
+    query_numbers = 1_000_000 + rng.choice(9_000_000, size=n_queries, replace=False)
+    base = rng.integers(0, 8_000_000, size=n_queries)
+    labels = rng.choice(len(DL_LABEL_PROBABILITIES), size=(n_queries, depth), p=DL_LABEL_PROBABILITIES)
+    judge_probability = np.where(np.arange(depth) < DL_POOL_DEPTH, 0.6, 0.12)
+    judged = rng.random((n_queries, depth)) < judge_probability[None, :]
+    labels = np.where(judged, labels, 0)
+    # Rank by a noisy key that rises with the label; document p of query q is base[q] + 7p.
+    key = rng.normal(size=(n_queries, depth)) + 0.8 * labels
+    order = np.argsort(-key, axis=1, kind="stable")
+    ranked_doc = base[:, None] + 7 * order
+    score = np.floor(0.9 * (depth - np.arange(depth))) / 4.0
+    run = pd.DataFrame({
+        "query_id": np.repeat(query_numbers, depth).astype(str).astype(object),
+        "doc_id": ranked_doc.ravel().astype(str).astype(object),
+        "score": np.tile(score, n_queries),
+    })
+
+    # Judged but not retrieved: base[q] + 7j + 3, never a retrieved id.
+    n_unretrieved = rng.integers(20, 100, size=n_queries)
+    un_query = np.repeat(np.arange(n_queries), n_unretrieved)
+    un_slot = np.arange(len(un_query)) - np.repeat(np.cumsum(n_unretrieved) - n_unretrieved, n_unretrieved)
+    judged_query, judged_position = np.nonzero(judged)
+    qrels_query = np.concatenate([judged_query, un_query])
+    qrels_doc = np.concatenate([base[judged_query] + 7 * judged_position, base[un_query] + 7 * un_slot + 3])
+    qrels_label = np.concatenate([labels[judged_query, judged_position],
+                                  rng.choice(len(DL_LABEL_PROBABILITIES), size=len(un_query), p=DL_LABEL_PROBABILITIES)])
+    by_query = np.argsort(qrels_query, kind="stable")
+    qrels = pd.DataFrame({
+        "query_id": query_numbers[qrels_query[by_query]].astype(str).astype(object),
+        "doc_id": qrels_doc[by_query].astype(str).astype(object),
+        "relevance": qrels_label[by_query].astype(np.int64),
+    })
+    return Workload(qrels, run)
+
+
+def top(workload: Workload, k: int) -> Workload:
+    """The same qrels with each query's run cut to its first ``k`` rows (the run in rank order)."""
+    rank = workload.run.groupby("query_id", sort=False).cumcount()
+    return Workload(workload.qrels, workload.run[rank < k].reset_index(drop=True))
