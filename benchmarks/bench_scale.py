@@ -389,7 +389,7 @@ _CALLS: dict[str, Callable[..., dict[str, Any]]] = {
 
 def time_local_cluster(workers: int) -> float:
     """Seconds to start and stop a LocalCluster + Client like the one evaluate_dataset(dask="local:N") starts
-    (same settings as retrieval_eval/distributed.py): an estimate of the cluster's share of the Dask mode's time."""
+    (same settings as retrieval_eval/scale/cluster.py): an estimate of the cluster's share of the Dask mode's time."""
     from distributed import Client, LocalCluster
 
     start = time.perf_counter()
@@ -656,7 +656,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
-    from retrieval_eval.dataset.budget import parse_memory_budget
+    from retrieval_eval.scale.budget import parse_memory_budget
 
     budget_bytes = parse_memory_budget(args.budget)
     spec = Spec(args.rows, args.docs_per_query, args.judged_per_query, args.files, args.seed)

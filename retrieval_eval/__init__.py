@@ -1,29 +1,34 @@
 """retrieval_eval: fast, exact evaluation of search and RAG retrieval.
 
->>> import retrieval_eval as re_
->>> result = re_.evaluate("data/qrels.trec", "data/run.trec", ["ndcg_exp@10", "fidelity"])  # doctest: +SKIP
+>>> import retrieval_eval as rx
+>>> result = rx.evaluate("data/qrels.trec", "data/run.trec", ["ndcg_exp@10", "fidelity"])  # doctest: +SKIP
+>>> evaluator = rx.Evaluator("data/qrels.trec", ["ndcg@10", "map"])  # doctest: +SKIP
+>>> [evaluator.evaluate(run).means for run in ("a.trec", "b.trec")]  # doctest: +SKIP
+
+Names are loaded on first use: ``import retrieval_eval`` alone loads neither pandas nor numba.
 """
 
-from .data import Qrels, Run
-from .dataset import DatasetResult, evaluate_dataset
+from __future__ import annotations
+
+from ._lazy import lazy_attributes
 from .errors import ConfigError, InputError, OutputError, RetrievalEvalError, UnknownMetricError
-from .metrics import REGISTRY, EvaluationResult, Metric, evaluate
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "REGISTRY",
-    "ConfigError",
-    "DatasetResult",
-    "EvaluationResult",
-    "InputError",
-    "Metric",
-    "OutputError",
-    "Qrels",
-    "RetrievalEvalError",
-    "Run",
-    "UnknownMetricError",
-    "__version__",
-    "evaluate",
-    "evaluate_dataset",
-]
+_EXPORTS = {
+    "Qrels": ".data",
+    "Run": ".data",
+    "DatasetResult": ".scale",
+    "evaluate_dataset": ".scale",
+    "REGISTRY": ".metrics",
+    "EvaluationOptions": ".metrics",
+    "EvaluationResult": ".metrics",
+    "Evaluator": ".metrics",
+    "Metric": ".metrics",
+    "evaluate": ".metrics",
+}
+
+__all__ = sorted(
+    [*_EXPORTS, "ConfigError", "InputError", "OutputError", "RetrievalEvalError", "UnknownMetricError", "__version__"]
+)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -28,8 +28,10 @@ from .data.ids import QueryGroups
 from .data.join import QueryAlignment, align_to
 from .errors import InputError
 from .kernels import docret
-from .metrics import REGISTRY, Metric
-from .metrics.document_retrieval import LabelRange, column_of, metric_matrix
+from .metrics.document_retrieval import DocumentRetrievalPass, check_labels, metric_matrix
+from .metrics.names import Metric
+from .metrics.options import LabelRange
+from .metrics.registry import REGISTRY
 
 K = 3
 PASS_FAIL = {True: "pass", False: "fail"}
@@ -46,7 +48,9 @@ _PROPERTIES = {
     "total_retrieved_documents": Metric("total_retrieved_documents"),
     "total_ground_truth_documents": Metric("total_ground_truth_documents"),
 }
-_COLUMN = {name: column_of(metric) for name, metric in _PROPERTIES.items()}
+# The columns of :meth:`DocumentRetrievalEvaluator._scores`: the properties in order, then Azure's branch flag.
+_COLUMN = {name: column for column, name in enumerate(_PROPERTIES)}
+_RELEVANT_RETRIEVED = len(_PROPERTIES)
 _DEFINITION = {name: REGISTRY.definition(metric) for name, metric in _PROPERTIES.items()}
 # Azure fixes the holes thresholds; the other seven are constructor arguments.
 _FIXED_THRESHOLDS = ("holes", "holes_ratio")
@@ -134,7 +138,7 @@ class DocumentRetrievalEvaluator:
         qrels = Qrels(qrels_table, source="retrieval_ground_truth", queries=QueryGroups.one_query(0, qrels_table.num_rows))
         run = Run(run_table, source="retrieved_documents", queries=QueryGroups.one_query(0, run_table.num_rows))
         alignment = QueryAlignment.one_query(0, retrieved=run_table.num_rows > 0)
-        return self._output(self._matrix(qrels, run, alignment)[0])
+        return self._output(self._scores(qrels, run, alignment)[0])
 
     def evaluate_table(self, rows: Any, *, query_id_field: str = "query_id") -> pd.DataFrame:
         """Score a file (JSONL or parquet) or table of Azure rows in one columnar pass.
@@ -157,12 +161,14 @@ class DocumentRetrievalEvaluator:
     def _score_rows(self, rows: Any, query_id_field: str) -> tuple[np.ndarray, pa.Array]:
         collection = load_azure_rows(rows, query_id_field=query_id_field)
         alignment = align_to(collection.query_ids, collection.qrels, collection.run)
-        return self._matrix(collection.qrels, collection.run, alignment), collection.query_ids
+        return self._scores(collection.qrels, collection.run, alignment), collection.query_ids
 
-    def _matrix(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> np.ndarray:
-        """Every metric at k = 3 for the aligned queries (kernel columns)."""
-        self._labels.check(qrels)
-        return metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)
+    def _scores(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> np.ndarray:
+        """The nine properties at k = 3 for the aligned queries, then Azure's branch flag (columns: ``_COLUMN``)."""
+        check_labels(qrels, self._labels)
+        output = DocumentRetrievalPass({K: metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)})
+        values = [_DEFINITION[name].extract(output, metric) for name, metric in _PROPERTIES.items()]
+        return np.column_stack([*values, output.column(docret.RELEVANT_RETRIEVED, K)])
 
     def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
         rows = _rows_of(ground_truth, "retrieval_ground_truth")
@@ -215,7 +221,7 @@ def _property_values(row: np.ndarray) -> dict[str, Any]:
     if totals["total_retrieved_documents"] == 0:
         return {**{name: 0.0 for name in quality}, "holes": 0, "holes_ratio": 0, **totals}
     holes = {"holes": int(row[_COLUMN["holes"]]), "holes_ratio": float(row[_COLUMN["holes_ratio"]])}
-    if not row[docret.RELEVANT_RETRIEVED]:
+    if not row[_RELEVANT_RETRIEVED]:
         return {**{name: 0 for name in quality}, **holes, **totals}
     values = {name: (int if _DEFINITION[name].integer else float)(row[_COLUMN[name]]) for name in quality}
     return {**values, **holes, **totals}

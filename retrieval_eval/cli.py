@@ -1,6 +1,8 @@
 """The ``retrieval-eval`` command: a thin shell over the Python API.
 
 Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input.
+Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
+numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 """
 
 from __future__ import annotations
@@ -11,18 +13,18 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .data import Qrels, Run, load_azure_rows
-from .dataset import DEFAULT_BUDGET, DatasetResult, evaluate_dataset
 from .errors import ConfigError, RetrievalEvalError
-from .executions import PARTIAL_MATCH_MODES, check_document, check_log
-from .io import trec_run_tag, write_json
-from .metrics import REGISTRY, EvaluationSummary, Metric, evaluate
-from .metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics_and_thresholds
-from .metrics.trec_output import OFFICIAL, trec_lines
-from .report import write_report
-from .sweep import QUERY_POLICIES, runs_from_files, sweep
+from .metrics.options import EvaluationOptions
+from .metrics.registry import REGISTRY
+from .policies import DUPLICATE_POLICIES, PARTIAL_MATCH_MODES, QUERY_POLICIES, QUERY_SETS, TIE_ORDERS
+from .scale.budget import DEFAULT_BUDGET
+
+if TYPE_CHECKING:
+    from .data import Qrels
+    from .metrics import Evaluator, EvaluationSummary
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 _TABLE_FILE_SUFFIXES = (".csv", ".tsv", ".json", ".jsonl", ".gz")
@@ -75,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="metric, repeatable: " + ", ".join(d.display_name for d in REGISTRY)
                      + " (definitions: `retrieval-eval metrics`); default: the document-retrieval set at k, "
                      "or with --trec trec_eval's official measures")
-    run.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    run.add_argument("-k", type=int, default=_DEFAULT_K, help=f"cutoff for metrics named without @k (default {_DEFAULT_K})")
     run.add_argument("--threshold", action="append", default=[], metavar="METRIC=VALUE",
                      help="pass/fail threshold on a metric's mean, repeatable; exit code 1 when one fails")
     run.add_argument("-o", "--output", help="per-query table (.parquet, .csv, .tsv, .json, .jsonl); for a streamed "
@@ -84,25 +86,25 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary format on stdout")
     run.add_argument("--azure", action="store_true",
                      help="QRELS is one file of Azure rows (retrieval_ground_truth + retrieved_documents per query)")
-    run.add_argument("--label-min", type=int, default=0, help="lowest label, the irrelevant grade (default 0)")
-    run.add_argument("--label-max", type=int, default=4, help="highest label (default 4)")
-    run.add_argument("-l", "--rel-level", type=int, default=1,
-                     help="TREC measures: a label >= this is relevant (trec_eval -l; default 1)")
+    run.add_argument("--label-min", type=int, default=_default("label_min"), help="lowest label, the irrelevant grade (default %(default)s)")
+    run.add_argument("--label-max", type=int, default=_default("label_max"), help="highest label (default %(default)s)")
+    run.add_argument("-l", "--rel-level", type=int, default=_default("rel_level"),
+                     help="TREC measures: a label >= this is relevant (trec_eval -l; default %(default)s)")
     run.add_argument("-M", "--max-docs", type=int,
                      help="TREC measures: evaluate only the top N documents of each query (trec_eval -M)")
     queries = run.add_mutually_exclusive_group()
-    queries.add_argument("--query-set", choices=("qrels", "both", "union"),
+    queries.add_argument("--query-set", choices=QUERY_SETS,
                          help="queries evaluated: the judged ones, those in both, or all (default: both with a "
                          "TREC measure, as trec_eval; qrels otherwise, as Azure)")
     queries.add_argument("-c", dest="query_set", action="store_const", const="qrels",
                          help="score judged queries missing from the run as 0 (trec_eval -c; --query-set qrels)")
-    run.add_argument("--ties", choices=("docid", "input"),
+    run.add_argument("--ties", choices=TIE_ORDERS,
                      help="order of equal scores for every metric: descending doc id (trec_eval) or input order "
                      "(Azure, ranx); default: each metric's reference")
-    run.add_argument("--run-duplicates", choices=("last", "first", "max", "raise"),
+    run.add_argument("--run-duplicates", choices=DUPLICATE_POLICIES,
                      help="score kept for a document retrieved twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
-    run.add_argument("--qrels-duplicates", choices=("last", "first", "max", "raise"),
+    run.add_argument("--qrels-duplicates", choices=DUPLICATE_POLICIES,
                      help="label kept for a document judged twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
     run.add_argument("--trec", action="store_true",
@@ -164,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_argument("--objective", metavar="METRIC", help="metric that ranks and is tested (default: the first)")
     ranking.add_argument("--cost", action="append", default=[], metavar="COLUMN",
                          help="cost column of the sidecars for the Pareto front (lower is better), repeatable")
-    ranking.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    ranking.add_argument("-k", type=int, default=_DEFAULT_K, help=f"cutoff for metrics named without @k (default {_DEFAULT_K})")
     ranking.add_argument("--query-policy", choices=QUERY_POLICIES, default=QUERY_POLICIES[0],
                          help="queries compared: those every run has, or all with 0 where a run has none")
     ranking.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
@@ -179,7 +181,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
     listing.add_argument("--format", choices=("table", "json"), default="table")
+
+    commands.add_parser(
+        "compile",
+        help="compile every numba kernel now (for a Docker image or a CI cache)",
+        description="Compile every numba kernel into numba's cache now, so that no later command waits for "
+        "compilation. Run it once after installing (e.g. in a Dockerfile: RUN retrieval-eval compile); the "
+        "cache lives beside the installed package, or in NUMBA_CACHE_DIR when that is set.",
+    )
     return parser
+
+
+_DEFAULT_K = EvaluationOptions.default("k")
+
+
+def _default(option: str) -> Any:
+    return EvaluationOptions.default(option)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -187,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "metrics":
         print(_metrics_listing(args.format))
         return EXIT_OK
+    if args.command == "compile":
+        return _compile()
     command = {"check": _check, "sweep": _sweep}.get(args.command, _evaluate_and_print)
     try:
         return command(args)
@@ -200,6 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _evaluate_and_print(args: argparse.Namespace) -> int:
     result, metrics = _evaluate(args)
     if args.trec:
+        from .io import trec_run_tag
+        from .metrics.trec_output import trec_lines
+
         run_id = trec_run_tag(args.run[0]) if args.run else None
         _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
     else:
@@ -208,6 +230,9 @@ def _evaluate_and_print(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .executions import check_document, check_log
+    from .io import write_json
+
     if args.document is not None:
         if args.config is not None:
             raise _usage("--config goes with --executions alone; a document names its own evaluators")
@@ -226,6 +251,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    from .report import write_report
+    from .sweep import runs_from_files, sweep
+
     runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern)
     result = sweep(
         args.qrels,
@@ -234,7 +262,7 @@ def _sweep(args: argparse.Namespace) -> int:
         parameters=parameters,
         costs=args.cost,
         objective=args.objective,
-        k=args.k,
+        options=EvaluationOptions(k=args.k),
         query_policy=args.query_policy,
         alpha=args.alpha,
         resamples=args.resamples,
@@ -276,46 +304,52 @@ def _emit(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list[Metric]]:
+def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
+    from .metrics import Evaluator
+    from .metrics.trec_output import OFFICIAL
+
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
+    options = EvaluationOptions(
+        k=args.k,
+        rel_level=args.rel_level,
+        label_min=args.label_min,
+        label_max=args.label_max,
+        query_set=args.query_set,
+        ties=args.ties,
+        max_docs=args.max_docs,
+        run_duplicates=args.run_duplicates,
+        qrels_duplicates=args.qrels_duplicates,
+    )
     thresholds = _parse_thresholds(args.threshold)
     asked = args.metrics or (list(OFFICIAL) if args.trec else None)
-    metrics, _ = resolve_metrics_and_thresholds(asked, thresholds, args.k, args.rel_level)
-    qrels_duplicates = args.qrels_duplicates or conventions_for(metrics).duplicates
-    options = {
-        "k": args.k,
-        "thresholds": thresholds,
-        "label_min": args.label_min,
-        "label_max": args.label_max,
-        "rel_level": args.rel_level,
-        "query_set": args.query_set,
-        "ties": args.ties,
-        "max_docs": args.max_docs,
-        "run_duplicates": args.run_duplicates,
-    }
     if args.azure:
         if args.run:
             raise _usage("with --azure give one file of Azure rows, not a qrels and a run")
         if _streamed(args):
             raise _usage("--memory-budget and --dask stream a parquet run; --azure reads one file of Azure rows whole")
+        from .data import load_azure_rows
+
         collection = load_azure_rows(args.qrels)
-        qrels, run = collection.qrels, collection.run
+        evaluator = Evaluator(collection.qrels, asked, thresholds=thresholds, options=options)
+        run: Any = collection.run
     elif not args.run:
         raise _usage("give a qrels file and a run file (or --azure with one file of Azure rows)")
     else:
         qrels_columns = _parse_pairs(args.qrels_column, "--qrels-column")
         run_columns = _parse_pairs(args.run_column, "--run-column")
-        qrels = Qrels.read(args.qrels, columns=qrels_columns, duplicates=qrels_duplicates)
+        evaluator = Evaluator(args.qrels, asked, thresholds=thresholds, options=options, qrels_columns=qrels_columns)
         if _streamed(args):
-            return _evaluate_streamed(args, qrels, metrics, run_columns, options), metrics
+            return _evaluate_streamed(args, evaluator, run_columns), list(evaluator.metrics)
+        from .data import Run
+
         run = Run.read(args.run[0], columns=run_columns)
-    result = evaluate(qrels, run, metrics, **options)
+    result = evaluator.evaluate(run)
     if args.output:
         result.write(args.output)
     if args.summary_output:
         result.write_summary(args.summary_output)
-    return result, metrics
+    return result, list(evaluator.metrics)
 
 
 def _streamed(args: argparse.Namespace) -> bool:
@@ -328,28 +362,34 @@ def _is_glob(path: str) -> bool:
     return any(character in path for character in "*?[") and not os.path.exists(path)
 
 
-def _evaluate_streamed(
-    args: argparse.Namespace, qrels: Qrels, metrics: list[Metric], run_columns: dict[str, str] | None, options: dict
-) -> DatasetResult:
+def _evaluate_streamed(args: argparse.Namespace, evaluator: Evaluator, run_columns: dict[str, str] | None) -> EvaluationSummary:
+    from .scale import evaluate_dataset
+
     if args.trec:
         raise _usage("--trec prints from a per-query table in memory; a streamed run gives --format table, json or csv")
     if args.output and args.output.lower().endswith(_TABLE_FILE_SUFFIXES):
         raise _usage(f"a streamed run writes its per-query table as a parquet dataset: -o takes a directory, got {args.output!r}")
     result = evaluate_dataset(
-        qrels,
+        evaluator,
         args.run if len(args.run) > 1 else args.run[0],
-        metrics,
         output=args.output,
         memory_budget=args.memory_budget or DEFAULT_BUDGET,
         dask=args.dask,
         temp_dir=args.temp_dir,
         run_columns=run_columns,
         progress=_progress_bar() if sys.stderr.isatty() else None,
-        **options,
     )
     if args.summary_output:
         result.write_summary(args.summary_output)
     return result
+
+
+def _compile() -> int:
+    from .kernels import compile_all
+
+    timings = compile_all(progress=_progress_bar() if sys.stderr.isatty() else None)
+    _emit(f"compiled {len(timings)} kernels in {sum(timings.values()):.1f} s")
+    return EXIT_OK
 
 
 def _parse_thresholds(items: list[str]) -> dict[str, float]:
@@ -383,18 +423,55 @@ def _usage(message: str) -> ConfigError:
 def _summary_text(result: EvaluationSummary, style: str) -> str:
     if style == "json":
         return json.dumps(result.to_dict(), indent=2)
+    records = result.summary_records()
     if style == "csv":
-        return result.summary.reset_index().to_csv(index=False).rstrip("\n")
+        header = ",".join(records[0]) if records else "metric,mean,undefined"
+        return "\n".join([header, *(",".join(_csv_cell(value) for value in record.values()) for record in records)])
     counts = result.query_counts
     lines = [
         f"run: {result.run}",
         f"queries: {counts['evaluated']} evaluated ({counts['both']} judged and retrieved, "
         f"{counts['judged_only']} judged only, {counts['retrieved_only']} retrieved only)",
-        result.summary.to_string(float_format=lambda v: f"{v:.4f}"),
+        *_aligned_table(records),
     ]
     if result.passed is not None:
         lines.append(f"verdict: {'PASS' if result.passed else 'FAIL'}")
     return "\n".join(lines)
+
+
+def _aligned_table(records: list[dict[str, Any]]) -> list[str]:
+    """The summary laid out as pandas prints it (``to_string``, floats to 4 places), without loading pandas.
+
+    The index column (metric) is left-aligned under a line of its own; every other column is
+    right-aligned to its widest cell, two spaces apart (one after the index).
+    """
+    if not records:
+        return []
+    columns = [column for column in records[0] if column != "metric"]
+    cells = [[_text_cell(record[column]) for column in columns] for record in records]
+    names = [record["metric"] for record in records]
+    index_width = max(len("metric"), *map(len, names))
+    widths = [max(len(column), *(len(row[j]) for row in cells)) for j, column in enumerate(columns)]
+    def line(first: str, row: list[str]) -> str:
+        return first.ljust(index_width) + " " + "  ".join(f"{cell:>{width}}" for cell, width in zip(row, widths))
+
+    header = line("", columns)
+    return [header, "metric".ljust(len(header)), *(line(name, row) for name, row in zip(names, cells))]
+
+
+def _text_cell(value: Any) -> str:
+    if value is None:
+        return "<NA>"
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else f"{value:.4f}"
+    return str(value)
+
+
+def _csv_cell(value: Any) -> str:
+    """As pandas writes a CSV cell: floats by repr, missing values empty."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 def _metrics_listing(style: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from retrieval_eval import evaluate
 
-from tests.dataset.layouts import random_collection, set_chunk_rows, write_layout
+from tests.scale.layouts import random_collection, set_chunk_rows, write_layout
 from tests.test_cli import run_cli
 
 

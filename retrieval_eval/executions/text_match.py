@@ -22,10 +22,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictStr, field_validator
 
 from ..errors import InputError
+from ..policies import PARTIAL_MATCH_MODES
 from ._validation import known
 from .evaluator import DeterministicEvaluator
-
-PARTIAL_MATCH_MODES = ("token_f1", "upstream_v1")
 
 
 def _texts(evaluator: str, response: Any, expected_response: Any, case_sensitive: bool) -> tuple[str, str]:

@@ -1,8 +1,21 @@
-"""Metric registry, name grammar, evaluation and results."""
+"""Metric registry, name grammar, options, the Evaluator and results (each loaded on first use)."""
 
-from .evaluate import evaluate
-from .names import Metric
-from .registry import REGISTRY, MetricDefinition
-from .result import EvaluationResult, EvaluationSummary, Threshold
+from __future__ import annotations
 
-__all__ = ["REGISTRY", "EvaluationResult", "EvaluationSummary", "Metric", "MetricDefinition", "Threshold", "evaluate"]
+from .._lazy import lazy_attributes
+
+_EXPORTS = {
+    "REGISTRY": ".registry",
+    "MetricDefinition": ".definition",
+    "Metric": ".names",
+    "EvaluationOptions": ".options",
+    "Evaluator": ".evaluator",
+    "EvaluationPlan": ".evaluator",
+    "evaluate": ".evaluation",
+    "EvaluationResult": ".result",
+    "EvaluationSummary": ".result",
+    "Threshold": ".result",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

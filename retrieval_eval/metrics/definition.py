@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 # An alias that is a bare name renames the metric and keeps the grammar (``mrr@10``, ``p(rel=2)@5``);
 # any other alias is a whole-name pattern where ``{k}`` captures the cutoff (``p_{k}``, ``ndcg_cut.{k}``).
@@ -14,6 +15,28 @@ _BARE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 def _unbounded(label_min: int, label_max: int) -> tuple[float, float]:
     return (-math.inf, math.inf)
+
+
+def unit_interval(label_min: int, label_max: int) -> tuple[float, float]:
+    """Bounds of a share or a normalized score: [0, 1]."""
+    return (0.0, 1.0)
+
+
+def non_negative(label_min: int, label_max: int) -> tuple[float, float]:
+    """Bounds of a count: [0, inf)."""
+    return (0.0, math.inf)
+
+
+def _nothing(metric: Any) -> tuple:
+    return ()
+
+
+def _undeclared(output: Any, metric: Any) -> Any:
+    raise NotImplementedError(f"{metric} declares no extraction from its family's kernel output")
+
+
+#: How a reference system summarizes a metric over queries.
+AGGREGATES = ("mean", "sum", "geometric")
 
 
 @dataclass(frozen=True)
@@ -28,12 +51,16 @@ class MetricDefinition:
     makes the parameter required (``("rel", "1")``: a document is relevant when its label is
     >= rel; ``("recall", None)``: the recall level of interpolated precision).
     ``trec_name``: the name trec_eval prints (``{k}`` is the cutoff), when trec_eval has the measure.
-    ``summed``: trec_eval's summary line is the sum over queries, not the mean (the counts).
+    ``extract(output, metric)``: the metric's per-query values (float64, one per evaluated query)
+    out of what its family's kernel pass returned; ``requires(metric)``: what that pass must
+    compute for it (the TREC family: recall levels of interpolated precision).
+    ``aggregate``: how the reference summarizes it over queries: ``"mean"``; ``"sum"``
+    (trec_eval's ``all`` line of the counts; the summary table still gives their mean); or
+    ``"geometric"``, exp(mean(log(max(v, 1e-5)))) as trec_eval's gm_map (the floor keeps a single
+    zero from zeroing the summary); the summary table's ``mean`` is then the geometric mean.
     ``grows_with_k``: a cutoff metric that never decreases as k grows (recall@k, success@k).
     ``ranking``: retrieving every judged document, best label first, scores best; False for the
     set measures, which reward retrieving the relevant documents and nothing else.
-    ``geometric``: summarized by the geometric mean exp(mean(log(max(v, 1e-5)))) instead of the
-    mean, as trec_eval's gm_map (the floor keeps a single zero from zeroing the summary).
     """
 
     name: str
@@ -47,10 +74,20 @@ class MetricDefinition:
     aliases: tuple[str, ...] = field(default=())
     params: tuple[tuple[str, str | None], ...] = ()
     trec_name: str | None = None
-    summed: bool = False
+    extract: Callable[[Any, Any], Any] = _undeclared
+    requires: Callable[[Any], tuple] = _nothing
+    aggregate: str = "mean"
     grows_with_k: bool = False
     ranking: bool = True
-    geometric: bool = False
+
+    def __post_init__(self) -> None:
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"{self.name}: aggregate must be one of {AGGREGATES}, got {self.aggregate!r}")
+
+    @property
+    def geometric(self) -> bool:
+        """Summarized by the geometric mean (gm_map, gm_bpref)."""
+        return self.aggregate == "geometric"
 
     @property
     def display_name(self) -> str:

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
+from .families import FAMILIES
+from .family import Family
 from .names import Metric, parse_cutoff, split_name
 
 
@@ -32,6 +34,10 @@ class Registry:
 
     def __iter__(self) -> Iterator[MetricDefinition]:
         return iter(self._definitions.values())
+
+    def family(self, metric: Metric) -> Family:
+        """The family that computes a parsed metric."""
+        return FAMILIES[self.definition(metric).family]
 
     def definition(self, metric: Metric) -> MetricDefinition:
         """The definition of a parsed metric."""
@@ -148,9 +154,7 @@ _PARAMETER_VALUES = {"rel": _positive_integer, "recall": _fraction}
 
 
 def _build() -> Registry:
-    from .families import FAMILIES
-
-    return Registry(definition for family in FAMILIES.values() for definition in family.DEFINITIONS)
+    return Registry(definition for family in FAMILIES.values() for definition in family.definitions)
 
 
 REGISTRY = _build()

@@ -6,13 +6,19 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from ..io import write_json, write_table
 from .names import Metric
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from ..data.join import QueryAlignment
+    from .evaluator import EvaluationPlan
 
 
 @dataclass(frozen=True)
@@ -28,37 +34,89 @@ class Threshold:
         return values >= self.value if self.higher_is_better else values <= self.value
 
 
+@dataclass(frozen=True)
+class SummaryRow:
+    """One metric's line of a summary: its mean over the queries where it is defined, and its verdict.
+
+    ``mean``: exactly rounded (the geometric mean for gm_map and gm_bpref); ``undefined``:
+    queries where the metric is NaN. With a threshold, ``passed`` (the mean meets it) and
+    ``pass_rate`` (share of queries that pass); None and NaN without one.
+    """
+
+    metric: str
+    mean: float
+    undefined: int
+    threshold: Threshold | None = None
+    passed: bool | None = None
+    pass_rate: float = math.nan
+
+
 @dataclass(frozen=True, eq=False)
 class EvaluationSummary:
     """The summary of an evaluation (what every way of evaluating returns).
 
-    ``summary``: one row per metric (index: metric name) with ``mean`` (over queries where the
-    metric is defined, exactly rounded; the geometric mean for the metrics defined so, gm_map and
-    gm_bpref) and ``undefined`` (queries where it is NaN); with thresholds also ``threshold``,
-    ``higher_is_better``, ``passed`` (the mean meets the threshold) and ``pass_rate`` (share of
-    queries that pass). ``query_counts``: evaluated, judged_only, retrieved_only, both.
-    ``passed``: every thresholded metric passed (None when no thresholds were given).
+    ``rows``: one :class:`SummaryRow` per metric. ``summary``: the same as a DataFrame, one row
+    per metric (index: metric name) with ``mean`` and ``undefined``; with thresholds also
+    ``threshold``, ``higher_is_better``, ``passed`` and ``pass_rate``. ``query_counts``:
+    evaluated, judged_only, retrieved_only, both. ``passed``: every thresholded metric passed
+    (None when no thresholds were given). pandas is imported only when ``summary`` is read.
     """
 
     run: str
-    summary: pd.DataFrame
+    rows: tuple[SummaryRow, ...]
     query_counts: dict[str, int]
     passed: bool | None
 
     @property
+    def has_thresholds(self) -> bool:
+        return self.passed is not None
+
+    @property
     def means(self) -> dict[str, float]:
-        return {name: float(value) for name, value in self.summary["mean"].items()}
+        return {row.metric: row.mean for row in self.rows}
+
+    def summary_records(self) -> list[dict[str, Any]]:
+        """The summary's columns per metric: ``metric``, ``mean``, ``undefined`` (and the threshold columns)."""
+        records = []
+        for row in self.rows:
+            record: dict[str, Any] = {"metric": row.metric, "mean": row.mean, "undefined": row.undefined}
+            if self.has_thresholds:
+                threshold = row.threshold
+                record.update(
+                    threshold=math.nan if threshold is None else threshold.value,
+                    higher_is_better=None if threshold is None else threshold.higher_is_better,
+                    passed=row.passed,
+                    pass_rate=row.pass_rate,
+                )
+            records.append(record)
+        return records
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        import pandas as pd
+
+        summary = pd.DataFrame(self.summary_records()).set_index("metric")
+        summary["undefined"] = summary["undefined"].astype(np.int64)
+        if self.has_thresholds:
+            for column in ("higher_is_better", "passed"):
+                summary[column] = summary[column].astype("boolean")
+            summary["threshold"] = summary["threshold"].astype(np.float64)
+            summary["pass_rate"] = summary["pass_rate"].astype(np.float64)
+        summary["mean"] = summary["mean"].astype(np.float64)
+        return summary
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as plain JSON-ready values (NaN becomes None)."""
         metrics = {
-            name: {column: _plain(value) for column, value in row.items()}
-            for name, row in self.summary.to_dict(orient="index").items()
+            record.pop("metric"): {column: _plain(value) for column, value in record.items()}
+            for record in self.summary_records()
         }
         return {"run": self.run, "passed": self.passed, "queries": dict(self.query_counts), "metrics": metrics}
 
     def write_summary(self, path: str | os.PathLike[str]) -> None:
         """Write the summary: JSON for .json, else a table with one row per metric."""
+        from ..io import write_json, write_table
+
         if os.fspath(path).lower().endswith(".json"):
             write_json(self.to_dict(), path)
         else:
@@ -67,55 +125,72 @@ class EvaluationSummary:
 
 @dataclass(frozen=True, eq=False)
 class EvaluationResult(EvaluationSummary):
-    """What :func:`retrieval_eval.evaluate` returns: the summary and the per-query table.
+    """What :func:`retrieval_eval.evaluate` and :meth:`Evaluator.evaluate` return: the summary and the per-query values.
 
     ``per_query``: one row per evaluated query: ``query_id``, one column per metric, and a
-    ``<metric>_passed`` column per thresholded metric.
+    ``<metric>_passed`` column per thresholded metric (a DataFrame built on first use);
+    ``values(metric)``: one metric's per-query values as an array, in the same order.
     """
 
-    per_query: pd.DataFrame
+    query_ids: pa.Array
+    columns: dict[Metric, np.ndarray]
+    integer_metrics: frozenset[Metric]
+    thresholds: tuple[Threshold, ...]
+
+    @classmethod
+    def of(cls, run: str, alignment: QueryAlignment, columns: dict[Metric, np.ndarray], plan: EvaluationPlan) -> "EvaluationResult":
+        """The result of scoring the queries of ``alignment``: ``columns`` holds each metric's values."""
+        rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)
+        counts = {
+            "evaluated": len(alignment.query_ids),
+            "judged_only": alignment.n_judged_only,
+            "retrieved_only": alignment.n_retrieved_only,
+            "both": alignment.n_both,
+        }
+        return cls(run, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds)
+
+    def values(self, metric: str | Metric) -> np.ndarray:
+        """The per-query values of ``metric`` (its canonical name or the :class:`Metric`)."""
+        for candidate, values in self.columns.items():
+            if candidate == metric or str(candidate) == metric:
+                return values
+        raise KeyError(f"{metric} was not evaluated; evaluated: {', '.join(map(str, self.columns))}")
+
+    @cached_property
+    def per_query(self) -> pd.DataFrame:
+        return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
+        from ..io import write_table
+
         write_table(self.per_query, path)
 
 
-def build_result(
-    run: str,
-    query_ids: pd.Series,
-    columns: dict[Metric, np.ndarray],
-    integer_metrics: set[Metric],
-    thresholds: list[Threshold],
-    query_counts: dict[str, int],
-    geometric_metrics: set[Metric] = frozenset(),
-) -> EvaluationResult:
-    per_query = per_query_table(query_ids, columns, integer_metrics, thresholds)
-    summary, verdict = summarize(columns.__getitem__, list(columns), thresholds, geometric_metrics)
-    return EvaluationResult(run=run, summary=summary, query_counts=query_counts, passed=verdict, per_query=per_query)
-
-
 def per_query_table(
-    query_ids: pd.Series,
+    query_ids: pa.Array,
     columns: dict[Metric, np.ndarray],
-    integer_metrics: set[Metric],
+    integer_metrics: frozenset[Metric] | set[Metric],
     thresholds: list[Threshold],
 ) -> pd.DataFrame:
     """``query_id``, one column per metric (int64 for integer metrics), then ``<metric>_passed`` per threshold."""
-    per_query = pd.DataFrame({"query_id": query_ids})
+    import pandas as pd
+
+    table: dict[str, Any] = {"query_id": query_ids.to_pandas()}
     for metric, values in columns.items():
-        per_query[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
+        table[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
     for threshold in thresholds:
-        per_query[f"{threshold.metric}_passed"] = threshold.passes(columns[threshold.metric])
-    return per_query
+        table[f"{threshold.metric}_passed"] = threshold.passes(columns[threshold.metric])
+    return pd.DataFrame(table)
 
 
 def summarize(
     values_of: Callable[[Metric], np.ndarray],
     metrics: list[Metric],
     thresholds: list[Threshold],
-    geometric_metrics: set[Metric] = frozenset(),
-) -> tuple[pd.DataFrame, bool | None]:
-    """The summary table and the verdict, from each metric's per-query values.
+    geometric_metrics: frozenset[Metric] | set[Metric] = frozenset(),
+) -> tuple[tuple[SummaryRow, ...], bool | None]:
+    """The summary rows and the verdict, from each metric's per-query values.
 
     ``values_of(metric)`` gives that metric's values over all evaluated queries, in any order:
     the means are exactly rounded (:func:`math.fsum`), so they do not depend on the order of
@@ -126,30 +201,21 @@ def summarize(
     rows = []
     for metric in metrics:
         values = np.asarray(values_of(metric), dtype=np.float64)
-        row: dict[str, Any] = {
-            "mean": _geometric_mean(values) if metric in geometric_metrics else _mean(values),
-            "undefined": int(np.isnan(values).sum()),
-        }
-        if thresholds:
-            threshold = by_metric.get(metric)
-            row.update(threshold=math.nan, higher_is_better=pd.NA, passed=pd.NA, pass_rate=math.nan)
-            if threshold is not None:
-                row.update(
-                    threshold=threshold.value,
-                    higher_is_better=threshold.higher_is_better,
-                    passed=bool(threshold.passes(np.array([row["mean"]]))[0]),
-                    pass_rate=float(threshold.passes(values).mean()) if len(values) else math.nan,
-                )
+        mean = _geometric_mean(values) if metric in geometric_metrics else _mean(values)
+        threshold = by_metric.get(metric)
+        row = SummaryRow(str(metric), mean, int(np.isnan(values).sum()))
+        if threshold is not None:
+            row = SummaryRow(
+                row.metric,
+                mean,
+                row.undefined,
+                threshold,
+                passed=bool(threshold.passes(np.array([mean]))[0]),
+                pass_rate=float(threshold.passes(values).mean()) if len(values) else math.nan,
+            )
         rows.append(row)
-    summary = pd.DataFrame(rows, index=pd.Index([str(m) for m in metrics], name="metric"))
-    summary["undefined"] = summary["undefined"].astype(np.int64)
-    if not thresholds:
-        return summary, None
-    for column in ("higher_is_better", "passed"):
-        summary[column] = summary[column].astype("boolean")
-    summary["threshold"] = summary["threshold"].astype(np.float64)
-    summary["pass_rate"] = summary["pass_rate"].astype(np.float64)
-    return summary, bool(summary["passed"].dropna().all())
+    verdict = all(row.passed for row in rows if row.threshold is not None) if thresholds else None
+    return tuple(rows), verdict
 
 
 def _mean(values: np.ndarray) -> float:
@@ -169,7 +235,7 @@ def _geometric_mean(values: np.ndarray) -> float:
 
 
 def _plain(value: Any) -> Any:
-    if value is pd.NA:
+    if value is None:
         return None
     if isinstance(value, (np.bool_, bool)):
         return bool(value)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from .names import Metric
 from .registry import REGISTRY
 from .result import EvaluationResult
@@ -53,26 +51,27 @@ def trec_lines(
 
     ``run_id``: the ``runid`` line's value (trec_eval prints the run file's tag); default the run's name.
     """
-    table = result.per_query
     lines: list[str] = []
+    definitions = {metric: REGISTRY.definition(metric) for metric in metrics}
     if per_query:
-        ids = table["query_id"].astype(str).tolist()
+        ids = [str(query_id) for query_id in result.query_ids.to_pylist()]
         # trec_eval prints geometric means (gm_map) only for all queries.
         columns = [
-            (f"{trec_name(metric, rel_level):<22}", REGISTRY.definition(metric).integer, table[str(metric)].tolist())
+            (f"{trec_name(metric, rel_level):<22}", definitions[metric].integer, result.values(metric).tolist())
             for metric in metrics
-            if not REGISTRY.definition(metric).geometric
+            if not definitions[metric].geometric
         ]
         for row in sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")):
             for name, whole, values in columns:
                 lines.append(f"{name}\t{ids[row]}\t{_value(values[row], whole)}")
     lines.append(f"{'runid':<22}\tall\t{result.run if run_id is None else run_id}")
-    lines.append(f"{'num_q':<22}\tall\t{len(table)}")
+    lines.append(f"{'num_q':<22}\tall\t{len(result.query_ids)}")
+    means = result.means
     for metric in metrics:
-        if REGISTRY.definition(metric).summed:
-            total, whole = table[str(metric)].to_numpy(dtype=np.float64).sum(), True
+        if definitions[metric].aggregate == "sum":
+            total, whole = result.values(metric).sum(), True
         else:
-            total, whole = result.summary.loc[str(metric), "mean"], False
+            total, whole = means[str(metric)], False
         lines.append(f"{trec_name(metric, rel_level):<22}\tall\t{_value(total, whole)}")
     return lines
 

@@ -1,7 +1,18 @@
-"""Evaluation of runs stored as parquet datasets: streamed within a memory budget, or on Dask."""
+"""Runs too large for memory, or for one machine: streamed within a memory budget, or scored on Dask.
 
-from .budget import DEFAULT_BUDGET, parse_memory_budget
-from .result import DatasetResult
-from .stream import evaluate_dataset
+Every way through here scores with an :class:`~retrieval_eval.Evaluator` (each loaded on first use).
+"""
 
-__all__ = ["DEFAULT_BUDGET", "DatasetResult", "evaluate_dataset", "parse_memory_budget"]
+from __future__ import annotations
+
+from .._lazy import lazy_attributes
+
+_EXPORTS = {
+    "DEFAULT_BUDGET": ".budget",
+    "parse_memory_budget": ".budget",
+    "DatasetResult": ".result",
+    "evaluate_dataset": ".stream",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

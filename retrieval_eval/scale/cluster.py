@@ -1,4 +1,4 @@
-"""Score a parquet run on a Dask cluster (the ``dask`` extra): :func:`evaluate_dataset` with ``dask=``.
+"""Score a parquet run on a Dask cluster (the ``dask`` extra): :func:`~retrieval_eval.evaluate_dataset` with ``dask=``.
 
 dask.dataframe reads the files and shuffles the rows by query id, so that each partition
 holds whole queries; each partition is then scored by the same plan and numba kernels as
@@ -29,18 +29,18 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .data import Qrels, Run
-from .data.join import SETS_WITH_JUDGED_ONLY
-from .data.run import rankable_scores
-from .dataset.budget import ChunkSizing
-from .dataset.output import PerQueryDataset, write_part
-from .dataset.pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
-from .dataset.result import DatasetResult
-from .dataset.stream import Progress, finish, publish
-from .errors import ConfigError, InputError
-from .io.parquet_stream import arrow_bytes_per_row, count_rows, run_column_names
-from .io.readers import COERCERS, RUN_ROLES
-from .metrics.evaluate import EvaluationPlan
+from ..data import Qrels, Run
+from ..data.run import rankable_scores
+from ..errors import ConfigError, InputError
+from ..io.parquet_stream import arrow_bytes_per_row, count_rows, run_column_names
+from ..io.readers import COERCERS, RUN_ROLES
+from ..metrics.evaluator import EvaluationPlan, Evaluator
+from ..policies import SETS_WITH_JUDGED_ONLY
+from .budget import ChunkSizing
+from .output import PerQueryDataset, write_part
+from .pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
+from .publish import Progress, finish, publish
+from .result import DatasetResult
 
 _LOCAL = re.compile(r"^local(?::(?P<workers>\d+))?$")
 #: Qrels above this share of a worker's budget are shuffled with the run rather than copied to every worker.
@@ -49,8 +49,7 @@ _ORDER = ("__partition", "__row")
 
 
 def evaluate_on_dask(
-    plan: EvaluationPlan,
-    qrels: Qrels,
+    evaluator: Evaluator,
     files: list[str],
     label: str,
     dask: Any,
@@ -66,6 +65,7 @@ def evaluate_on_dask(
     every worker when they take at most :data:`BROADCAST_SHARE` of it, else shuffled with the run.
     """
     dd, delayed = _dask_modules()
+    qrels = evaluator.qrels
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     names = run_column_names(files[0], run_columns)
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
@@ -75,7 +75,7 @@ def evaluate_on_dask(
         n_partitions = max(frame.npartitions, math.ceil(count_rows(files) / sizing.chunk_rows))
         frame = frame.map_partitions(_with_position, meta=_with_position(frame._meta))
         shuffled = frame.shuffle(on=names["query_id"], npartitions=n_partitions)
-        job = _Job(plan, names, label, str(dataset.staging), secrets.token_hex(8))
+        job = _Job(evaluator.plan, names, label, str(dataset.staging), secrets.token_hex(8))
         if broadcast:
             qrels_on_workers = client.scatter(qrels.table, broadcast=True)
             tasks = [
@@ -95,9 +95,9 @@ def evaluate_on_dask(
             tally.add(counts)
             judged_only += counts.judged_only
         if broadcast:
-            return finish(plan, qrels, tally, dataset, label)
+            return finish(evaluator, tally, dataset, label)
         # Each partition scored its own judged-only queries: only their count is left to add up.
-        return publish(plan, dataset, label, {**tally.counts(), "judged_only": judged_only})
+        return publish(evaluator, dataset, label, {**tally.counts(), "judged_only": judged_only})
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class _Counts:
 
 @dataclass(frozen=True)
 class _Job:
-    """What every partition task needs (small: sent with each task)."""
+    """What every partition task needs (small: sent with each task); each worker pairs the plan with its qrels."""
 
     plan: EvaluationPlan
     names: dict[str, str]
@@ -126,8 +126,8 @@ class _Job:
     token: str
 
     def score_with_all_qrels(self, part: pd.DataFrame, qrels_table: pa.Table, source: str, index: int) -> _Counts:
-        qrels = _worker_qrels(self.token, qrels_table, source, self.plan.qrels_duplicates)
-        piece = score_piece(self.plan, qrels, self._run(part, index))
+        qrels = _worker_qrels(self.token, qrels_table, source, self.plan.options.qrels_duplicates)
+        piece = score_piece(Evaluator.from_plan(self.plan, qrels), self._run(part, index))
         write_part(self.staging, f"{index:05d}", piece.per_query)
         return _Counts(piece.n_both, piece.n_retrieved_only, piece.judged)
 
@@ -139,13 +139,13 @@ class _Job:
         """
         run = self._run(part, index)
         table = pa.Table.from_pandas(qrels_part, preserve_index=False) if len(qrels_part) else _empty_qrels_like(run)
-        qrels = Qrels(table, source=source, duplicates=self.plan.qrels_duplicates)
-        piece = score_piece(self.plan, qrels, run)
-        tally = QueryTally(qrels.n_queries)
+        evaluator = Evaluator.from_plan(self.plan, Qrels(table, source=source, duplicates=self.plan.options.qrels_duplicates))
+        piece = score_piece(evaluator, run)
+        tally = QueryTally(evaluator.qrels.n_queries)
         tally.add(piece)
         per_query = [piece.per_query]
         if self.plan.query_set in SETS_WITH_JUDGED_ONLY and len(tally.judged_only):
-            per_query.append(score_judged_only(self.plan, qrels, tally.judged_only))
+            per_query.append(score_judged_only(evaluator, tally.judged_only))
         write_part(self.staging, f"{index:05d}", pd.concat([t for t in per_query if len(t)] or per_query, ignore_index=True))
         return _Counts(piece.n_both, piece.n_retrieved_only, np.empty(0, np.int64), len(tally.judged_only))
 

@@ -15,11 +15,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..data import Qrels, Run
+from ..data import Run
 from ..data.join import QueryAlignment, align_run_queries
 from ..errors import InputError
-from ..metrics.evaluate import EvaluationPlan
-from ..metrics.result import per_query_table
+from ..metrics.evaluator import Evaluator
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,7 +35,7 @@ class ScoredPiece:
     n_retrieved_only: int
 
 
-def score_piece(plan: EvaluationPlan, qrels: Qrels, run: Run) -> ScoredPiece:
+def score_piece(evaluator: Evaluator, run: Run) -> ScoredPiece:
     """Score a run of whole queries.
 
     An error about the rows (a repeated document under ``run_duplicates='raise'``) names the
@@ -44,10 +43,11 @@ def score_piece(plan: EvaluationPlan, qrels: Qrels, run: Run) -> ScoredPiece:
     rows of the piece rather than of a file.
     """
     with rows_of_a_piece(run.source):
-        alignment = align_run_queries(qrels, run, plan.query_set)
-        columns = plan.score(qrels, run, alignment)
+        alignment = align_run_queries(evaluator.qrels, run, evaluator.options.query_set)
+        columns = evaluator.score(run, alignment)
     judged = alignment.qrels_query[alignment.qrels_query >= 0]
-    return ScoredPiece(_table(plan, alignment, columns), judged, alignment.n_both, alignment.n_retrieved_only)
+    table = evaluator.per_query_table(alignment, columns)
+    return ScoredPiece(table, judged, alignment.n_both, alignment.n_retrieved_only)
 
 
 @contextmanager
@@ -61,8 +61,9 @@ def rows_of_a_piece(source: str) -> Iterator[None]:
         raise InputError(error.detail, source=source, field=error.field) from error
 
 
-def score_judged_only(plan: EvaluationPlan, qrels: Qrels, codes: np.ndarray) -> pd.DataFrame:
+def score_judged_only(evaluator: Evaluator, codes: np.ndarray) -> pd.DataFrame:
     """The per-query table of the judged queries ``codes`` that the run never retrieved for."""
+    qrels = evaluator.qrels
     empty = pa.table(
         {
             "query_id": pa.array([], qrels.query_ids.type),
@@ -80,11 +81,7 @@ def score_judged_only(plan: EvaluationPlan, qrels: Qrels, codes: np.ndarray) -> 
         n_retrieved_only=0,
         n_both=0,
     )
-    return _table(plan, alignment, plan.score(qrels, run, alignment))
-
-
-def _table(plan: EvaluationPlan, alignment: QueryAlignment, columns: dict) -> pd.DataFrame:
-    return per_query_table(alignment.query_ids.to_pandas(), columns, plan.integer_metrics, list(plan.thresholds))
+    return evaluator.per_query_table(alignment, evaluator.score(run, alignment))
 
 
 class PieceCounts(Protocol):

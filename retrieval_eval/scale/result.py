@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from ..metrics.result import EvaluationSummary
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -20,4 +22,6 @@ class DatasetResult(EvaluationSummary):
         """The per-query dataset, read into memory (parts in order; rows not in qrels order)."""
         if self.output is None:
             raise ConfigError("no per-query dataset was written: give evaluate_dataset an output directory")
+        import pandas as pd
+
         return pd.read_parquet(self.output)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -23,23 +23,22 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..data import Qrels, Run
+from ..data import Run
 from ..data.ids import id_column
-from ..kernels.grouping import segment_starts
-from ..data.join import SETS_WITH_JUDGED_ONLY
 from ..data.run import rankable_scores
+from ..errors import ConfigError
 from ..io.parquet_stream import TypedBatch, arrow_bytes_per_row, count_rows, iter_run_batches, parquet_files
-from ..metrics.evaluate import EvaluationPlan, plan_evaluation
-from ..metrics.result import summarize
+from ..kernels.grouping import segment_starts
+from ..metrics.evaluator import Evaluator
+from ..metrics.names import Metric
+from ..metrics.options import EvaluationOptions
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
 from .memory import release_freed_memory
 from .output import PerQueryDataset
-from .pieces import QueryTally, score_judged_only, score_piece
+from .pieces import QueryTally, score_piece
+from .publish import Progress, finish
 from .result import DatasetResult
-
-#: ``progress(done, total, label)``: called as files, buckets or partitions are finished.
-Progress = Callable[[int, int, str], None]
 
 #: Buckets are sized for this many times the rows an even split would give them.
 _BUCKET_SLACK = 1.3
@@ -63,7 +62,8 @@ def evaluate_dataset(
     name: str | None = None,
     run_columns: dict[str, str] | None = None,
     progress: Progress | None = None,
-    **options: Any,
+    thresholds: Mapping[str | Metric, float] | None = None,
+    options: EvaluationOptions | None = None,
 ) -> DatasetResult:
     """Score a run stored as parquet files against ``qrels``, in bounded memory or on Dask.
 
@@ -74,12 +74,14 @@ def evaluate_dataset(
     Parameters
     ----------
     qrels
-        As for :func:`~retrieval_eval.evaluate` (held in memory, within the budget).
+        An :class:`~retrieval_eval.Evaluator` (its qrels, metrics, thresholds and options; then
+        give none of those here), or qrels as for :func:`~retrieval_eval.evaluate` (held in
+        memory, within the budget).
     run
         A parquet file, a directory of them (searched recursively; ``_``/``.`` files skipped),
         a glob such as ``"runs/*.parquet"``, or a list of these.
-    metrics, **options
-        As for :func:`~retrieval_eval.evaluate` (``k``, ``thresholds``, ``query_set``, ...).
+    metrics, thresholds, options
+        As for :class:`~retrieval_eval.Evaluator`.
     output
         Directory for the per-query dataset (``part-*.parquet``), written whole or not at all;
         an earlier dataset there is replaced. None: no per-query output.
@@ -102,45 +104,38 @@ def evaluate_dataset(
     progress
         ``progress(done, total, label)``, called as files, buckets or partitions are done.
     """
-    plan = plan_evaluation(metrics, **options)
     files = parquet_files(run)
     label = name if name is not None else _label(run)
-    qrels = Qrels.read(qrels, duplicates=plan.qrels_duplicates)
+    evaluator = _evaluator(qrels, metrics, thresholds, options)
     release_freed_memory()  # what reading and indexing the qrels freed
     budget = parse_memory_budget(memory_budget)
     if dask is not None:
-        from ..distributed import evaluate_on_dask
+        from .cluster import evaluate_on_dask
 
-        return evaluate_on_dask(plan, qrels, files, label, dask, output, budget, run_columns, progress, temp_dir)
-    sizing = ChunkSizing.within(budget, qrels.nbytes, arrow_bytes_per_row(files, run_columns))
+        return evaluate_on_dask(evaluator, files, label, dask, output, budget, run_columns, progress, temp_dir)
+    sizing = ChunkSizing.within(budget, evaluator.qrels.nbytes, arrow_bytes_per_row(files, run_columns))
     report = progress or (lambda done, total, label: None)
     with PerQueryDataset(output, temp_dir) as dataset:
-        stream = _Stream(plan, qrels, files, label, sizing, run_columns, dataset)
+        stream = _Stream(evaluator, files, label, sizing, run_columns, dataset)
         try:
             tally = stream.score_in_order(report)
         except _NotGrouped:
             dataset.clear()
             tally = stream.score_bucketed(report, temp_dir)
-        return finish(plan, qrels, tally, dataset, label)
+        return finish(evaluator, tally, dataset, label)
 
 
-def finish(plan: EvaluationPlan, qrels: Qrels, tally: QueryTally, dataset: PerQueryDataset, label: str) -> DatasetResult:
-    """Score the judged queries no piece retrieved for (query sets "qrels" and "union"), then :func:`publish`."""
-    if plan.query_set in SETS_WITH_JUDGED_ONLY and len(tally.judged_only):
-        dataset.add(score_judged_only(plan, qrels, tally.judged_only), name="judged-only")
-    return publish(plan, dataset, label, tally.counts())
-
-
-def publish(plan: EvaluationPlan, dataset: PerQueryDataset, label: str, counts: dict[str, int]) -> DatasetResult:
-    """Summarize the per-query dataset (one column at a time) and move it to its target.
-
-    ``counts``: judged_only, retrieved_only and both; evaluated is the dataset's row count.
-    """
-    summary, passed = summarize(
-        lambda metric: dataset.column(str(metric)), list(plan.metrics), list(plan.thresholds), plan.geometric_metrics
-    )
-    query_counts = {"evaluated": dataset.n_rows(), **counts}
-    return DatasetResult(run=label, summary=summary, query_counts=query_counts, passed=passed, output=dataset.publish())
+def _evaluator(
+    qrels: Any,
+    metrics: Any,
+    thresholds: Mapping[str | Metric, float] | None,
+    options: EvaluationOptions | None,
+) -> Evaluator:
+    if not isinstance(qrels, Evaluator):
+        return Evaluator(qrels, metrics, thresholds=thresholds, options=options)
+    if metrics is not None or thresholds is not None or options is not None:
+        raise ConfigError("an Evaluator brings its own metrics, thresholds and options: give them to it, not here")
+    return qrels
 
 
 class _Stream:
@@ -148,15 +143,14 @@ class _Stream:
 
     def __init__(
         self,
-        plan: EvaluationPlan,
-        qrels: Qrels,
+        evaluator: Evaluator,
         files: list[str],
         label: str,
         sizing: ChunkSizing,
         run_columns: dict[str, str] | None,
         dataset: PerQueryDataset,
     ) -> None:
-        self.plan, self.qrels, self.files, self.label = plan, qrels, files, label
+        self.evaluator, self.qrels, self.files, self.label = evaluator, evaluator.qrels, files, label
         self.sizing, self.run_columns, self.dataset = sizing, run_columns, dataset
 
     def batches(self, files: list[str], batch_rows: int | None = None) -> Iterator[TypedBatch]:
@@ -169,7 +163,7 @@ class _Stream:
     def score(self, table: pa.Table, tally: QueryTally, closed: "_ClosedQueries | None" = None) -> None:
         """Score a table of whole queries; with ``closed``, record them there as done."""
         run = Run(table, source=self.label)
-        piece = score_piece(self.plan, self.qrels, run)
+        piece = score_piece(self.evaluator, run)
         self.dataset.add(piece.per_query)
         tally.add(piece)
         release_freed_memory()

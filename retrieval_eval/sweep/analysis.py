@@ -4,14 +4,15 @@ effects, and the Pareto front against cost columns."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from ..io import write_table
-from ..metrics import REGISTRY
+from ..metrics.options import EvaluationOptions
+from ..metrics.registry import REGISTRY
 from .effects import marginal_effects, pareto_front
 from .leaderboard import Leaderboard, leaderboard
 
@@ -47,11 +48,21 @@ def sweep(
     *,
     parameters: pd.DataFrame | None = None,
     costs: Sequence[str] = (),
-    **options: Any,
+    objective: str | None = None,
+    options: EvaluationOptions | None = None,
+    query_policy: str = "intersection",
+    alpha: float = 0.05,
+    resamples: int = 10_000,
+    rounds: int = 10_000,
+    seed: int = 0,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> SweepResult:
-    """Rank ``runs`` against ``qrels`` (see :func:`~.leaderboard.leaderboard`, which takes ``options``), and
+    """Rank ``runs`` against ``qrels`` (:func:`~.leaderboard.leaderboard`, whose arguments these are), and
     relate the ranking to the ``parameters`` (indexed by configuration name) and ``costs`` (columns of it)."""
-    board = leaderboard(qrels, runs, metrics, **options)
+    board = leaderboard(
+        qrels, runs, metrics, objective=objective, options=options, query_policy=query_policy, alpha=alpha,
+        resamples=resamples, rounds=rounds, seed=seed, progress=progress,
+    )
     known = parameters if parameters is not None else pd.DataFrame(index=pd.Index(list(runs), name="configuration"))
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]

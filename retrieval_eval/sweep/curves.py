@@ -12,13 +12,18 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError
-from ..metrics import REGISTRY, Metric, evaluate
+from ..metrics.evaluator import Evaluator
+from ..metrics.names import Metric
+from ..metrics.options import EvaluationOptions
+from ..metrics.registry import REGISTRY
 
 
-def cutoff_curve(qrels: Any, run: Any, metric: str, max_k: int, **options: Any) -> pd.DataFrame:
+def cutoff_curve(
+    qrels: Any, run: Any, metric: str, max_k: int, *, options: EvaluationOptions | None = None
+) -> pd.DataFrame:
     """The mean of ``metric`` at each cutoff k = 1..``max_k`` (``metric`` named with or without ``@k``).
 
-    ``options`` go to :func:`~retrieval_eval.evaluate`. Returns the columns ``k`` and ``mean``
+    ``options`` as for :class:`~retrieval_eval.Evaluator`. Returns the columns ``k`` and ``mean``
     (over the evaluated queries, as :func:`~retrieval_eval.evaluate` summarizes), one row per k.
     """
     if not isinstance(max_k, int) or isinstance(max_k, bool) or max_k < 1:
@@ -27,5 +32,5 @@ def cutoff_curve(qrels: Any, run: Any, metric: str, max_k: int, **options: Any) 
     # without one is the registry's error ("fidelity takes no cutoff @k").
     parsed = REGISTRY.parse(metric if "@" in metric else f"{metric}@1")
     metrics = [Metric(parsed.name, k, parsed.params) for k in range(1, max_k + 1)]
-    means = evaluate(qrels, run, metrics, **options).means
+    means = Evaluator(qrels, metrics, options=options).evaluate(run).means
     return pd.DataFrame({"k": range(1, max_k + 1), "mean": [means[str(m)] for m in metrics]})

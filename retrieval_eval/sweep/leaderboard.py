@@ -27,13 +27,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..data import Qrels
 from ..errors import ConfigError, InputError
-from ..metrics import REGISTRY, evaluate
-from ..metrics.evaluate import DEFAULT_K, conventions_for, resolve_metrics
+from ..metrics.evaluator import Evaluator
+from ..metrics.options import EvaluationOptions
+from ..metrics.registry import REGISTRY
+from ..metrics.selection import resolve_metrics
+from ..policies import QUERY_POLICIES
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
 
-QUERY_POLICIES = ("intersection", "zero")
 
 
 @dataclass(frozen=True)
@@ -63,36 +64,34 @@ def leaderboard(
     metrics: Any = None,
     *,
     objective: str | None = None,
-    k: int = DEFAULT_K,
+    options: EvaluationOptions | None = None,
     query_policy: str = "intersection",
     alpha: float = 0.05,
     resamples: int = 10_000,
     rounds: int = 10_000,
     seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
-    **options: Any,
 ) -> Leaderboard:
     """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
 
-    ``metrics`` as for :func:`~retrieval_eval.evaluate` (``options`` go to it too); the
-    ``objective`` (default: the first metric) ranks the configurations and is tested.
-    ``progress(done, total, name)`` is called after each run is scored.
+    ``metrics`` and ``options`` as for :class:`~retrieval_eval.Evaluator`, which scores every
+    run against the qrels indexed once; the ``objective`` (default: the first metric) ranks the
+    configurations and is tested. ``progress(done, total, name)`` is called after each run is scored.
     """
     if not runs:
         raise ConfigError("give at least one run to rank")
     if query_policy not in QUERY_POLICIES:
         raise ConfigError(f"query_policy must be one of {', '.join(QUERY_POLICIES)}, got {query_policy!r}")
-    metric_list = resolve_metrics(metrics, k, options.get("rel_level", 1))
-    goal = REGISTRY.parse(objective, default_k=k) if objective is not None else metric_list[0]
+    options = EvaluationOptions() if options is None else options
+    metric_list = resolve_metrics(metrics, options.k, options.rel_level)
+    goal = REGISTRY.parse(objective, default_k=options.k) if objective is not None else metric_list[0]
     if goal not in metric_list:
         metric_list.append(goal)
-    shared = Qrels.read(
-        qrels, duplicates=options.pop("qrels_duplicates", None) or conventions_for(metric_list).duplicates
-    )
+    evaluator = Evaluator(qrels, metric_list, options=options)
     names = sorted(runs)
     per_query = {}
     for done, name in enumerate(names, start=1):
-        per_query[name] = evaluate(shared, runs[name], metric_list, k=k, **options).per_query
+        per_query[name] = evaluator.evaluate(runs[name]).per_query
         if progress is not None:
             progress(done, len(names), name)
     scores, lost = _aligned(per_query, str(goal), query_policy)

@@ -127,7 +127,7 @@ def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
             continue
         name = f"{definition.name}@{k}"
         for q, (_, ret) in queries.items():
-            tail_last = FAMILIES[definition.family].TIES == "input" or all(math.isfinite(s) for _, s in ret)
+            tail_last = FAMILIES[definition.family].ties == "input" or all(math.isfinite(s) for _, s in ret)
             if len(dict(ret)) >= k and tail_last:
                 assert same(a.loc[q, name], b.loc[q, name]), (name, q)
 

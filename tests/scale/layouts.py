@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from retrieval_eval.dataset import budget
+from retrieval_eval.scale import budget
 
 LAYOUTS = ("sorted_split_mid_query", "whole_queries_per_file", "shuffled")
 TREC_METRICS = ["ndcg_cut@10", "map", "P@5", "recall@10", "recip_rank", "Rprec", "gm_map", "bpref"]

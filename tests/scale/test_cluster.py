@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from retrieval_eval import ConfigError, InputError, evaluate, evaluate_dataset
+from retrieval_eval import ConfigError, EvaluationOptions, InputError, evaluate, evaluate_dataset
 
-from tests.dataset.layouts import TREC_METRICS, assert_same, random_collection, write_layout
+from tests.scale.layouts import TREC_METRICS, assert_same, random_collection, write_layout
 
 distributed = pytest.importorskip("distributed")
 
@@ -24,12 +24,12 @@ def client():
 @pytest.mark.parametrize("query_set", ["qrels", "both", "union"])
 def test_trec_measures_on_dask(tmp_path, monkeypatch, client, broadcast, query_set):
     # The qrels go whole to every worker, or are shuffled into the run's partitions.
-    monkeypatch.setattr("retrieval_eval.distributed.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
+    monkeypatch.setattr("retrieval_eval.scale.cluster.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
     qrels, run = random_collection(seed=21, repeats=False)
     rows = write_layout(run, tmp_path / "run", "shuffled", n_files=4, seed=22)
     calls = []
     streamed = evaluate_dataset(qrels, tmp_path / "run", TREC_METRICS, output=tmp_path / "out", dask=client,
-                                query_set=query_set, progress=lambda *a: calls.append(a))
+                                options=EvaluationOptions(query_set=query_set), progress=lambda *a: calls.append(a))
     assert_same(streamed, evaluate(qrels, rows, TREC_METRICS, query_set=query_set))
     assert calls and calls[-1][0] == calls[-1][1] and all(label.startswith("partition") for *_, label in calls)
 
@@ -38,7 +38,7 @@ def test_trec_measures_on_dask(tmp_path, monkeypatch, client, broadcast, query_s
 def test_input_order_survives_the_shuffle(tmp_path, monkeypatch, client, broadcast):
     # Azure's conventions: ties in input order and the last repeated row wins, so a partition
     # must see each query's rows in input order after the shuffle.
-    monkeypatch.setattr("retrieval_eval.distributed.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
+    monkeypatch.setattr("retrieval_eval.scale.cluster.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
     qrels, run = random_collection(seed=23, int_ids=True)
     rows = write_layout(run, tmp_path / "run", "whole_queries_per_file", n_files=3, seed=24)
     streamed = evaluate_dataset(qrels, tmp_path / "run", output=tmp_path / "out", dask=client,

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval import ConfigError, InputError, OutputError, evaluate, evaluate_dataset
-from retrieval_eval.dataset import parse_memory_budget, stream
+from retrieval_eval import ConfigError, EvaluationOptions, InputError, OutputError, evaluate, evaluate_dataset
+from retrieval_eval.scale import parse_memory_budget, stream
 
-from tests.dataset.layouts import LAYOUTS, TREC_METRICS, assert_same, random_collection, set_chunk_rows, write_layout
+from tests.scale.layouts import LAYOUTS, TREC_METRICS, assert_same, random_collection, set_chunk_rows, write_layout
 
 def progress_labels(calls: list) -> list[str]:
     return [label for _, _, label in calls]
@@ -47,7 +47,7 @@ def test_trec_measures_any_layout(tmp_path, monkeypatch, layout, query_set):
     qrels, run = random_collection(seed=3, repeats=False)
     rows = write_layout(run, tmp_path / "run", layout, n_files=4, seed=4)
     streamed = evaluate_dataset(qrels, str(tmp_path / "run" / "*.parquet"), TREC_METRICS, output=tmp_path / "out",
-                                query_set=query_set, memory_budget="128MiB")
+                                options=EvaluationOptions(query_set=query_set), memory_budget="128MiB")
     assert_same(streamed, evaluate(qrels, rows, TREC_METRICS, query_set=query_set))
 
 
@@ -240,7 +240,7 @@ def test_empty_files_and_no_rows(tmp_path):
     pq.write_table(pa.table({"query_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
                              "score": pa.array([], pa.float64())}), directory / "part-0.parquet")
     qrels = pd.DataFrame({"query_id": ["a", "b"], "doc_id": ["x", "y"], "relevance": [1, 0]})
-    result = evaluate_dataset(qrels, directory, ["ndcg@3"], output=tmp_path / "out", query_set="qrels")
+    result = evaluate_dataset(qrels, directory, ["ndcg@3"], output=tmp_path / "out", options=EvaluationOptions(query_set="qrels"))
     assert result.query_counts == {"evaluated": 2, "judged_only": 2, "retrieved_only": 0, "both": 0}
     assert result.means == {"ndcg@3": 0.0}
     assert os.path.isdir(tmp_path / "out")

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from retrieval_eval import EvaluationOptions
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep.leaderboard import leaderboard
 
@@ -71,14 +72,14 @@ def test_queries_missing_from_a_run_are_left_out_or_scored_zero():
     full, partial = run(good=0.5, seed=4), run(good=0.5, seed=4)
     partial = partial[~partial["query_id"].isin(["q00", "q01"])]
     # Azure's query set scores every judged query (0 where nothing was retrieved): nothing is lost.
-    board = leaderboard(qrels(), {"full": full, "partial": partial}, ["ndcg@5"], query_set="qrels", **FAST)
+    board = leaderboard(qrels(), {"full": full, "partial": partial}, ["ndcg@5"], options=EvaluationOptions(query_set="qrels"), **FAST)
     assert board.per_query.shape == (2, 30) and board.table["queries_lost"].tolist() == [0, 0]
-    kept = leaderboard(qrels(), {"full": full, "partial": partial}, ["ndcg@5"], query_set="both", **FAST)
+    kept = leaderboard(qrels(), {"full": full, "partial": partial}, ["ndcg@5"], options=EvaluationOptions(query_set="both"), **FAST)
     assert kept.table.loc["partial", "queries_lost"] == 2 and kept.table.loc["full", "queries_lost"] == 0
     assert kept.per_query.shape == (2, 28)
     assert kept.notes == ["partial has no score for 2 queries the other runs have; they are left out of the comparison"]
     zero = leaderboard(
-        qrels(), {"full": full, "partial": partial}, ["ndcg@5"], query_set="both", query_policy="zero", **FAST
+        qrels(), {"full": full, "partial": partial}, ["ndcg@5"], options=EvaluationOptions(query_set="both"), query_policy="zero", **FAST
     )
     assert zero.per_query.shape == (2, 30) and zero.per_query.loc["partial", ["q00", "q01"]].tolist() == [0.0, 0.0]
 
@@ -101,7 +102,7 @@ def test_runs_without_a_query_in_common_are_an_error():
     second = run(good=0.5, seed=9).assign(query_id=lambda frame: frame["query_id"] + "x")
     judged = pd.concat([qrels(), qrels().assign(query_id=lambda frame: frame["query_id"] + "x")])
     with pytest.raises(InputError, match="the runs have no query with a ndcg@5 score in common"):
-        leaderboard(judged, {"a": first, "b": second}, ["ndcg@5"], query_set="both", **FAST)
+        leaderboard(judged, {"a": first, "b": second}, ["ndcg@5"], options=EvaluationOptions(query_set="both"), **FAST)
 
 
 def test_bad_options():

@@ -1,0 +1,180 @@
+"""The ``Evaluator``: qrels indexed once, metrics and options resolved once, any number of runs scored.
+
+Every way of evaluating goes through it: :func:`~retrieval_eval.evaluate` (one run), sweeps
+(dozens of runs), cutoff curves, streaming and Dask (pieces of one run), the command line and
+the Azure batch path. None of them re-derives metrics or conventions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .names import Metric
+from .options import EvaluationOptions
+from .registry import REGISTRY
+from .result import EvaluationResult, Threshold, per_query_table
+from .selection import conventions_for, resolve_metrics_and_thresholds
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from ..data import Qrels, Run
+    from ..data.join import QueryAlignment
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationPlan:
+    """What an evaluation computes and by which rules, resolved once; it holds no data.
+
+    ``options`` are settled (no policy left at None but ``ties``, which each family then takes
+    from its reference), so each piece of a run scored apart (a chunk of a stream, a partition
+    on a cluster) follows the same rules. ``groups``: per family and tie order, its metrics.
+    """
+
+    metrics: tuple[Metric, ...]
+    thresholds: tuple[Threshold, ...]
+    options: EvaluationOptions
+    groups: tuple[tuple[str, str, tuple[Metric, ...]], ...]
+    integer_metrics: frozenset[Metric]
+    geometric_metrics: frozenset[Metric]
+
+    @classmethod
+    def resolve(
+        cls,
+        metrics: Iterable[str | Metric] | str | None = None,
+        thresholds: Mapping[str | Metric, float] | None = None,
+        options: EvaluationOptions | None = None,
+    ) -> "EvaluationPlan":
+        """Parse the metrics and thresholds and settle the options (see :class:`EvaluationOptions`)."""
+        options = EvaluationOptions() if options is None else options
+        if not isinstance(options, EvaluationOptions):
+            raise TypeError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+        metric_list, threshold_list = resolve_metrics_and_thresholds(
+            metrics, thresholds, options.k, options.rel_level
+        )
+        by_family: dict[tuple[str, str], list[Metric]] = {}
+        for metric in metric_list:
+            family = REGISTRY.family(metric)
+            by_family.setdefault((family.name, options.ties or family.ties), []).append(metric)
+        definitions = {metric: REGISTRY.definition(metric) for metric in metric_list}
+        return cls(
+            tuple(metric_list),
+            tuple(threshold_list),
+            options.settled(conventions_for(metric_list)),
+            tuple((family, ties, tuple(group)) for (family, ties), group in by_family.items()),
+            frozenset(m for m, d in definitions.items() if d.integer),
+            frozenset(m for m, d in definitions.items() if d.geometric),
+        )
+
+    @property
+    def query_set(self) -> str:
+        return self.options.query_set
+
+    def score(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
+        """Each metric's value for each query of ``alignment``, in ``self.metrics`` order.
+
+        Families with the same join and tie order share one join of the run against the qrels.
+        """
+        from .families import FAMILIES
+
+        joins: dict[tuple[Any, str], Any] = {}
+        columns: dict[Metric, np.ndarray] = {}
+        for name, ties, metrics in self.groups:
+            family = FAMILIES[name]
+            key = (family.join, ties)
+            if key not in joins:
+                joins[key] = family.join(qrels, run, self.options.run_duplicates, ties)
+            columns.update(family.compute(qrels, joins[key], alignment, metrics, self.options))
+        return {metric: columns[metric] for metric in self.metrics}
+
+
+class Evaluator:
+    """Score runs against one set of judgments: the qrels indexed once, the metrics resolved once.
+
+    Parameters
+    ----------
+    qrels
+        A :class:`~retrieval_eval.Qrels` (used as it is), or a path (TREC, parquet, CSV/TSV,
+        JSONL; optionally .gz), a pandas DataFrame, a pyarrow Table or a list of row dicts,
+        read with the duplicate policy the options settle on.
+    metrics
+        Metric names (``"ndcg@10"``, ``"P_5"``, ``"ndcg_exp@10"``, ``"fidelity"``, ...) or
+        :class:`~retrieval_eval.Metric` values; a name that needs a cutoff and has none takes
+        ``options.k``. Default: Azure's document-retrieval metrics at k plus ``holes@k``.
+    thresholds
+        ``{metric: value}``: per-query ``<metric>_passed`` columns and a verdict; a metric passes
+        when its mean is >= value (<= for lower-is-better metrics such as holes). Thresholded
+        metrics are computed even when not listed in ``metrics``.
+    options
+        An :class:`~retrieval_eval.EvaluationOptions` (default: every option at its default).
+    qrels_columns
+        Which columns of ``qrels`` are query_id, doc_id and relevance, when the defaults do not find them.
+
+    Examples
+    --------
+    >>> evaluator = Evaluator("data/qrels.trec", ["ndcg@10", "map"])  # doctest: +SKIP
+    >>> results = {path: evaluator.evaluate(path) for path in ("bm25.trec", "dense.trec")}  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        qrels: Any,
+        metrics: Iterable[str | Metric] | str | None = None,
+        *,
+        thresholds: Mapping[str | Metric, float] | None = None,
+        options: EvaluationOptions | None = None,
+        qrels_columns: Mapping[str, str] | None = None,
+    ) -> None:
+        from ..data import Qrels
+
+        self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
+        self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates)
+
+    @classmethod
+    def from_plan(cls, plan: EvaluationPlan, qrels: Qrels) -> "Evaluator":
+        """An evaluator of a resolved plan over built qrels (a worker's share of the judgments, say)."""
+        evaluator = cls.__new__(cls)
+        evaluator.plan, evaluator.qrels = plan, qrels
+        return evaluator
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        return self.plan.metrics
+
+    @property
+    def thresholds(self) -> tuple[Threshold, ...]:
+        return self.plan.thresholds
+
+    @property
+    def options(self) -> EvaluationOptions:
+        """The settled options: the query set and duplicate policies are never None here."""
+        return self.plan.options
+
+    def __repr__(self) -> str:
+        return f"Evaluator({self.qrels!r}, metrics=[{', '.join(map(str, self.metrics))}])"
+
+    def evaluate(
+        self, run: Any, *, name: str | None = None, run_columns: Mapping[str, str] | None = None
+    ) -> EvaluationResult:
+        """Score one run: a per-query table and a summary.
+
+        ``run``: a :class:`~retrieval_eval.Run`, or a path, DataFrame, Table or rows (as for the
+        qrels); ``name`` labels it in the result (default: its source).
+        """
+        from ..data import Run
+        from ..data.join import align_queries
+
+        run = Run.read(run, columns=run_columns, name=name)
+        alignment = align_queries(self.qrels, run, self.plan.query_set)
+        return EvaluationResult.of(run.name, alignment, self.plan.score(self.qrels, run, alignment), self.plan)
+
+    def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
+        """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""
+        return self.plan.score(self.qrels, run, alignment)
+
+    def per_query_table(self, alignment: QueryAlignment, columns: Mapping[Metric, np.ndarray]) -> pd.DataFrame:
+        """The per-query table of scored ``columns``, as :attr:`EvaluationResult.per_query` lays it out."""
+        return per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds))

@@ -1,0 +1,61 @@
+"""``Family``: a group of metrics that share one reference, one tie order, one join and one kernel pass.
+
+A family is a value: its definitions, the tie order and conventions of its reference, the join
+its kernels read (a full ranking, or only where the judged documents rank), and its kernel
+passes. Each metric definition then takes its own values out of a pass's output
+(:attr:`MetricDefinition.extract`), so the family knows nothing of individual metric names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .definition import MetricDefinition
+from .names import Metric
+from .options import Conventions, EvaluationOptions
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..data import Qrels, Run
+    from ..data.join import QueryAlignment
+
+#: ``join(qrels, run, duplicates, ties)``: the relevance join a family's kernels read.
+Join = Callable[["Qrels", "Run", str, str], Any]
+#: ``passes(qrels, joined, alignment, metrics, options)``: each kernel pass's output with the
+#: metrics that read it.
+Passes = Callable[
+    ["Qrels", Any, "QueryAlignment", Sequence[Metric], EvaluationOptions], Iterable[tuple[Any, Sequence[Metric]]]
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Family:
+    """A family of metrics (see the module docstring)."""
+
+    name: str
+    definitions: tuple[MetricDefinition, ...]
+    ties: str
+    conventions: Conventions
+    join: Join
+    passes: Passes
+    _by_key: dict[tuple[str, bool], MetricDefinition] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {(d.name, d.cutoff): d for d in self.definitions})
+
+    def definition(self, metric: Metric) -> MetricDefinition:
+        """The definition of one of this family's metrics."""
+        return self._by_key[(metric.name, metric.k is not None)]
+
+    def compute(
+        self, qrels: Qrels, joined: Any, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
+    ) -> dict[Metric, np.ndarray]:
+        """Per-query values of ``metrics`` (all of this family) for the queries of ``alignment``."""
+        columns: dict[Metric, np.ndarray] = {}
+        for output, group in self.passes(qrels, joined, alignment, metrics, options):
+            for metric in group:
+                columns[metric] = self.definition(metric).extract(output, metric)
+        return columns

@@ -1,0 +1,156 @@
+"""``EvaluationOptions``: every option of an evaluation in one frozen, validated value.
+
+The options are checked once, when the value is made, so an :class:`~retrieval_eval.Evaluator`
+and every client of it (sweeps, streaming, Dask, the command line) read settled values. The
+command line takes its choices and defaults from here (:data:`~retrieval_eval.policies.QUERY_SETS`
+and the field defaults). A plain dataclass rather than a pydantic model: the command line
+imports it before anything else, and its messages name the option as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigError
+from ..policies import DUPLICATE_POLICIES, QUERY_SETS, TIE_ORDERS
+from .names import parse_cutoff
+
+#: Azure's evaluator scores the top 3.
+DEFAULT_K = 3
+
+
+@dataclass(frozen=True)
+class LabelRange:
+    """The configured label scale ``[label_min, label_max]`` (Azure's ground_truth_label_min/max).
+
+    ``label_min`` is the "irrelevant" grade: fidelity counts only labels above it.
+    """
+
+    label_min: int = 0
+    label_max: int = 4
+
+    def __post_init__(self) -> None:
+        for name in ("label_min", "label_max"):
+            value = getattr(self, name)
+            if not _is_integer(value):
+                raise ConfigError(f"{name} must be an integer, got {value!r}")
+            object.__setattr__(self, name, int(value))
+        if self.label_min >= self.label_max:
+            raise ConfigError(f"label_max ({self.label_max}) must be greater than label_min ({self.label_min})")
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """What an evaluation does where the user did not say: the reference system's behaviour."""
+
+    query_set: str
+    duplicates: str
+
+
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """How an evaluation scores: cutoffs, label scale, query set, ties, duplicates.
+
+    Policies left at None follow the reference of the metrics asked for when an evaluator
+    settles them (:meth:`settled`): trec_eval's when any TREC measure is asked for
+    (``query_set="both"``, duplicates raise), azure-ai-evaluation's otherwise
+    (``query_set="qrels"``, the last duplicate wins). ``ties`` left at None follows each
+    metric's own reference.
+
+    Parameters
+    ----------
+    k
+        Default cutoff for metric names written without ``@k`` (Azure's evaluator uses 3).
+    rel_level
+        TREC measures: a document is relevant when its label is >= rel_level (trec_eval's
+        ``-l``), unless the metric's name sets ``rel`` itself (``precision(rel=2)@10``).
+    label_min, label_max
+        The label scale of the document-retrieval metrics (Azure's ground_truth_label_min/max);
+        labels outside it are an error when such a metric is asked for. ``label_min`` is the
+        irrelevant grade for fidelity.
+    query_set
+        ``"qrels"`` (every judged query; one the run lacks counts as retrieving nothing;
+        trec_eval's ``-c``), ``"both"`` (only queries in both; trec_eval's default), ``"union"``
+        (also the run's unjudged queries).
+    ties
+        How equal scores are ordered for every metric: ``"docid"`` (descending document id,
+        trec_eval) or ``"input"`` (input order, azure-ai-evaluation and ranx).
+    max_docs
+        TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``).
+    run_duplicates, qrels_duplicates
+        A document repeated within a query: which score/label counts, ``"last"``, ``"first"``,
+        ``"max"``, or ``"raise"`` (an error naming the first repeated row).
+
+    Examples
+    --------
+    >>> EvaluationOptions(k=10, query_set="qrels").k
+    10
+    >>> EvaluationOptions(ties="score")
+    Traceback (most recent call last):
+    ...
+    retrieval_eval.errors.ConfigError: ties must be one of ['docid', 'input'], got 'score'
+    """
+
+    k: int = DEFAULT_K
+    rel_level: int = 1
+    label_min: int = 0
+    label_max: int = 4
+    query_set: str | None = None
+    ties: str | None = None
+    max_docs: int | None = None
+    run_duplicates: str | None = None
+    qrels_duplicates: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "k", _positive("the cutoff k", self.k))
+        object.__setattr__(self, "rel_level", _positive("rel_level", self.rel_level))
+        if self.max_docs is not None:
+            object.__setattr__(self, "max_docs", _positive("max_docs", self.max_docs))
+        self.labels  # noqa: B018 - the label range checks itself
+        _choice("query_set", self.query_set, QUERY_SETS)
+        _choice("ties", self.ties, TIE_ORDERS)
+        _choice("run duplicates", self.run_duplicates, DUPLICATE_POLICIES)
+        _choice("qrels duplicates", self.qrels_duplicates, DUPLICATE_POLICIES)
+
+    @property
+    def labels(self) -> LabelRange:
+        return LabelRange(self.label_min, self.label_max)
+
+    def settled(self, conventions: Conventions) -> "EvaluationOptions":
+        """These options with the query set and duplicate policies left at None taken from ``conventions``."""
+        return dataclasses.replace(
+            self,
+            query_set=self.query_set or conventions.query_set,
+            run_duplicates=self.run_duplicates or conventions.duplicates,
+            qrels_duplicates=self.qrels_duplicates or conventions.duplicates,
+        )
+
+    @classmethod
+    def default(cls, name: str) -> Any:
+        """The default of field ``name`` (what the command line shows)."""
+        return next(field.default for field in dataclasses.fields(cls) if field.name == name)
+
+
+def _choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
+    if value is not None and value not in choices:
+        raise ConfigError(f"{name} must be one of {list(choices)}, got {value!r}")
+
+
+def _is_integer(value: Any) -> bool:
+    # numpy integers register as Integral; bools are Integral too but are no count.
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _positive(name: str, value: Any) -> int:
+    """A positive integer option (an int, or text such as "10")."""
+    if not _is_integer(value):
+        try:
+            return parse_cutoff(str(value))
+        except ValueError:
+            raise ConfigError(f"{name} must be a positive integer, got {value!r}") from None
+    if value <= 0:
+        raise ConfigError(f"{name} must be a positive integer, got {value}")
+    return int(value)

@@ -1,0 +1,21 @@
+"""The named policies of an evaluation and their choices: one vocabulary for the API, the CLI and the data layer.
+
+A leaf like :mod:`retrieval_eval.errors`: it imports nothing, so the command line can list the
+choices without loading the numerical stack.
+"""
+
+#: Which queries are evaluated: every judged one (a query the run lacks retrieved nothing;
+#: trec_eval's ``-c``), those both judged and retrieved (trec_eval's default), or all of both.
+QUERY_SETS = ("qrels", "both", "union")
+#: The query sets that evaluate judged queries the run lacks (as retrieving nothing).
+SETS_WITH_JUDGED_ONLY = ("qrels", "union")
+#: How equal scores are ordered: descending document id (trec_eval) or input order (azure-ai-evaluation, ranx).
+TIE_ORDERS = ("docid", "input")
+#: Which row counts when a document is repeated within a query: the last, the first, the one
+#: with the highest score or label, or none (an error naming the first repeated row).
+DUPLICATE_POLICIES = ("last", "first", "max", "raise")
+#: How a sweep lines up the runs' queries: those every run was scored on, or all of them with 0
+#: where a run has none.
+QUERY_POLICIES = ("intersection", "zero")
+#: PartialMatch's ways of comparing a response with the expected text (see retrieval_eval.executions.text_match).
+PARTIAL_MATCH_MODES = ("token_f1", "upstream_v1")
