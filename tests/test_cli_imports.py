@@ -1,0 +1,54 @@
+"""What each command loads: --help and metrics need neither pandas, numba nor scipy; evaluate needs no scipy,
+matplotlib or dask; and the summary printed without pandas reads as pandas would print it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from retrieval_eval import evaluate
+from retrieval_eval.cli import _summary_text
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")
+
+
+def loaded_after(argv: list[str]) -> set[str]:
+    """Top-level modules imported by running the command ``argv`` in a fresh interpreter."""
+    code = (
+        "import json, sys\n"
+        "from retrieval_eval.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})), file=sys.stderr)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(completed.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["metrics"], ["check", "--help"]])
+def test_help_and_listings_load_no_heavy_module(argv):
+    assert not loaded_after(argv) & {"pandas", "numba", "scipy", "pyarrow", "pydantic", "matplotlib", "dask"}
+
+
+def test_evaluate_loads_no_statistics_plotting_or_cluster_module():
+    loaded = loaded_after(["evaluate", QRELS, RUN, "-m", "map", "-m", "ndcg_exp@3", "--trec"])
+    assert "pyarrow" in loaded  # the check is of a command that really ran
+    assert not loaded & {"scipy", "matplotlib", "dask", "distributed", "pydantic"}
+
+
+@pytest.mark.parametrize("thresholds", [None, {"ndcg_exp@3": 0.2, "holes": 12}])
+def test_the_summary_prints_as_pandas_prints_it(thresholds):
+    result = evaluate(QRELS, RUN, thresholds=thresholds)
+    text = _summary_text(result, "table").splitlines()[2:]
+    if thresholds:
+        text = text[:-1]  # the verdict line
+    assert text == result.summary.to_string(float_format=lambda v: f"{v:.4f}").splitlines()
+    csv = _summary_text(result, "csv")
+    assert csv == result.summary.reset_index().to_csv(index=False).rstrip("\n")
