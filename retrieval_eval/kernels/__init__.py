@@ -1,4 +1,10 @@
 """numba kernels: pure functions over numpy arrays (no pandas, no strings, no Python objects).
 
-Every kernel is compiled with the flags of :mod:`retrieval_eval.kernels._config`.
+Every kernel is made with the flags of :mod:`retrieval_eval.kernels._config`, which also decides
+whether a call runs the kernel as Python or compiled (importing numba only then). Importing this
+package, or any of its modules, does not import numba.
 """
+
+from ._config import compile_all
+
+__all__ = ["compile_all"]

@@ -1,55 +1,302 @@
-"""The one place where numba compilation flags and threading are set.
+"""The one place where numba compilation flags are set and where a kernel chooses how it runs.
 
-``cache=True`` keeps the first-call compile cost off every process but the first;
-``fastmath`` stays off because results must be reproducible to the bit.
+A kernel is written once, as a plain Python function over numpy arrays, and decorated with
+:func:`jit` or :func:`parallel_jit`. The decorator returns a :class:`Kernel`, which holds the
+function and runs it in one of three builds:
+
+- *python*: the function itself, no numba at all. Importing numba costs about 0.25 s and
+  loading a kernel's cached machine code more, so a process that only ever scores a few
+  thousand rows is faster without them.
+- *serial*: numba's compiled function (``prange`` is ``range``).
+- *parallel*: compiled with ``parallel=True`` (``prange`` over queries on numba's threads), for
+  :func:`parallel_jit` kernels whose largest input array has at least :data:`SERIAL_BELOW`
+  elements; built only when such an input first comes.
+
+Nothing imports numba until a compiled build is first needed, so ``import retrieval_eval``
+never does. Every build gives the same results to the bit: ``cache=True`` keeps the compile off
+every process but the first, ``fastmath`` stays off, and the python build runs under
+``np.errstate(over="ignore")`` because the hashes rely on uint64 wrap-around, as the compiled
+code does silently.
+
+Which build runs is decided at each call, by the environment variable ``RETRIEVAL_EVAL_KERNELS``:
+
+- ``auto`` (the default): the python build while the work done by python builds in this process
+  (the elements of each call's largest input array, summed over calls) stays within
+  :data:`PYTHON_UP_TO`; the compiled builds from the first call that would pass it on, and for
+  any kernel whose compiled build is already loaded. One small command never imports numba; a
+  sweep or a notebook switches after its first few runs.
+- ``python``: always the python build (tests and benchmarks).
+- ``compiled``: always the compiled builds (tests and benchmarks).
+
+``NUMBA_DISABLE_JIT=1`` runs every kernel as python whatever the variable says.
+
+A compilation on a terminal is announced once per process on stderr (it takes seconds; see
+:func:`compile_all` to do it ahead of time, e.g. when building an image).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
+import pkgutil
+import sys
+import time
 import types
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
-import numba
 import numpy as np
 
-F = TypeVar("F", bound=Callable)
+MODE_VARIABLE = "RETRIEVAL_EVAL_KERNELS"
+MODES = ("auto", "python", "compiled")
 
 _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
 # Below this many elements in the largest input array a parallel kernel runs its serial build:
 # waking the thread pool costs microseconds on an idle machine and milliseconds on a busy one,
 # more than the whole computation of a few thousand rows.
 SERIAL_BELOW = 50_000
+# The python builds' work (elements, summed over calls) up to which they run instead of the
+# compiled ones. Measured through ``evaluate()`` (benchmarks/bench_compile.py --crossover).
+PYTHON_UP_TO = 60_000
+# The compile time of the kernels one evaluation needs, measured by benchmarks/bench_compile.py.
+_COMPILE_SECONDS = 20
+
+_python_work = 0
+_compiled_from_now = False
+_notice_pending = True
+
+#: Every kernel, in the order the modules define them.
+REGISTRY: list["Kernel"] = []
 
 
-def jit(function: F) -> F:
-    """Compile a serial kernel."""
-    return numba.njit(**_FLAGS)(function)
+def prange(*args: int) -> range:
+    """``range`` when a kernel runs as python; numba's ``prange`` in its compiled builds."""
+    return range(*args)
 
 
-class ParallelKernel:
-    """A kernel whose outer loop is a ``prange`` over independent queries, compiled twice.
+class Kernel:
+    """A kernel function and its builds: python, serial (compiled) and, if ``parallel``, parallel (compiled).
 
-    Inputs whose largest array has fewer than ``SERIAL_BELOW`` elements run the serial build
-    (``prange`` is ``range`` there): same code, same results, none of the thread pool's cost.
-    The serial build gets its own name so that the two never share a cache entry.
+    Calling it runs the build chosen as the module docstring describes. ``example`` returns
+    arguments of exactly the types the library passes (same dtypes, same writability: numba
+    compiles one specialization per combination), for :func:`compile_all`; kernels called only
+    by other kernels have none, they are compiled inside their callers.
     """
 
-    def __init__(self, function: Callable) -> None:
-        serial = types.FunctionType(
-            function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__
-        )
-        serial.__qualname__ = function.__qualname__ + "_serial"
-        self.serial = numba.njit(**_FLAGS)(serial)
-        self.parallel = numba.njit(parallel=True, **_FLAGS)(function)
-        self.__doc__ = function.__doc__
-        self.__name__ = function.__name__
-        self.__wrapped__ = function
+    def __init__(self, function: Callable, *, parallel: bool, example: Callable[[], tuple] | None) -> None:
+        functools.update_wrapper(self, function)
+        self.function = function
+        self.is_parallel = parallel
+        self.example = example
+        self._builds: dict[str, Callable] = {}
+        REGISTRY.append(self)
+
+    @property
+    def name(self) -> str:
+        """``module.function``, the module relative to this package."""
+        return f"{self.function.__module__.rpartition('.')[2]}.{self.function.__name__}"
+
+    @property
+    def python(self) -> Callable:
+        """The function, with ``prange`` as ``range`` and the kernels it calls as their python builds."""
+        if "python" not in self._builds:
+            self._builds["python"] = _copy(self.function, self.function.__qualname__, range, lambda k: k.python)
+        return self._builds["python"]
+
+    @property
+    def serial(self) -> Any:
+        """numba's dispatcher of the serial build (created, not compiled, on first access)."""
+        if "serial" not in self._builds:
+            import numba
+
+            suffix = "_serial" if self.is_parallel else ""  # never shares a cache entry with the parallel build
+            function = _copy(self.function, self.function.__qualname__ + suffix, numba.prange, lambda k: k.serial)
+            self._builds["serial"] = numba.njit(**_FLAGS)(function)
+        return self._builds["serial"]
+
+    @property
+    def parallel(self) -> Any:
+        """numba's dispatcher of the parallel build (created, not compiled, on first access)."""
+        if not self.is_parallel:
+            raise AttributeError(f"{self.name} has no parallel build")
+        if "parallel" not in self._builds:
+            import numba
+
+            function = _copy(self.function, self.function.__qualname__, numba.prange, lambda k: k.serial)
+            self._builds["parallel"] = numba.njit(parallel=True, **_FLAGS)(function)
+        return self._builds["parallel"]
+
+    @property
+    def loaded(self) -> bool:
+        """Some compiled build holds machine code in this process."""
+        return any(name != "python" and build.overloads for name, build in self._builds.items())
+
+    def compiled_build(self, args: tuple) -> Any:
+        """The compiled build for these arguments: parallel for large inputs, else serial."""
+        return self.parallel if self.is_parallel and _size(args) >= SERIAL_BELOW else self.serial
 
     def __call__(self, *args: Any) -> Any:
-        size = max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim), default=0)
-        return (self.parallel if size >= SERIAL_BELOW else self.serial)(*args)
+        if _runs_python(self, _size(args)):
+            with np.errstate(over="ignore"):
+                return self.python(*args)
+        return _call_compiled(self.compiled_build(args), args)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.name}>"
 
 
-def parallel_jit(function: Callable) -> ParallelKernel:
-    """Compile a kernel whose outer loop is a ``prange`` over independent queries."""
-    return ParallelKernel(function)
+def jit(function: Callable | None = None, *, example: Callable[[], tuple] | None = None) -> Any:
+    """Make a serial kernel (``@jit`` or ``@jit(example=...)``)."""
+    if function is None:
+        return lambda f: Kernel(f, parallel=False, example=example)
+    return Kernel(function, parallel=False, example=example)
+
+
+def parallel_jit(function: Callable | None = None, *, example: Callable[[], tuple] | None = None) -> Any:
+    """Make a kernel whose outer loop is a ``prange`` over independent queries."""
+    if function is None:
+        return lambda f: Kernel(f, parallel=True, example=example)
+    return Kernel(function, parallel=True, example=example)
+
+
+def read_only(values: Any, dtype: Any) -> np.ndarray:
+    """A read-only array, as the library's columnar structs hold them (for examples)."""
+    array = np.array(values, dtype=dtype)
+    array.setflags(write=False)
+    return array
+
+
+def _copy(function: Callable, qualname: str, prange_as: Any, kernel_as: Callable[["Kernel"], Any]) -> Callable:
+    """A copy of ``function`` whose globals map ``prange`` and the kernels it calls to one build's objects.
+
+    The module's globals are copied, not changed: each build sees its own names.
+    """
+    namespace = dict(function.__globals__)
+    for name in _global_names(function.__code__):
+        value = namespace.get(name)
+        if value is prange:
+            namespace[name] = prange_as
+        elif isinstance(value, Kernel):
+            namespace[name] = kernel_as(value)
+    copy = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__, function.__closure__)
+    copy.__qualname__ = qualname
+    copy.__doc__ = function.__doc__
+    return copy
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _global_names(constant)
+    return names
+
+
+def _size(args: tuple) -> int:
+    """Elements along the first axis of the largest array argument."""
+    return max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim), default=0)
+
+
+def mode() -> str:
+    """The value of ``RETRIEVAL_EVAL_KERNELS`` (``auto`` when unset)."""
+    value = os.environ.get(MODE_VARIABLE, "auto") or "auto"
+    if value not in MODES:
+        raise ValueError(f"{MODE_VARIABLE} must be one of {', '.join(MODES)}, got {value!r}")
+    return value
+
+
+def jit_disabled() -> bool:
+    """numba's JIT is off (``NUMBA_DISABLE_JIT``), read without importing numba when it is not imported yet."""
+    numba = sys.modules.get("numba")
+    if numba is not None and hasattr(numba, "config"):
+        return bool(numba.config.DISABLE_JIT)
+    value = os.environ.get("NUMBA_DISABLE_JIT", "0").strip()
+    return value not in ("", "0")
+
+
+def _runs_python(kernel: Kernel, size: int) -> bool:
+    global _python_work, _compiled_from_now
+    chosen = mode()
+    if jit_disabled() or chosen == "python":
+        return True
+    if chosen == "compiled" or _compiled_from_now or kernel.loaded:
+        return False
+    if _python_work + size > PYTHON_UP_TO:
+        _compiled_from_now = True
+        return False
+    _python_work += size
+    return True
+
+
+def _call_compiled(build: Any, args: tuple) -> Any:
+    if _notice_pending and _stderr_is_terminal():
+        from numba.core import event
+
+        with event.install_listener("numba:compile", _compile_notice()):
+            return build(*args)
+    return build(*args)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without isatty, or closed
+        return False
+
+
+def _compile_notice() -> Any:
+    """A numba listener that prints one line when one of these kernels starts to compile (a cache miss)."""
+    from numba.core import event
+
+    class CompileNotice(event.Listener):
+        def on_start(self, compile_event: Any) -> None:
+            global _notice_pending
+            dispatcher = compile_event.data.get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+            if _notice_pending and module.startswith(__package__ + "."):
+                _notice_pending = False
+                print(
+                    f"retrieval-eval: compiling kernels on first use (about {_COMPILE_SECONDS} s; "
+                    "once per install, see `retrieval-eval compile`)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        def on_end(self, compile_event: Any) -> None:
+            pass
+
+    return CompileNotice()
+
+
+def kernels() -> list[Kernel]:
+    """Every kernel of the package (its modules imported)."""
+    for module in pkgutil.iter_modules(sys.modules[__package__].__path__):
+        importlib.import_module(f"{__package__}.{module.name}")
+    return list(REGISTRY)
+
+
+def compile_all(progress: Callable[[str, int, int], None] | None = None) -> dict[str, float]:
+    """Compile (or load from numba's cache) every compiled build the library calls, ahead of first use.
+
+    Each kernel the library calls (those with an ``example``) runs its serial build, and its
+    parallel build if it has one, once on tiny arrays of exactly the library's argument types;
+    the kernels they call are compiled with them. The machine code lands in numba's cache
+    (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``), so later processes only load it.
+
+    ``progress(name, done, total)`` is called after each build. Returns the seconds each build
+    took, keyed ``module.function`` (``module.function (parallel)`` for parallel builds): a few
+    seconds each on a cold cache, milliseconds on a warm one. Raises ``RuntimeError`` when
+    ``NUMBA_DISABLE_JIT`` is set (there is nothing to compile).
+    """
+    if jit_disabled():
+        raise RuntimeError("NUMBA_DISABLE_JIT is set: the kernels run as Python, there is nothing to compile")
+    builds = [(k, parallel) for k in kernels() if k.example is not None for parallel in (False, True)[: 1 + k.is_parallel]]
+    seconds: dict[str, float] = {}
+    for done, (kernel, parallel) in enumerate(builds, 1):
+        name = f"{kernel.name} (parallel)" if parallel else kernel.name
+        start = time.perf_counter()
+        (kernel.parallel if parallel else kernel.serial)(*kernel.example())
+        seconds[name] = time.perf_counter() - start
+        if progress is not None:
+            progress(name, done, len(builds))
+    return seconds

@@ -14,15 +14,24 @@ has it (upstream's containment helper treats an empty needle as "not contained")
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange, read_only
 
 #: One past the largest Unicode code point: the size of a per-code-point table.
 CODE_POINTS = 0x110000
 # Each byte lower-cased if it is an ASCII capital letter: a table read is cheaper than a branch.
 _LOWER = np.arange(256, dtype=np.uint8)
 _LOWER[0x41:0x5B] += 32
+
+
+def _text(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """One row holding ``text``, as the read-only offsets and bytes of an Arrow buffer (for examples)."""
+    data = text.encode()
+    return read_only([0, len(data)], np.int64), read_only(list(data), np.uint8)
+
+
+def _rows() -> np.ndarray:
+    return read_only([0], np.int64)
 
 
 @jit
@@ -46,7 +55,7 @@ def contains_at(
     return False
 
 
-@parallel_jit
+@parallel_jit(example=lambda: (*_text("ab"), _rows(), *_text("b"), _rows()))
 def contains_pairs(
     h_offsets: np.ndarray,
     h_data: np.ndarray,
@@ -97,7 +106,16 @@ def _occurs_lowered(
     return False
 
 
-@parallel_jit
+def _best_hits_example() -> tuple:
+    """One check whose one candidate, hit 0 (rank 1), has one extract, "ab", searched for the needle "b"."""
+    two = read_only([0, 1], np.int64)
+    return (
+        two, _rows(), read_only([1], np.int64), two, 0, 1, _rows(), *_text("ab"), two, *_text("b"),
+        np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64),
+    )
+
+
+@parallel_jit(example=_best_hits_example)
 def best_hits_in(
     candidate_offsets: np.ndarray,
     candidate_hits: np.ndarray,
@@ -173,7 +191,7 @@ def _code_point(data: np.ndarray, j: int) -> tuple[int, int]:
     ), 4
 
 
-@jit
+@jit(example=lambda: (*_text("é"), np.zeros(1, dtype=np.int64)))
 def code_points_in_rows(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """A table over code points (length :data:`CODE_POINTS`): True for the non-ASCII ones in the rows ``rows``."""
     present = np.zeros(CODE_POINTS, dtype=np.bool_)
@@ -189,7 +207,7 @@ def code_points_in_rows(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray)
     return present
 
 
-@jit
+@jit(example=lambda: (*_text("ab"), np.zeros(1, dtype=np.int64), read_only([False], np.bool_)))
 def rows_with_any(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray, marked: np.ndarray) -> np.ndarray:
     """For each of the rows ``rows``: does it hold a non-ASCII code point ``c`` with ``marked[c]``?"""
     out = np.zeros(rows.shape[0], dtype=np.bool_)
@@ -207,7 +225,7 @@ def rows_with_any(offsets: np.ndarray, data: np.ndarray, rows: np.ndarray, marke
     return out
 
 
-@jit
+@jit(example=lambda: (*_text("ab"), read_only([1], np.uint8)))
 def folded_offsets(offsets: np.ndarray, data: np.ndarray, fold_length: np.ndarray) -> np.ndarray:
     """The offsets (from 0) of the rows once each non-ASCII code point ``c`` becomes ``fold_length[c]`` bytes."""
     n = offsets.shape[0] - 1
@@ -228,7 +246,10 @@ def folded_offsets(offsets: np.ndarray, data: np.ndarray, fold_length: np.ndarra
     return out
 
 
-@jit
+@jit(
+    example=lambda: (*_text("AB"), read_only([0], np.int64), read_only([1], np.uint8), read_only([97], np.uint8),
+                     np.zeros(2, dtype=np.uint8), 0)
+)
 def fold_into(
     offsets: np.ndarray,
     data: np.ndarray,

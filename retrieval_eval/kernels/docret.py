@@ -24,9 +24,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
 
-from ._config import parallel_jit
+from ._config import parallel_jit, prange, read_only
 
 NDCG_EXP = 0
 XDCG = 1
@@ -43,7 +42,17 @@ RELEVANT_RETRIEVED = 10
 N_COLUMNS = 11
 
 
-@parallel_jit
+def _example() -> tuple:
+    """One query that retrieved 2 documents, the first judged 1, its only judgment; k = 3."""
+    one = np.zeros(1, dtype=np.int64)
+    return (
+        one, read_only([0, 2], np.int64), np.full(1, 2, dtype=np.int64), np.array([1, 0], dtype=np.int64),
+        np.array([True, False]), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
+        read_only([1], np.int64), read_only([1], np.int64), np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3),
+    )
+
+
+@parallel_jit(example=_example)
 def document_retrieval_metrics(
     run_query: np.ndarray,
     ranked_offsets: np.ndarray,

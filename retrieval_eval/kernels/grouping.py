@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import prange
-
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
 
 
-@parallel_jit
+def _integer_ids_example() -> tuple:
+    """Integer ids 1, 1, 2: their keys, and the empty byte buffers of an integer column."""
+    return read_only([1, 1, 2], np.uint64), read_only([0], np.int64), read_only([], np.uint8), False
+
+
+@parallel_jit(example=_integer_ids_example)
 def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
     """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0).
 
@@ -34,7 +37,7 @@ def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_s
     return np.flatnonzero(is_start)
 
 
-@jit
+@jit(example=lambda: (np.array([1, 0, 1], dtype=np.int64), 2))
 def counting_sort(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
     """Stable grouping of rows by integer code in ``[0, n_codes)``.
 

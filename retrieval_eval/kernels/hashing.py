@@ -8,15 +8,19 @@ its key is the value itself, so two integer ids are equal exactly when their key
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange, read_only
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
 
 
-@parallel_jit
+def _string_example() -> tuple:
+    """The ids "a" and "b" as read-only Arrow buffers."""
+    return read_only([0, 1, 2], np.int64), read_only(list(b"ab"), np.uint8)
+
+
+@parallel_jit(example=_string_example)
 def fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """FNV-1a 64 hash of each row's bytes: ``h = (h XOR byte) * 1099511628211 mod 2^64``."""
     n = offsets.shape[0] - 1

@@ -8,11 +8,10 @@ it: O(n log j) per query instead of a sort of n.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange
 from .judgments import resolve_duplicates
-from .ranking import judgment_positions
+from .ranking import join_example, judgment_positions
 from .tiebreak import TIES_DOCID_DESCENDING, compare_ids
 
 
@@ -30,7 +29,7 @@ def tie_precedes(
     return a < b
 
 
-@parallel_jit
+@parallel_jit(example=join_example)
 def rank_judged_documents(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
@@ -59,8 +58,9 @@ def rank_judged_documents(
     """
     n_queries = run_group_offsets.shape[0] - 1
     total = run_order.shape[0]
-    ranks = np.empty(total, dtype=np.int64)
-    labels = np.empty(total, dtype=judged_labels.dtype)
+    # Zeros, not garbage, in the padding past each query's count: outputs are the same bits on every run.
+    ranks = np.zeros(total, dtype=np.int64)
+    labels = np.zeros(total, dtype=judged_labels.dtype)
     n_found = np.zeros(n_queries, dtype=np.int64)
     n_ranked = np.empty(n_queries, dtype=np.int64)
     duplicate_rows = np.empty(n_queries, dtype=np.int64)

@@ -6,9 +6,8 @@ Built once per ``Qrels`` and reused for every run scored against it.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
 from .sorting import stable_order
 
@@ -79,7 +78,13 @@ def resolve_duplicates(
     return first_rows[:n_distinct], kept[:n_distinct], (duplicate_row if policy == RAISE else -1)
 
 
-@parallel_jit
+def _example() -> tuple:
+    """One query judging integer documents 1 (label 1) and 2 (label 0)."""
+    two = read_only([0, 2], np.int64)
+    return two, read_only([0, 1], np.int64), read_only([1, 2], np.uint64), read_only([0], np.int64), read_only([], np.uint8), False, read_only([1, 0], np.int64), KEEP_LAST
+
+
+@parallel_jit(example=_example)
 def index_judgments(
     group_offsets: np.ndarray,
     order: np.ndarray,
@@ -101,10 +106,11 @@ def index_judgments(
     """
     n_groups = group_offsets.shape[0] - 1
     total = order.shape[0]
-    doc_rows = np.empty(total, dtype=np.int64)
-    sorted_keys = np.empty(total, dtype=np.uint64)
-    doc_labels = np.empty(total, dtype=labels.dtype)
-    ideal_labels = np.empty(total, dtype=labels.dtype)
+    # Zeros, not garbage, in the padding past each query's count: outputs are the same bits on every run.
+    doc_rows = np.zeros(total, dtype=np.int64)
+    sorted_keys = np.zeros(total, dtype=np.uint64)
+    doc_labels = np.zeros(total, dtype=labels.dtype)
+    ideal_labels = np.zeros(total, dtype=labels.dtype)
     n_judged = np.empty(n_groups, dtype=np.int64)
     duplicate_rows = np.empty(n_groups, dtype=np.int64)
     for q in prange(n_groups):

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import parallel_jit
+from ._config import parallel_jit, prange, read_only
 from .ranking import find_judgment
 
 
-@parallel_jit
+def _example() -> tuple:
+    """Integer id 2 looked up among the ids 2 and 1 (sorted keys 1, 2 at rows 1, 0)."""
+    no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
+    needles = read_only([2], np.uint64)
+    return needles, no_offsets, no_bytes, read_only([1, 0], np.int64), read_only([1, 2], np.uint64), no_offsets, no_bytes, False
+
+
+@parallel_jit(example=_example)
 def positions_by_key(
     needle_keys: np.ndarray,
     needle_offsets: np.ndarray,

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import parallel_jit
+from ._config import parallel_jit, prange, read_only
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
-@parallel_jit
+@parallel_jit(example=lambda: (read_only([1, 2], np.uint64), 4, 0))
 def bucket_of_keys(keys: np.ndarray, n_buckets: int, salt: int) -> np.ndarray:
     """The bucket in ``[0, n_buckets)`` of each 64-bit key: ``splitmix64(key + (salt + 1) * φ) mod n_buckets``.
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._config import jit, parallel_jit
+from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
-from .judgments import resolve_duplicates
+from .judgments import KEEP_LAST, resolve_duplicates
 from .sorting import stable_order
 from .tiebreak import TIES_DOCID_DESCENDING, order_ties_by_id_descending
 
@@ -76,7 +75,19 @@ def judgment_positions(
     return slots
 
 
-@parallel_jit
+def join_example() -> tuple:
+    """The join kernels' arguments: one query retrieving integer documents 1 and 2, of which 1 is judged 1."""
+    no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
+    return (
+        read_only([0, 2], np.int64), read_only([0, 1], np.int64), read_only([1, 2], np.uint64), no_offsets, no_bytes,
+        read_only([2.0, 1.0], np.float64), KEEP_LAST, TIES_DOCID_DESCENDING,
+        np.zeros(1, dtype=np.int64),  # the run's queries among the judged ones: computed per run, writable
+        read_only([0, 1], np.int64), read_only([0], np.int64), read_only([1], np.uint64), read_only([1], np.int64),
+        read_only([1], np.int64), no_offsets, no_bytes, False,
+    )
+
+
+@parallel_jit(example=join_example)
 def rank_and_label(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
@@ -110,8 +121,9 @@ def rank_and_label(
     """
     n_queries = run_group_offsets.shape[0] - 1
     total = run_order.shape[0]
-    ranked_labels = np.empty(total, dtype=judged_labels.dtype)
-    ranked_judged = np.empty(total, dtype=np.bool_)
+    # Zeros, not garbage, in the padding past each query's count: outputs are the same bits on every run.
+    ranked_labels = np.zeros(total, dtype=judged_labels.dtype)
+    ranked_judged = np.zeros(total, dtype=np.bool_)
     n_ranked = np.empty(n_queries, dtype=np.int64)
     duplicate_rows = np.empty(n_queries, dtype=np.int64)
     for q in prange(n_queries):

@@ -33,9 +33,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
 
-from ._config import parallel_jit
+from ._config import parallel_jit, prange, read_only
 
 # Columns of the measures without a cutoff.
 NDCG = 0
@@ -67,7 +66,18 @@ N_AT_K = 10
 INFAP_EPSILON = 0.00001
 
 
-@parallel_jit
+def _example() -> tuple:
+    """One query that retrieved 2 documents, the first judged 1, its only judgment; cutoff 10, recall level 0.5."""
+    one = np.zeros(1, dtype=np.int64)
+    return (
+        one, read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
+        np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
+        read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max,
+        np.array([10], dtype=np.int64), np.array([0.5]), log2_table(10),
+    )
+
+
+@parallel_jit(example=_example)
 def trec_measures(
     run_query: np.ndarray,
     found_offsets: np.ndarray,

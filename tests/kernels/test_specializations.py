@@ -1,5 +1,6 @@
-"""Every kind of input reaches the kernels with the same array types, so each kernel compiles once
-(a second specialization would cost seconds of compilation on the first large input)."""
+"""Every kind of input reaches the kernels with the same array types, so each build compiles once
+(a second specialization would cost seconds of compilation on the first large input), and those
+types are the ones :func:`compile_all` compiles ahead of time."""
 
 from __future__ import annotations
 
@@ -13,26 +14,56 @@ import pytest
 
 import retrieval_eval as rev
 from retrieval_eval.azure import DocumentRetrievalEvaluator
-from retrieval_eval.kernels import docret, grouping, hashing, judgments, ranking
+from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
+from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.kernels import _config, compile_all
+from tests.executions.fixtures import ODSP, example_telemetry
 
 DATA = Path(__file__).resolve().parents[2] / "data"
-KERNELS = [ranking.rank_and_label, judgments.index_judgments, docret.document_retrieval_metrics,
-           hashing.fnv1a_hashes, grouping.segment_starts]
+TREC = ["map", "ndcg@10", "P@5", "recall@100", "iprec_at_recall_0.5", "bpref"]
+CHECKS = {
+    "RetrievalQuery": {"capability": ODSP, "selector": "MORTGAGE", "includes": ["mortgage", "joint check"]},
+    "RetrievalResult": {"capability": ODSP, "expected_items": [{"retrievalExtract_contains": "joint check"}]},
+}
 
 
-@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compilation without the JIT")
-def test_one_specialization_per_kernel(tmp_path):
-    rev.evaluate(DATA / "qrels.trec", DATA / "run.trec")
-    rev.evaluate(DATA / "qrels.parquet", DATA / "run.parquet")
+def score_every_kind_of_input(tmp_path: Path) -> None:
+    """The library's paths into the kernels: files, tables, chunked columns, integer ids, both families, the checks."""
+    for metrics in (None, TREC):
+        rev.evaluate(DATA / "qrels.trec", DATA / "run.trec", metrics)
+        rev.evaluate(DATA / "qrels.parquet", DATA / "run.parquet", metrics)
     # Multi-chunk columns are copied by Arrow (writable) where single chunks are zero-copy views.
     run = pq.read_table(DATA / "run.parquet")
     pq.write_table(run, tmp_path / "run.parquet", row_group_size=50)
     rev.evaluate(DATA / "qrels.trec", tmp_path / "run.parquet")
-    rev.evaluate(pd.read_parquet(DATA / "qrels.parquet"), pa.concat_tables([run.slice(0, 100), run.slice(100)]))
+    # A run over some of the judged queries looks its queries up in the qrels.
+    rev.evaluate(pd.read_parquet(DATA / "qrels.parquet"), pa.concat_tables([run.slice(0, 100), run.slice(100, 50)]), TREC)
     ints = pd.DataFrame({"query_id": [1, 2], "doc_id": [3, 4], "relevance": [1, 0]})
-    rev.evaluate(ints, ints.rename(columns={"relevance": "score"}).astype({"score": float}))
+    rev.evaluate(ints, ints.rename(columns={"relevance": "score"}).astype({"score": float}), TREC)
     DocumentRetrievalEvaluator().evaluate_table(DATA / "azure_rows.jsonl")
     DocumentRetrievalEvaluator()(retrieval_ground_truth=[{"document_id": 1, "query_relevance_label": 1}], retrieved_documents=[])
-    for kernel in KERNELS:
-        for build in (kernel.serial, kernel.parallel):
-            assert len(build.signatures) <= 1, (kernel.__name__, build.signatures)
+    records = [example_telemetry(), None, [{"capability": "Email", "queries": [{"queryString": "Straße"}]}]]
+    run_checks(flatten_records(records), plan_per_record([CHECKS, {"RetrievalQuery": CHECKS["RetrievalQuery"]}, {}]))
+    run_checks(flatten_records(records[:1]), plan_checks(1, CHECKS))
+
+
+def signatures() -> dict[str, list]:
+    return {
+        f"{kernel.name} ({name})": list(getattr(kernel, name).signatures)
+        for kernel in _config.kernels()
+        for name in ("serial", "parallel")[: 1 + kernel.is_parallel]
+    }
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compilation without the JIT")
+def test_the_library_passes_the_types_compile_all_compiled(tmp_path, monkeypatch):
+    monkeypatch.setenv(_config.MODE_VARIABLE, "compiled")
+    compile_all()
+    ahead = signatures()
+    score_every_kind_of_input(tmp_path)
+    monkeypatch.setattr(_config, "SERIAL_BELOW", 0)  # every call takes the parallel build
+    score_every_kind_of_input(tmp_path)
+    after = signatures()
+    for build, compiled in after.items():
+        assert len(compiled) <= 1, (build, compiled)
+        assert set(compiled) <= set(ahead[build]), (build, "compile_all compiled", ahead[build], "the library passed", compiled)

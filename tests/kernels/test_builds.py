@@ -1,0 +1,107 @@
+"""Every kernel gives the same bits as Python, as its serial build and as its parallel build.
+
+The inputs are the ones the library itself passes the kernels on random workloads (recorded at
+each call), so that each kernel sees realistic, consistent arrays: ids hashed and grouped,
+judgment indexes, joins with ties, duplicates and unjudged documents, casefolded text.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import retrieval_eval as rev
+from benchmarks.workload import make_workload
+from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
+from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.kernels import _config
+from retrieval_eval.kernels.partitioning import bucket_of_keys
+from tests.executions.fixtures import ODSP, example_telemetry
+
+pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled builds are Python too without the JIT")
+
+TREC = ["map", "ndcg", "ndcg@10", "P@5", "recall@20", "recip_rank", "bpref", "infap", "judged@10", "iprec_at_recall_0.5"]
+DOCRET = ["ndcg_exp@5", "xdcg@3", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        copy = value.copy()
+        copy.setflags(write=value.flags.writeable)
+        return copy
+    return value
+
+
+def _workload_calls(monkeypatch) -> list[tuple]:
+    """(kernel, arguments) of every call the library makes while scoring random workloads."""
+    calls = []
+    run_as_python = _config.Kernel.__call__
+
+    def record(kernel, *args):
+        calls.append((kernel, tuple(map(_copy, args))))
+        return run_as_python(kernel, *args)
+
+    monkeypatch.setenv(_config.MODE_VARIABLE, "python")
+    monkeypatch.setattr(_config.Kernel, "__call__", record)
+    rng = np.random.default_rng(7)
+    for seed in range(3):
+        workload = make_workload(40, seed=seed, retrieved=(5, 60))
+        run = workload.run.copy()
+        run["score"] = np.round(run["score"] / 10)  # many ties
+        run = pd.concat([run, run.sample(20, random_state=seed)])  # repeated documents
+        shuffled = run.sample(frac=1.0, random_state=seed)  # not grouped by query
+        some = run[run["query_id"].isin(run["query_id"].unique()[::2])]  # part of the judged queries
+        for table in (run, shuffled, some):
+            rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
+            rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
+        as_integers = {"query_id": lambda t: t["query_id"].str[1:].astype(np.int64),
+                       "doc_id": lambda t: t["doc_id"].str[3:].astype(np.int64)}
+        rev.evaluate(workload.qrels.assign(**as_integers), shuffled.assign(**as_integers), TREC, run_duplicates="first")
+        # The bucket path (streaming a run too big for memory) passes read-only keys.
+        bucket_of_keys(_config.read_only(rng.integers(0, 2**63, size=500), np.uint64), 7, seed)
+    records = [example_telemetry(), None, [{"capability": "Email", "queries": [{"queryString": "Straße ÉTÉ"}]}]]
+    checks = {
+        "RetrievalQuery": {"capability": ODSP, "selector": "MORTGAGE", "includes": ["mortgage", "joint check"]},
+        "RetrievalResult": {"capability": ODSP, "expected_items": [{"retrievalExtract_contains": "joint check"}, "$500"]},
+    }
+    run_checks(flatten_records(records), plan_per_record([checks, {"RetrievalQuery": checks["RetrievalQuery"]}, checks]))
+    run_checks(flatten_records(records[:1]), plan_checks(1, checks))
+    return calls
+
+
+def _bits(value) -> object:
+    """A value as comparable bits: arrays by dtype, shape and bytes (so -0.0 and each NaN count)."""
+    if isinstance(value, tuple):
+        return tuple(map(_bits, value))
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.shape, value.tobytes()
+    return value
+
+
+@pytest.fixture(scope="module")
+def workload_calls():
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return _workload_calls(monkeypatch)
+
+
+def test_every_kernel_the_library_calls_is_covered(workload_calls):
+    called = {kernel.name for kernel, _ in workload_calls}
+    assert called >= {kernel.name for kernel in _config.kernels() if kernel.example is not None}
+
+
+def test_builds_agree_to_the_bit(workload_calls):
+    for kernel, args in workload_calls:
+        builds = {"python": kernel.python, "serial": kernel.serial}
+        if kernel.is_parallel:
+            builds["parallel"] = kernel.parallel
+        results = {}
+        for name, build in builds.items():
+            inputs = tuple(map(_copy, args))
+            with np.errstate(over="ignore"):
+                output = build(*inputs)
+            results[name] = _bits((output, inputs))  # kernels that write into an argument are compared on it too
+        assert results["serial"] == results["python"], (kernel.name, "serial")
+        if kernel.is_parallel:
+            assert results["parallel"] == results["python"], (kernel.name, "parallel")

@@ -1,0 +1,140 @@
+"""numba is imported only when a compiled build is needed; small work runs as Python; a compile is announced."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from retrieval_eval.kernels import _config
+from retrieval_eval.kernels.grouping import counting_sort
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compiled builds without the JIT")
+
+
+def python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter from the repository root."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("NUMBA_DISABLE_JIT", _config.MODE_VARIABLE)}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env={**environment, **env},
+        capture_output=True, text=True, check=True,
+    )
+
+
+def test_a_small_evaluation_never_imports_numba():
+    out = python("""
+        import sys
+        import retrieval_eval as rev, retrieval_eval.kernels, retrieval_eval.kernels._config as config
+        config.kernels()  # every kernel module
+        assert "numba" not in sys.modules, "imported"
+        result = rev.evaluate("data/qrels.trec", "data/run.trec", ["map", "ndcg@10"])
+        print("numba" in sys.modules, config._python_work > 0, result.means["map"])
+    """)
+    imported, worked, mean = out.stdout.split()
+    assert (imported, worked) == ("False", "True")
+    forced = python("""
+        import sys, retrieval_eval as rev
+        mean = rev.evaluate("data/qrels.trec", "data/run.trec", ["map", "ndcg@10"]).means["map"]
+        print("numba" in sys.modules, mean)
+    """, RETRIEVAL_EVAL_KERNELS="compiled")
+    assert forced.stdout.split() == ["True", mean]  # the same mean, compiled
+
+
+def test_numba_disable_jit_runs_python_even_when_compiled_is_asked_for():
+    out = python("""
+        import sys, numpy as np
+        from retrieval_eval.kernels.grouping import counting_sort
+        print(counting_sort(np.array([1, 0, 1]), 2)[0], "numba" in sys.modules)
+    """, NUMBA_DISABLE_JIT="1", RETRIEVAL_EVAL_KERNELS="compiled")
+    assert out.stdout.split() == ["[1", "0", "2]", "False"]
+    assert out.stderr == ""
+
+
+@pytest.fixture
+def auto(monkeypatch):
+    """Mode auto with an empty work tally; records which calls ran compiled."""
+    monkeypatch.setenv(_config.MODE_VARIABLE, "auto")
+    monkeypatch.setattr(_config, "_python_work", 0)
+    monkeypatch.setattr(_config, "_compiled_from_now", False)
+    monkeypatch.setattr(_config, "PYTHON_UP_TO", 10)
+    compiled = []
+    call = _config._call_compiled
+    monkeypatch.setattr(_config, "_call_compiled", lambda build, args: compiled.append(len(args[0])) or call(build, args))
+    monkeypatch.setattr(counting_sort, "_builds", {})  # nothing loaded yet
+    return compiled
+
+
+@needs_jit
+def test_auto_runs_python_until_the_work_passes_the_threshold_then_compiled_from_then_on(auto):
+    for n in (4, 6, 1, 2):  # 4 and 6 make 10 (python); 10 + 1 passes it: compiled, and so is what follows
+        order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
+        assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
+    assert auto == [1, 2]
+    assert _config._python_work == 10
+
+
+@needs_jit
+def test_auto_uses_a_compiled_build_already_loaded(auto):
+    counting_sort.serial(np.zeros(1, dtype=np.int64), 1)
+    counting_sort(np.zeros(3, dtype=np.int64), 1)
+    assert auto == [3] and _config._python_work == 0
+
+
+def test_an_unknown_mode_is_an_error(monkeypatch):
+    monkeypatch.setenv(_config.MODE_VARIABLE, "fast")
+    with pytest.raises(ValueError, match="RETRIEVAL_EVAL_KERNELS must be one of auto, python, compiled, got 'fast'"):
+        counting_sort(np.zeros(1, dtype=np.int64), 1)
+
+
+NOTICE = "retrieval-eval: compiling kernels on first use"
+COMPILE_ONE = """
+    import numpy as np
+    from retrieval_eval.kernels.grouping import counting_sort
+    counting_sort(np.zeros(2, dtype=np.int64), 1)
+"""
+
+
+def stderr_of(cache: Path, *, terminal: bool) -> str:
+    """What a fresh process calling one compiled kernel prints on stderr (a pseudo-terminal or a pipe)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), _config.MODE_VARIABLE: "compiled"}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    if not terminal:
+        return subprocess.run([sys.executable, "-c", textwrap.dedent(COMPILE_ONE)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=True).stderr
+    leader, follower = pty.openpty()
+    try:
+        subprocess.run([sys.executable, "-c", textwrap.dedent(COMPILE_ONE)], cwd=ROOT, env=env, stderr=follower, check=True)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # Linux: the follower side is closed and drained
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks).decode()
+    finally:
+        os.close(leader)
+
+
+@needs_jit
+def test_a_compile_on_a_terminal_is_announced_once_and_a_cached_load_is_not(tmp_path):
+    first = stderr_of(tmp_path / "cache", terminal=True)  # an empty cache: a miss
+    assert first.count(NOTICE) == 1, first
+    assert "retrieval-eval compile" in first
+    assert NOTICE not in stderr_of(tmp_path / "cache", terminal=True)  # now cached
+
+
+@needs_jit
+def test_a_compile_is_not_announced_when_stderr_is_not_a_terminal(tmp_path):
+    assert NOTICE not in stderr_of(tmp_path / "cache", terminal=False)
