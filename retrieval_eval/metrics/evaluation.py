@@ -30,10 +30,11 @@ def evaluate(
     """Score ``run`` against ``qrels``: a per-query table and a summary.
 
     The options are those of :class:`EvaluationOptions`; to score many runs against the same
-    qrels, build an :class:`Evaluator` once instead. Options left at None follow the reference of the metrics asked for: trec_eval's when any
-    TREC measure is asked for (``query_set="both"``, duplicates raise), azure-ai-evaluation's
-    otherwise (``query_set="qrels"``, the last duplicate wins). Ties always follow each metric's
-    own reference unless ``ties`` is given.
+    qrels, build an :class:`Evaluator` once instead. Options left at None follow the reference
+    of the metrics asked for: trec_eval's when any TREC measure is asked for
+    (``query_set="both"``, duplicates raise), azure-ai-evaluation's otherwise
+    (``query_set="qrels"``, the last duplicate wins). Ties always follow each metric's own
+    reference unless ``ties`` is given.
 
     Parameters
     ----------
@@ -44,31 +45,12 @@ def evaluate(
         Metric names (``"ndcg@10"``, ``"P_5"``, ``"ndcg_exp@10"``, ``"fidelity"``, ...); a name
         that needs a cutoff and has none takes ``k``. Default: Azure's document-retrieval metrics
         at ``k`` plus ``holes@k``.
-    k
-        Default cutoff (Azure's evaluator uses 3).
     thresholds
         ``{metric: value}``. Adds per-query ``<metric>_passed`` columns and a verdict; a metric
         passes when its mean is >= value (<= for lower-is-better metrics such as holes).
         Thresholded metrics are evaluated even when not listed in ``metrics``.
-    label_min, label_max
-        The label scale of the document-retrieval metrics (Azure's ground_truth_label_min/max);
-        labels outside it are an error when such a metric is asked for. ``label_min`` is the
-        irrelevant grade for fidelity.
-    rel_level
-        TREC measures: a document is relevant when its label is >= rel_level (trec_eval's
-        ``-l``), unless the metric's name sets ``rel`` itself (``precision(rel=2)@10``).
-    query_set
-        ``"qrels"`` (every judged query; one the run lacks counts as retrieving nothing;
-        trec_eval's ``-c``), ``"both"`` (only queries in both; trec_eval's default), ``"union"``
-        (also the run's unjudged queries).
-    ties
-        How equal scores are ordered for every metric: ``"docid"`` (descending document id,
-        trec_eval) or ``"input"`` (input order, azure-ai-evaluation and ranx).
-    max_docs
-        TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``).
-    run_duplicates, qrels_duplicates
-        A document repeated within a query: which score/label counts, ``"last"``, ``"first"``,
-        ``"max"``, or ``"raise"`` (an error naming the first repeated row).
+    k, rel_level, label_min, label_max, query_set, ties, max_docs, run_duplicates, qrels_duplicates
+        The fields of :class:`EvaluationOptions`, where each is defined.
 
     Examples
     --------

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .names import Metric
 from .options import EvaluationOptions
 from .registry import REGISTRY
-from .result import EvaluationResult, Threshold, per_query_table
+from .result import EvaluationResult, Threshold, per_query_table, summarize
 from .selection import conventions_for, resolve_metrics_and_thresholds
 
 if TYPE_CHECKING:
@@ -169,7 +169,18 @@ class Evaluator:
 
         run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
-        return EvaluationResult.of(run.name, alignment, self.plan.score(self.qrels, run, alignment), self.plan)
+        columns = self.plan.score(self.qrels, run, alignment)
+        plan = self.plan
+        rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)
+        counts = {
+            "evaluated": len(alignment.query_ids),
+            "judged_only": alignment.n_judged_only,
+            "retrieved_only": alignment.n_retrieved_only,
+            "both": alignment.n_both,
+        }
+        return EvaluationResult(
+            run.name, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds
+        )
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""

@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ..data.join import QueryAlignment
-    from .evaluator import EvaluationPlan
 
 
 @dataclass(frozen=True)
@@ -136,18 +134,6 @@ class EvaluationResult(EvaluationSummary):
     columns: dict[Metric, np.ndarray]
     integer_metrics: frozenset[Metric]
     thresholds: tuple[Threshold, ...]
-
-    @classmethod
-    def of(cls, run: str, alignment: QueryAlignment, columns: dict[Metric, np.ndarray], plan: EvaluationPlan) -> "EvaluationResult":
-        """The result of scoring the queries of ``alignment``: ``columns`` holds each metric's values."""
-        rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)
-        counts = {
-            "evaluated": len(alignment.query_ids),
-            "judged_only": alignment.n_judged_only,
-            "retrieved_only": alignment.n_retrieved_only,
-            "both": alignment.n_both,
-        }
-        return cls(run, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds)
 
     def values(self, metric: str | Metric) -> np.ndarray:
         """The per-query values of ``metric`` (its canonical name or the :class:`Metric`)."""

@@ -4,17 +4,19 @@ effects, and the Pareto front against cost columns."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from ..io import write_table
-from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from .effects import marginal_effects, pareto_front
-from .leaderboard import Leaderboard, leaderboard
+from .leaderboard import Leaderboard, RankingSettings, leaderboard
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @dataclass(frozen=True)
@@ -48,21 +50,11 @@ def sweep(
     *,
     parameters: pd.DataFrame | None = None,
     costs: Sequence[str] = (),
-    objective: str | None = None,
-    options: EvaluationOptions | None = None,
-    query_policy: str = "intersection",
-    alpha: float = 0.05,
-    resamples: int = 10_000,
-    rounds: int = 10_000,
-    seed: int = 0,
-    progress: Callable[[int, int, str], None] | None = None,
+    **ranking: Unpack[RankingSettings],
 ) -> SweepResult:
-    """Rank ``runs`` against ``qrels`` (:func:`~.leaderboard.leaderboard`, whose arguments these are), and
+    """Rank ``runs`` against ``qrels`` (:func:`~.leaderboard.leaderboard`, which ``ranking`` goes to), and
     relate the ranking to the ``parameters`` (indexed by configuration name) and ``costs`` (columns of it)."""
-    board = leaderboard(
-        qrels, runs, metrics, objective=objective, options=options, query_policy=query_policy, alpha=alpha,
-        resamples=resamples, rounds=rounds, seed=seed, progress=progress,
-    )
+    board = leaderboard(qrels, runs, metrics, **ranking)
     known = parameters if parameters is not None else pd.DataFrame(index=pd.Index(list(runs), name="configuration"))
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]

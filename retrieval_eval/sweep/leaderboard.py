@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,19 @@ from ..metrics.selection import resolve_metrics
 from ..policies import QUERY_POLICIES
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
 
+
+
+class RankingSettings(TypedDict, total=False):
+    """The keyword arguments of :func:`leaderboard` after the data, for callers that pass them on."""
+
+    objective: str | None
+    options: EvaluationOptions | None
+    query_policy: str
+    alpha: float
+    resamples: int
+    rounds: int
+    seed: int
+    progress: Callable[[int, int, str], None] | None
 
 
 @dataclass(frozen=True)
