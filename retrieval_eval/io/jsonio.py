@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.json as pa_json
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.sources import Source, open_stream, read_all
@@ -30,6 +29,8 @@ def read_json_source(src: Source) -> pa.Table | list:
     :func:`read_json_records` instead.
     """
     if src.format == "jsonl":
+        import pyarrow.json as pa_json  # here: only this path needs it
+
         try:
             with open_stream(src) as stream:
                 return pa_json.read_json(stream)

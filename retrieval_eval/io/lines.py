@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pa_csv
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.coerce import first_cast_failure
@@ -17,18 +16,6 @@ from retrieval_eval.io.sources import Source, open_stream, read_all
 _BOM = b"\xef\xbb\xbf"
 _CHUNK_LINES = 1 << 20  # chunk size of the fallback path, so chunks can be parsed in parallel
 _BLOCK_BYTES = 4 << 20  # CSV reader block: fewer, larger chunks parse faster
-
-# Arrow's CSV reader splits lines with several threads; with a delimiter that (almost)
-# never occurs and quoting off, each line is one string field.
-_READ = pa_csv.ReadOptions(column_names=["line"], block_size=_BLOCK_BYTES)
-_PARSE = pa_csv.ParseOptions(
-    delimiter="\x01",
-    quote_char=False,
-    double_quote=False,
-    escape_char=False,
-    ignore_empty_lines=False,
-)
-_CONVERT = pa_csv.ConvertOptions(column_types={"line": pa.string()}, strings_can_be_null=False)
 
 
 def read_lines(src: Source) -> list[pa.Array]:
@@ -41,9 +28,18 @@ def read_lines(src: Source) -> list[pa.Array]:
     InputError
         The file cannot be read, or is not valid UTF-8 (naming the line).
     """
+    import pyarrow.csv as pa_csv  # here, not at import: only text files need it
+
+    # Arrow's CSV reader splits lines with several threads; with a delimiter that (almost)
+    # never occurs and quoting off, each line is one string field.
+    read = pa_csv.ReadOptions(column_names=["line"], block_size=_BLOCK_BYTES)
+    parse = pa_csv.ParseOptions(
+        delimiter="\x01", quote_char=False, double_quote=False, escape_char=False, ignore_empty_lines=False
+    )
+    convert = pa_csv.ConvertOptions(column_types={"line": pa.string()}, strings_can_be_null=False)
     try:
         with open_stream(src) as stream:
-            table = pa_csv.read_csv(stream, _READ, _PARSE, _CONVERT)
+            table = pa_csv.read_csv(stream, read, parse, convert)
         return table.column(0).chunks
     except pa.ArrowInvalid:
         # The fast path gives up on an empty file, a \x01 byte inside a line, or

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.pandas_objects import is_pandas_missing
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _LISTS = (list, tuple, np.ndarray)
 
 
 def kind_of(value: object) -> str | None:
     """A coarse type name for conflict messages; None for a missing value."""
-    if value is None or value is pd.NA or value is pd.NaT:
+    if value is None or is_pandas_missing(value):
         return None
     if isinstance(value, float) and math.isnan(value):
         return None

@@ -9,15 +9,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import pandas as pd
 import pyarrow as pa
 
 from retrieval_eval.errors import ConfigError, InputError
+from retrieval_eval.io.pandas_objects import is_dataframe
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Anything a reader accepts as ``source``.
-SourceLike = Union[str, "os.PathLike[str]", pd.DataFrame, pa.Table, list]
+SourceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", pa.Table, list]
 
 #: File formats a path can have (``format=`` takes these names and the aliases below).
 FILE_FORMATS = ("parquet", "csv", "tsv", "jsonl", "json", "trec")
@@ -95,7 +98,7 @@ def format_from_name(path: Path) -> tuple[str, bool]:
 
 def source_label(source: object) -> str:
     """How error messages name an input: its path, or a ``<...>`` label for an in-memory object."""
-    if isinstance(source, pd.DataFrame):
+    if is_dataframe(source):
         return DATAFRAME_LABEL
     if isinstance(source, (pa.Table, pa.RecordBatch)):
         return TABLE_LABEL
@@ -118,7 +121,7 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
         ``format`` is not a known format name.
     """
     label = source_label(source)
-    if isinstance(source, pd.DataFrame):
+    if is_dataframe(source):
         return Source(label, "dataframe", obj=source)
     if isinstance(source, pa.RecordBatch):
         return Source(label, "table", obj=pa.Table.from_batches([source]))

@@ -13,18 +13,18 @@ import csv
 import io
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pa_csv
-import pyarrow.dataset as pa_ds
-import pyarrow.parquet as pq
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.columns import resolve_columns
 from retrieval_eval.io.jsonio import has_temporal, read_json_records, read_json_source
 from retrieval_eval.io.mixed import conversion_error
 from retrieval_eval.io.sources import Source, open_stream, read_all
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _HEADER_BLOCK = 1 << 16
 
@@ -185,8 +185,14 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
 
 
 def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:
+    # Imported here, as every file format's module: each costs import time on every other path
+    # (pyarrow.dataset about 0.15 s).
+    import pyarrow.parquet as pq
+
     try:
         if src.path.is_dir():  # a partitioned dataset
+            import pyarrow.dataset as pa_ds
+
             handle = str(src.path)
             names = pa_ds.dataset(handle, format="parquet", partitioning="hive").schema.names
         else:
@@ -202,6 +208,8 @@ def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, H
 def _read_csv(
     src: Source, delimiter: str, roles: Mapping[str, str], resolve: Resolver
 ) -> tuple[pa.Table, dict[str, Hashable]]:
+    import pyarrow.csv as pa_csv
+
     header = _read_header(src, delimiter)
     if header is None:
         raise InputError("empty file (no header line)", source=src.label)

@@ -12,16 +12,17 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pa_csv
-import pyarrow.parquet as pq
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.io.atomic import atomic_write
+from retrieval_eval.io.pandas_objects import is_dataframe, is_pandas_missing
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _EXTENSIONS = {
     ".parquet": "parquet",
@@ -108,18 +109,24 @@ def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
 def _as_arrow(table: pd.DataFrame | pa.Table) -> pa.Table:
     if isinstance(table, pa.Table):
         return table
-    if isinstance(table, pd.DataFrame):
+    if is_dataframe(table):
         if any(name is not None for name in table.index.names):
             table = table.reset_index()
         return pa.Table.from_pandas(table, preserve_index=False)
     raise TypeError(f"expected a pandas DataFrame or a pyarrow Table, got {type(table).__name__}")
 
 
+# Each format's pyarrow module is imported by its writer: a command writing JSON does not pay
+# for importing the parquet writer.
 def _write_parquet(table: pa.Table, temp: str) -> None:
+    import pyarrow.parquet as pq
+
     pq.write_table(table, temp)
 
 
 def _write_csv(table: pa.Table, temp: str, delimiter: str = ",") -> None:
+    import pyarrow.csv as pa_csv
+
     pa_csv.write_csv(table, temp, pa_csv.WriteOptions(delimiter=delimiter))
 
 
@@ -161,7 +168,7 @@ def _plain(obj: Any) -> Any:
         return _plain(obj.tolist())
     if isinstance(obj, np.generic):  # numpy scalars that are not float64
         return _plain(obj.item())
-    if obj is pd.NA or obj is pd.NaT:
+    if is_pandas_missing(obj):
         return None
     if isinstance(obj, (dt.date, dt.datetime, dt.time)):
         return obj.isoformat()
