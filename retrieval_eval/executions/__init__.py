@@ -11,49 +11,44 @@ and the offline scoring of evaluation documents.
 - :func:`check_log` runs the retrieval checks over every record of an execution log, column-wise.
 """
 
-from .checks import OK_STATUSES, THRESHOLD, RetrievalQuery, RetrievalResult
-from .citations import CITATION_FORMATS, Citations
-from .document import read_document
-from .evaluator import DeterministicEvaluator
-from .log_check import LogCheck, check_log
-from .matching import SUBSTRING, ExtractMatcher, Verdict, contains, extract_matcher
-from .models import ExecutedQuery, Extract, RetrievalExecution, RetrievalHit, RetrievalTelemetry
-from .normalize import ExecutionsLike, load_executions, normalize_executions
-from .outcomes import CheckSummary
-from .rollup import thread_summary, turn_status
-from .runner import DocumentCheck, check_document
-from .text_match import PARTIAL_MATCH_MODES, ExactMatch, PartialMatch
+from __future__ import annotations
 
-__all__ = [
-    "CITATION_FORMATS",
-    "OK_STATUSES",
-    "PARTIAL_MATCH_MODES",
-    "SUBSTRING",
-    "THRESHOLD",
-    "CheckSummary",
-    "Citations",
-    "DeterministicEvaluator",
-    "DocumentCheck",
-    "ExactMatch",
-    "ExecutedQuery",
-    "ExecutionsLike",
-    "Extract",
-    "ExtractMatcher",
-    "LogCheck",
-    "PartialMatch",
-    "RetrievalExecution",
-    "RetrievalHit",
-    "RetrievalQuery",
-    "RetrievalResult",
-    "RetrievalTelemetry",
-    "Verdict",
-    "check_document",
-    "check_log",
-    "contains",
-    "extract_matcher",
-    "load_executions",
-    "normalize_executions",
-    "read_document",
-    "thread_summary",
-    "turn_status",
-]
+from .._lazy import lazy_attributes
+
+# Loaded on first use: scoring a document does not load the log engine (pandas) and the reverse.
+_EXPORTS = {
+    "OK_STATUSES": ".checks",
+    "THRESHOLD": ".checks",
+    "RetrievalQuery": ".checks",
+    "RetrievalResult": ".checks",
+    "CITATION_FORMATS": ".citations",
+    "Citations": ".citations",
+    "read_document": ".document",
+    "DeterministicEvaluator": ".evaluator",
+    "LogCheck": ".log_check",
+    "check_log": ".log_check",
+    "SUBSTRING": ".matching",
+    "ExtractMatcher": ".matching",
+    "Verdict": ".matching",
+    "contains": ".matching",
+    "extract_matcher": ".matching",
+    "ExecutedQuery": ".models",
+    "Extract": ".models",
+    "RetrievalExecution": ".models",
+    "RetrievalHit": ".models",
+    "RetrievalTelemetry": ".models",
+    "ExecutionsLike": ".normalize",
+    "load_executions": ".normalize",
+    "normalize_executions": ".normalize",
+    "CheckSummary": ".outcomes",
+    "thread_summary": ".rollup",
+    "turn_status": ".rollup",
+    "DocumentCheck": ".runner",
+    "check_document": ".runner",
+    "PARTIAL_MATCH_MODES": "..policies",
+    "ExactMatch": ".text_match",
+    "PartialMatch": ".text_match",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)
