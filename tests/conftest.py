@@ -1,4 +1,4 @@
-"""Shared test settings: hypothesis profiles, shared data."""
+"""Shared test settings: hypothesis profiles, shared data, one Dask cluster for the session."""
 
 from __future__ import annotations
 
@@ -49,3 +49,15 @@ def eval_schema() -> Path:
     """The evaluation-document JSON schema's folder, with its examples and sample dataset."""
     return require_shared("schemas/m365-copilot-eval")
 
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A client of a LocalCluster of 2 worker processes, shared by every Dask test of the session.
+
+    Each worker process imports the library and loads its kernels, seconds per cluster, so the
+    tests that do not test starting a cluster share this one.
+    """
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with distributed.Client(cluster) as client:
+            yield client

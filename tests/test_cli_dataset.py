@@ -74,10 +74,11 @@ def test_azure_rows_are_not_streamed(capsys):
     assert code == 2 and "--azure reads one file of Azure rows whole" in err
 
 
-def test_dask_local_cluster(capsys, tmp_path, collection):
-    pytest.importorskip("distributed")
+def test_dask_scheduler_address(capsys, tmp_path, collection, dask_client):
+    # The session's cluster, by its address: starting a cluster of our own ("local:N") is tested
+    # once, in tests/scale/test_cluster.py, and each start costs seconds of worker imports.
     qrels, run_dir, expected = collection
     code, out, err = run_cli(capsys, "evaluate", qrels, str(run_dir), "-m", "ndcg_exp@5", "-m", "fidelity",
-                             "--dask", "local:2", "--format", "json", "-o", str(tmp_path / "pq"))
+                             "--dask", dask_client.scheduler.address, "--format", "json", "-o", str(tmp_path / "pq"))
     assert code == 0, err
     assert means(out) == expected.means

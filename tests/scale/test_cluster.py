@@ -9,50 +9,42 @@ from retrieval_eval import ConfigError, EvaluationOptions, InputError, evaluate,
 
 from tests.scale.layouts import TREC_METRICS, assert_same, random_collection, write_layout
 
-distributed = pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def client():
-    """A LocalCluster with 2 worker processes, started here and shut down after the module."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        with distributed.Client(cluster) as dask_client:
-            yield dask_client
+pytest.importorskip("distributed")
 
 
 @pytest.mark.parametrize("broadcast", [True, False], ids=["qrels-broadcast", "qrels-copartitioned"])
 @pytest.mark.parametrize("query_set", ["qrels", "both", "union"])
-def test_trec_measures_on_dask(tmp_path, monkeypatch, client, broadcast, query_set):
+def test_trec_measures_on_dask(tmp_path, monkeypatch, dask_client, broadcast, query_set):
     # The qrels go whole to every worker, or are shuffled into the run's partitions.
     monkeypatch.setattr("retrieval_eval.scale.cluster.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
     qrels, run = random_collection(seed=21, repeats=False)
     rows = write_layout(run, tmp_path / "run", "shuffled", n_files=4, seed=22)
     calls = []
-    streamed = evaluate_dataset(qrels, tmp_path / "run", TREC_METRICS, output=tmp_path / "out", dask=client,
+    streamed = evaluate_dataset(qrels, tmp_path / "run", TREC_METRICS, output=tmp_path / "out", dask=dask_client,
                                 options=EvaluationOptions(query_set=query_set), progress=lambda *a: calls.append(a))
     assert_same(streamed, evaluate(qrels, rows, TREC_METRICS, query_set=query_set))
     assert calls and calls[-1][0] == calls[-1][1] and all(label.startswith("partition") for *_, label in calls)
 
 
 @pytest.mark.parametrize("broadcast", [True, False], ids=["qrels-broadcast", "qrels-copartitioned"])
-def test_input_order_survives_the_shuffle(tmp_path, monkeypatch, client, broadcast):
+def test_input_order_survives_the_shuffle(tmp_path, monkeypatch, dask_client, broadcast):
     # Azure's conventions: ties in input order and the last repeated row wins, so a partition
     # must see each query's rows in input order after the shuffle.
     monkeypatch.setattr("retrieval_eval.scale.cluster.BROADCAST_SHARE", 1.0 if broadcast else 0.0)
     qrels, run = random_collection(seed=23, int_ids=True)
     rows = write_layout(run, tmp_path / "run", "whole_queries_per_file", n_files=3, seed=24)
-    streamed = evaluate_dataset(qrels, tmp_path / "run", output=tmp_path / "out", dask=client,
+    streamed = evaluate_dataset(qrels, tmp_path / "run", output=tmp_path / "out", dask=dask_client,
                                 thresholds={"fidelity": 0.3})
     assert_same(streamed, evaluate(qrels, rows, thresholds={"fidelity": 0.3}))
 
 
-def test_a_failing_partition_is_a_clear_error_and_leaves_nothing(tmp_path, client):
+def test_a_failing_partition_is_a_clear_error_and_leaves_nothing(tmp_path, dask_client):
     qrels, run = random_collection(seed=25, repeats=False)
     run = pd.concat([run, run.iloc[[3]]], ignore_index=True)
     write_layout(run, tmp_path / "run", "shuffled", n_files=3, seed=26)
     doc = run.iloc[3]
     with pytest.raises(InputError, match=rf"\(Dask partition \d+\): query '{doc.query_id}' doc '{doc.doc_id}' is retrieved more than once"):
-        evaluate_dataset(qrels, tmp_path / "run", ["map"], output=tmp_path / "out", dask=client)
+        evaluate_dataset(qrels, tmp_path / "run", ["map"], output=tmp_path / "out", dask=dask_client)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
