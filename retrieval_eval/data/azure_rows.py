@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from ..io import read_azure_rows, source_label
+from ..io.arrays import arrow_array, numpy_view
 from .qrels import Qrels
 from .run import Run
 
@@ -32,7 +33,7 @@ def load_azure_rows(source: Any, *, query_id_field: str = "query_id") -> AzureCo
     name = source_label(source)
     rows = read_azure_rows(source, query_id_field=query_id_field)
     counts = pc.value_counts(rows.query_ids)
-    repeated = counts.filter(pc.greater(counts.field("counts"), 1))
+    repeated = counts.filter(arrow_array(numpy_view(counts.field("counts")) > 1))
     if len(repeated):
         query = repeated[0]["values"].as_py()
         positions = np.flatnonzero(pc.equal(rows.query_ids, repeated[0]["values"]).to_numpy(zero_copy_only=False))

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
+from ..io.arrays import arrow_array, numpy_view
 from ..kernels.grouping import counting_sort, segment_starts
 from ..kernels.hashing import fnv1a_hashes
 from ..kernels.lookup import positions_by_key
@@ -65,7 +66,7 @@ def id_column(column: pa.Array | pa.ChunkedArray, *, field: str, source: str, ha
         raise InputError(f"{column.null_count} missing id(s)", source=source, row=first, field=field)
     if pa.types.is_integer(column.type):
         values = column.cast(pa.int64())
-        return IdColumn(values, read_only(values.to_numpy().view(np.uint64)), _NO_OFFSETS, _EMPTY_BYTES, False)
+        return IdColumn(values, read_only(numpy_view(values).view(np.uint64)), _NO_OFFSETS, _EMPTY_BYTES, False)
     if pa.types.is_string_view(column.type):
         column = column.cast(pa.large_string())
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
@@ -135,7 +136,7 @@ class QueryGroups:
     @classmethod
     def one_query(cls, query_id: int, n_rows: int) -> "QueryGroups":
         """All ``n_rows`` rows belong to ``query_id`` (no query at all when there are no rows)."""
-        ids = pa.array([query_id] if n_rows else [], pa.int64())
+        ids = arrow_array(np.array([query_id] if n_rows else [], dtype=np.int64))
         offsets = np.array([0, n_rows] if n_rows else [0], dtype=np.int64)
         return cls(ids, read_only(np.arange(n_rows, dtype=np.int64)), read_only(offsets))
 
@@ -148,8 +149,8 @@ def group_by_query(ids: IdColumn) -> QueryGroups:
     """
     n = len(ids)
     starts = segment_starts(ids.keys, ids.offsets, ids.data, ids.is_string)
-    encoded = pc.dictionary_encode(ids.values.take(pa.array(starts)))
-    head_codes = encoded.indices.to_numpy()
+    encoded = pc.dictionary_encode(ids.values.take(arrow_array(starts)))
+    head_codes = numpy_view(encoded.indices)
     query_ids = encoded.dictionary
     bounds = np.append(starts, n)
     if len(query_ids) == len(starts):

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
+from ..io.arrays import arrow_array, numpy_view
 from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
 from ..kernels.tiebreak import TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
@@ -75,7 +76,7 @@ class QueryAlignment:
     def one_query(cls, query_id: int, retrieved: bool) -> "QueryAlignment":
         """A single judged query, which the run retrieved for or not."""
         return cls(
-            pa.array([query_id], pa.int64()),
+            arrow_array(np.array([query_id], dtype=np.int64)),
             np.array([0 if retrieved else -1], dtype=np.int64),
             np.zeros(1, dtype=np.int64),
             n_judged_only=int(not retrieved),
@@ -153,8 +154,8 @@ def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlig
         return QueryAlignment(qrels.query_ids, run_of_qrels, qrels_index, **counts)
     if query_set == "both":
         keep = np.flatnonzero(in_run)
-        return QueryAlignment(qrels.query_ids.take(pa.array(keep)), run_of_qrels[keep], keep, **counts)
-    query_ids = pa.concat_arrays([qrels.query_ids, run.query_ids.take(pa.array(run_only))])
+        return QueryAlignment(qrels.query_ids.take(arrow_array(keep)), run_of_qrels[keep], keep, **counts)
+    query_ids = pa.concat_arrays([qrels.query_ids, run.query_ids.take(arrow_array(run_only))])
     return QueryAlignment(
         query_ids,
         np.concatenate([run_of_qrels, run_only.astype(np.int64)]),
@@ -177,7 +178,7 @@ def align_run_queries(qrels: Qrels, run: Run, query_set: str) -> QueryAlignment:
     n_both = int(judged.sum())
     keep = np.arange(run.n_queries) if query_set == "union" else np.flatnonzero(judged)
     return QueryAlignment(
-        run.query_ids.take(pa.array(keep)),
+        run.query_ids.take(arrow_array(keep)),
         keep.astype(np.int64),
         qrels_query[keep],
         n_judged_only=0,
@@ -208,7 +209,7 @@ def _positions_in(haystack: pa.Array, needles: pa.Array, qrels: Qrels, run: Run)
         return np.arange(len(needles), dtype=np.int64)
     _check_query_kinds(haystack, needles, qrels, run)
     positions = pc.index_in(needles, value_set=haystack)
-    return positions.fill_null(-1).to_numpy().astype(np.int64)
+    return numpy_view(positions, fill=-1).astype(np.int64)
 
 
 def _positions_in_qrels(qrels: Qrels, needles: pa.Array, run: Run) -> np.ndarray:

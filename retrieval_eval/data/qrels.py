@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from ..errors import InputError
 from ..io import read_qrels_table, source_label
+from ..io.arrays import numpy_view
 from ..kernels.judgments import index_judgments
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates
@@ -110,5 +111,5 @@ def _integer_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
         raise InputError("missing relevance label", source=source, row=row + 1, field="relevance")
-    return read_only(column.cast(pa.int64()).to_numpy())
+    return read_only(numpy_view(column.cast(pa.int64())))
 

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from ..errors import InputError
 from ..io import read_run_table, source_label
+from ..io.arrays import numpy_view
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
@@ -59,7 +60,7 @@ def rankable_scores(table: pa.Table, source: str, first_row: int = 0) -> np.ndar
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
         raise InputError("missing score", source=source, row=first_row + row + 1, field="score")
-    scores = read_only(column.cast(pa.float64()).to_numpy())
+    scores = read_only(numpy_view(column.cast(pa.float64())))
     nan = np.isnan(scores)
     if nan.any():
         row = first_true(nan)

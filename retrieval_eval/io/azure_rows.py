@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.arrays import arrow_array, numpy_view
 from retrieval_eval.io.coerce import (
     as_ids,
     as_relevance,
@@ -102,7 +103,7 @@ def read_azure_rows(source: SourceLike, *, query_id_field: str = "query_id") -> 
         query_ids = as_ids(raw.data["query_id"], source=src.label, field=raw.fields["query_id"])
         query_ids = query_ids.combine_chunks()
     else:
-        query_ids = pa.array(np.arange(1, raw.num_rows + 1, dtype=np.int64))
+        query_ids = arrow_array(np.arange(1, raw.num_rows + 1, dtype=np.int64))
 
     truth = _Items(raw.data[GROUND_TRUTH], raw.fields[GROUND_TRUTH], src.label, allow_empty=False)
     found = _Items(raw.data[RETRIEVED], raw.fields[RETRIEVED], src.label, allow_empty=True)
@@ -117,7 +118,7 @@ def read_azure_rows(source: SourceLike, *, query_id_field: str = "query_id") -> 
     if found.empty:
         # Nothing retrieved anywhere: type the empty run like the qrels so that the two
         # can be joined.
-        run_docs, scores = pa.array([], truth_docs.type), pa.array([], pa.float64())
+        run_docs, scores = truth_docs.slice(0, 0), arrow_array(np.empty(0, dtype=np.float64))
     else:
         run_docs, scores = found.field(DOCUMENT_ID, as_ids), found.field(SCORE, as_scores)
     run = pa.table({"query_id": query_ids.take(found.parents), "doc_id": run_docs, "score": scores})
@@ -138,18 +139,18 @@ class _Items:
             )
         require_no_nulls(lists, source=label, field=field)
         if not allow_empty:
-            empty = pc.equal(pc.list_value_length(lists), 0)
-            if pc.any(empty).as_py():
+            empty = numpy_view(pc.list_value_length(lists)) == 0
+            if empty.any():
                 raise InputError(
                     f"'{field}' must contain at least one item (each row needs ground truth)",
                     source=label,
-                    row=pc.index(empty, True).as_py() + 1,
+                    row=int(np.flatnonzero(empty)[0]) + 1,
                     field=field,
                 )
         self.items = pc.list_flatten(lists)
         self.parents = pc.list_parent_indices(lists)
         # Errors about an item name the row (record) it is in.
-        self.rows = row_map_from_positions(self.parents.to_numpy() + 1)
+        self.rows = row_map_from_positions(numpy_view(self.parents) + 1)
         self.empty = len(self.items) == 0
         if self.empty:
             return

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.arrays import arrow_array, numpy_view
 from retrieval_eval.io.coerce import parse_strings
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, open_stream, resolve_source
@@ -73,11 +73,15 @@ def read_trec(src: Source, layout: TrecLayout) -> pa.Table:
     """
     chunks = read_lines(src)
     starts = np.cumsum([0] + [len(c) for c in chunks[:-1]]).tolist()
-    # Arrow kernels release the GIL, so chunks are parsed in parallel; map() yields in
-    # order, so the first error raised is the one on the earliest line.
-    workers = min(len(chunks), os.cpu_count() or 1) or 1
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parsed = list(pool.map(lambda c, s: _parse_chunk(c, s, layout, src.label), chunks, starts))
+    if len(chunks) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Arrow kernels release the GIL, so chunks are parsed in parallel; map() yields in
+        # order, so the first error raised is the one on the earliest line.
+        with ThreadPoolExecutor(max_workers=min(len(chunks), os.cpu_count() or 1)) as pool:
+            parsed = list(pool.map(lambda c, s: _parse_chunk(c, s, layout, src.label), chunks, starts))
+    else:  # a file of one chunk (up to a few MB): starting threads would cost more than parsing
+        parsed = [_parse_chunk(c, s, layout, src.label) for c, s in zip(chunks, starts)]
     if not parsed or sum(len(p[0]) for p in parsed) == 0:
         raise InputError("empty file (no data lines)", source=src.label)
     columns = [
@@ -90,10 +94,11 @@ def read_trec(src: Source, layout: TrecLayout) -> pa.Table:
 def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) -> list[pa.Array]:
     """Parse one chunk of lines; ``first`` is the 0-based file line of ``lines[0]``."""
     text = pc.ascii_trim_whitespace(lines)
-    skip = pc.or_(pc.equal(pc.binary_length(text), 0), pc.starts_with(text, "#"))
-    if pc.any(skip).as_py():
-        kept = np.flatnonzero(~skip.to_numpy(zero_copy_only=False))
-        text = text.filter(pc.invert(skip))
+    # Masks and positions go through numpy (arrays.py says why not through pyarrow's conversions).
+    skip = (numpy_view(pc.binary_length(text)) == 0) | numpy_view(pc.starts_with(text, "#"))
+    if skip.any():
+        kept = np.flatnonzero(~skip)
+        text = text.filter(arrow_array(~skip))
     else:
         kept = None  # most files have no comments: skip building the index
 
@@ -104,10 +109,9 @@ def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) ->
     # count of fields + 1; for a run, the tag swallows any trailing text.
     splits = layout.fields if layout.exact else layout.fields - 1
     parts = pc.ascii_split_whitespace(text, max_splits=splits)
-    counts = pc.list_value_length(parts)
-    bad = pc.not_equal(counts, layout.fields)
-    if pc.any(bad).as_py():
-        index = pc.index(bad, True).as_py()
+    bad = numpy_view(pc.list_value_length(parts)) != layout.fields
+    if bad.any():
+        index = int(np.flatnonzero(bad)[0])
         found = len(text[index].as_py().split())  # error path: count the real fields
         at_least = "" if layout.exact else "at least "
         raise InputError(
@@ -117,10 +121,10 @@ def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) ->
             row=line_of(index),
         )
     values = parts.values
-    starts = parts.offsets.to_numpy()[:-1]
+    starts = numpy_view(parts.offsets)[:-1]
     out = []
     for position, name, kind, must in layout.keep:
-        field = values.take(starts + position)
+        field = values.take(arrow_array(starts + position))
         if kind != pa.string():
             field = parse_strings(
                 field, kind, what=must, source=label, field=name, rows=line_of
