@@ -38,14 +38,23 @@ def casts(values: Column, target: pa.DataType) -> bool:
     return True
 
 
-def first_cast_failure(values: Column, target: pa.DataType) -> int | None:
-    """Position of the first element that does not cast to ``target``, or None.
+def cast_exactly(values: Column, target: pa.DataType, failure: Callable[[int], Exception]) -> Column:
+    """``values`` cast (safely) to ``target``; else raises ``failure(i)``, i the first element that does not cast.
+
+    The whole column is cast once; the failing element is looked for only when that fails.
+    """
+    try:
+        return pc.cast(values, target)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise failure(_first_failure(values, target)) from None
+
+
+def _first_failure(values: Column, target: pa.DataType) -> int:
+    """Position of the first element that does not cast to ``target``, given that one does not.
 
     Arrow's cast reports the bad value but not where it is; bisecting with casts of
     halves finds it in about two passes over the data, without a Python loop per row.
     """
-    if casts(values, target):
-        return None
     lo, hi = 0, len(values)  # invariant: the first failure is in [lo, hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -66,15 +75,13 @@ def parse_strings(
     rows: RowMap | None = None,
 ) -> Column:
     """Parse a string column into ``target``; the first unparsable value is an error."""
-    bad = first_cast_failure(values, target)
-    if bad is not None:
-        raise InputError(
-            f"{what}, got {values[bad].as_py()!r}",
-            source=source,
-            row=_row_of(rows, bad),
-            field=field,
-        )
-    return pc.cast(values, target)
+    return cast_exactly(
+        values,
+        target,
+        lambda bad: InputError(
+            f"{what}, got {values[bad].as_py()!r}", source=source, row=_row_of(rows, bad), field=field
+        ),
+    )
 
 
 def require_no_nulls(
@@ -193,15 +200,17 @@ def _is_text(kind: pa.DataType) -> bool:
 def _to_int64(
     values: Column, *, what: str, source: str, field: str | None, rows: RowMap | None
 ) -> Column:
-    bad = first_cast_failure(values, pa.int64())
-    if bad is not None:  # uint64 above 2**63, or a decimal with a fraction
-        raise InputError(
+    # Fails for a uint64 above 2**63, or a decimal with a fraction.
+    return cast_exactly(
+        values,
+        pa.int64(),
+        lambda bad: InputError(
             f"{what} {values[bad].as_py()!r} does not fit a 64-bit integer",
             source=source,
             row=_row_of(rows, bad),
             field=field,
-        )
-    return pc.cast(values, pa.int64())
+        ),
+    )
 
 
 def _wrong_type(

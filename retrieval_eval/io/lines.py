@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.io.coerce import first_cast_failure
+from retrieval_eval.io.coerce import cast_exactly
 from retrieval_eval.io.sources import Source, open_stream, read_all
 
 _BOM = b"\xef\xbb\xbf"
@@ -65,8 +65,5 @@ def _read_lines_exact(src: Source) -> list[pa.Array]:
         pa.large_binary() if large else pa.binary(), count, [None, pa.py_buffer(offsets), data]
     )
     text_type = pa.large_string() if large else pa.string()
-    bad = first_cast_failure(binary, text_type)
-    if bad is not None:
-        raise InputError("invalid UTF-8 text", source=src.label, row=bad + 1)
-    text = binary.cast(text_type)
+    text = cast_exactly(binary, text_type, lambda bad: InputError("invalid UTF-8 text", source=src.label, row=bad + 1))
     return [text.slice(start, _CHUNK_LINES) for start in range(0, count, _CHUNK_LINES)]
