@@ -4,8 +4,9 @@ A kernel is written once, as a plain Python function over numpy arrays, and deco
 :func:`jit` or :func:`parallel_jit`. The decorator returns a :class:`Kernel`, which holds the
 function and runs it in one of three builds:
 
-- *python*: the function itself, no numba at all. Importing numba costs about 0.25 s and
-  loading a kernel's cached machine code more, so a process that only ever scores a few
+- *python*: the function run by the interpreter (or a numpy equivalent the kernel names), no
+  numba at all. Importing numba costs about 0.25 s and loading the cached machine code of the
+  kernels an evaluation needs about as much again, so a process that only ever scores a few
   thousand rows is faster without them.
 - *serial*: numba's compiled function (``prange`` is ``range``).
 - *parallel*: compiled with ``parallel=True`` (``prange`` over queries on numba's threads), for
@@ -56,10 +57,18 @@ _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
 # more than the whole computation of a few thousand rows.
 SERIAL_BELOW = 50_000
 # The python builds' work (elements, summed over calls) up to which they run instead of the
-# compiled ones. Measured through ``evaluate()`` (benchmarks/bench_compile.py --crossover).
-PYTHON_UP_TO = 60_000
-# The compile time of the kernels one evaluation needs, measured by benchmarks/bench_compile.py.
-_COMPILE_SECONDS = 20
+# compiled ones: where they cross through one evaluate() of a TREC run file in a fresh process
+# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 5; TREC measures / default
+# metrics). Work is about 24 elements a row (the id bytes are hashed).
+#   25 x 15 rows:    19k work, python 0.020 / 0.017 s, compiled (import numba + cached load) 0.63 / 0.45 s
+#   43 x 100:       119k work, python 0.056 / 0.048 s, compiled 0.38 / 0.37 s
+#   43 x 1000:      1.0M work, python 0.36 / 0.38 s,   compiled 0.59 / 0.43 s
+#   1000 x 100:     2.9M work, python 1.06 / 1.86 s,   compiled 0.52 / 0.85 s
+# Python costs about 0.35 us per unit, compiled about 0.45 s once: they cross near 1.3M.
+PYTHON_UP_TO = 1_200_000
+# What a first compile takes: the serial builds one evaluation needs take about 5 s of CPU, their
+# parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
+_COMPILE_SECONDS = 10
 
 _python_work = 0
 _compiled_from_now = False
@@ -80,15 +89,19 @@ class Kernel:
     Calling it runs the build chosen as the module docstring describes. ``example`` returns
     arguments of exactly the types the library passes (same dtypes, same writability: numba
     compiles one specialization per combination), for :func:`compile_all`; kernels called only
-    by other kernels have none, they are compiled inside their callers.
+    by other kernels have none, they are compiled inside their callers. ``python``, when given,
+    is the python build instead of the function: a numpy equivalent with the same results, for
+    a kernel whose loops are fast compiled but slow in Python.
     """
 
-    def __init__(self, function: Callable, *, parallel: bool, example: Callable[[], tuple] | None) -> None:
+    def __init__(
+        self, function: Callable, *, parallel: bool, example: Callable[[], tuple] | None, python: Callable | None = None
+    ) -> None:
         functools.update_wrapper(self, function)
         self.function = function
         self.is_parallel = parallel
         self.example = example
-        self._builds: dict[str, Callable] = {}
+        self._builds: dict[str, Callable] = {} if python is None else {"python": python}
         REGISTRY.append(self)
 
     @property
@@ -145,11 +158,13 @@ class Kernel:
         return f"<kernel {self.name}>"
 
 
-def jit(function: Callable | None = None, *, example: Callable[[], tuple] | None = None) -> Any:
-    """Make a serial kernel (``@jit`` or ``@jit(example=...)``)."""
+def jit(
+    function: Callable | None = None, *, example: Callable[[], tuple] | None = None, python: Callable | None = None
+) -> Any:
+    """Make a serial kernel (``@jit`` or ``@jit(example=..., python=...)``, see :class:`Kernel`)."""
     if function is None:
-        return lambda f: Kernel(f, parallel=False, example=example)
-    return Kernel(function, parallel=False, example=example)
+        return lambda f: Kernel(f, parallel=False, example=example, python=python)
+    return Kernel(function, parallel=False, example=example, python=python)
 
 
 def parallel_jit(function: Callable | None = None, *, example: Callable[[], tuple] | None = None) -> Any:
@@ -215,17 +230,21 @@ def jit_disabled() -> bool:
 
 
 def _runs_python(kernel: Kernel, size: int) -> bool:
+    """Whether this call runs the python build; the work of those that do is tallied in every mode."""
     global _python_work, _compiled_from_now
     chosen = mode()
     if jit_disabled() or chosen == "python":
-        return True
-    if chosen == "compiled" or _compiled_from_now or kernel.loaded:
-        return False
-    if _python_work + size > PYTHON_UP_TO:
+        python = True
+    elif chosen == "compiled" or _compiled_from_now or kernel.loaded:
+        python = False
+    elif _python_work + size > PYTHON_UP_TO:
         _compiled_from_now = True
-        return False
-    _python_work += size
-    return True
+        python = False
+    else:
+        python = True
+    if python:
+        _python_work += size
+    return python
 
 
 def _call_compiled(build: Any, args: tuple) -> Any:

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ._config import parallel_jit, prange, read_only
+from ._config import jit, parallel_jit, prange, read_only
 
 NDCG_EXP = 0
 XDCG = 1
@@ -50,6 +50,88 @@ def _example() -> tuple:
         np.array([True, False]), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
         read_only([1], np.int64), read_only([1], np.int64), np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3),
     )
+
+
+# One query's work is a function of its own: the parallel build's loop is then a single call, which numba's
+# parallel passes handle in a fraction of the time a whole body takes (benchmarks/bench_compile.py).
+@jit
+def _query_metrics(
+    i: int,
+    run_query: np.ndarray,
+    ranked_offsets: np.ndarray,
+    n_ranked: np.ndarray,
+    ranked_labels: np.ndarray,
+    ranked_judged: np.ndarray,
+    retrieved_rows: np.ndarray,
+    qrels_query: np.ndarray,
+    ideal_offsets: np.ndarray,
+    n_ideal: np.ndarray,
+    ideal_labels: np.ndarray,
+    judged_rows: np.ndarray,
+    k: int,
+    label_min: int,
+    log2_discounts: np.ndarray,
+    xdcg_weights: np.ndarray,
+    xdcg_norm: float,
+    out: np.ndarray,
+) -> None:
+    """Row i of ``out`` (see :func:`document_retrieval_metrics`)."""
+    rq = run_query[i]
+    gq = qrels_query[i]
+    n = n_ranked[rq] if rq >= 0 else 0
+    rows_retrieved = retrieved_rows[rq] if rq >= 0 else 0
+    base = ranked_offsets[rq] if rq >= 0 else 0
+    m = n_ideal[gq] if gq >= 0 else 0
+    ideal_base = ideal_offsets[gq] if gq >= 0 else 0
+    out[i, TOTAL_RETRIEVED] = rows_retrieved
+    out[i, TOTAL_GROUND_TRUTH] = judged_rows[gq] if gq >= 0 else 0
+    if rows_retrieved == 0:
+        return
+    top = min(k, n)
+    holes = 0
+    holes_top = 0
+    any_relevant = False
+    for j in range(n):
+        if not ranked_judged[base + j]:
+            holes += 1
+            if j < top:
+                holes_top += 1
+        if ranked_labels[base + j] != 0:
+            any_relevant = True
+    out[i, HOLES] = holes
+    out[i, HOLES_RATIO] = holes / rows_retrieved
+    out[i, HOLES_AT_K] = holes_top / k
+    if not any_relevant:
+        return
+    out[i, RELEVANT_RETRIEVED] = 1.0
+
+    dcg = 0.0
+    xdcg = 0.0
+    best = ranked_labels[base]
+    for j in range(top):
+        label = ranked_labels[base + j]
+        dcg += (2.0**label - 1.0) / log2_discounts[j]
+        xdcg += (25 * label) * xdcg_weights[j]
+        best = max(best, label)
+    idcg = 0.0
+    for j in range(min(k, m)):
+        idcg += (2.0 ** ideal_labels[ideal_base + j] - 1.0) / log2_discounts[j]
+    out[i, NDCG_EXP] = dcg / idcg if idcg != 0.0 else np.nan
+    out[i, XDCG] = xdcg / xdcg_norm
+    out[i, TOP1_RELEVANCE] = ranked_labels[base]
+    out[i, MAX_RELEVANCE] = best
+
+    retrieved_weight = 0.0
+    for j in range(n):
+        label = ranked_labels[base + j]
+        if label > label_min:
+            retrieved_weight += 2.0 ** (label + 1) - 1.0
+    ideal_weight = 0.0
+    for j in range(m):
+        label = ideal_labels[ideal_base + j]
+        if label > label_min:
+            ideal_weight += 2.0 ** (label + 1) - 1.0
+    out[i, FIDELITY] = retrieved_weight / ideal_weight if ideal_weight != 0.0 else np.nan
 
 
 @parallel_jit(example=_example)
@@ -80,62 +162,12 @@ def document_retrieval_metrics(
     n_queries = run_query.shape[0]
     out = np.zeros((n_queries, N_COLUMNS), dtype=np.float64)
     for i in prange(n_queries):
-        rq = run_query[i]
-        gq = qrels_query[i]
-        n = n_ranked[rq] if rq >= 0 else 0
-        rows_retrieved = retrieved_rows[rq] if rq >= 0 else 0
-        base = ranked_offsets[rq] if rq >= 0 else 0
-        m = n_ideal[gq] if gq >= 0 else 0
-        ideal_base = ideal_offsets[gq] if gq >= 0 else 0
-        out[i, TOTAL_RETRIEVED] = rows_retrieved
-        out[i, TOTAL_GROUND_TRUTH] = judged_rows[gq] if gq >= 0 else 0
-        if rows_retrieved == 0:
-            continue
-        top = min(k, n)
-        holes = 0
-        holes_top = 0
-        any_relevant = False
-        for j in range(n):
-            if not ranked_judged[base + j]:
-                holes += 1
-                if j < top:
-                    holes_top += 1
-            if ranked_labels[base + j] != 0:
-                any_relevant = True
-        out[i, HOLES] = holes
-        out[i, HOLES_RATIO] = holes / rows_retrieved
-        out[i, HOLES_AT_K] = holes_top / k
-        if not any_relevant:
-            continue
-        out[i, RELEVANT_RETRIEVED] = 1.0
-
-        dcg = 0.0
-        xdcg = 0.0
-        best = ranked_labels[base]
-        for j in range(top):
-            label = ranked_labels[base + j]
-            dcg += (2.0**label - 1.0) / log2_discounts[j]
-            xdcg += (25 * label) * xdcg_weights[j]
-            best = max(best, label)
-        idcg = 0.0
-        for j in range(min(k, m)):
-            idcg += (2.0 ** ideal_labels[ideal_base + j] - 1.0) / log2_discounts[j]
-        out[i, NDCG_EXP] = dcg / idcg if idcg != 0.0 else np.nan
-        out[i, XDCG] = xdcg / xdcg_norm
-        out[i, TOP1_RELEVANCE] = ranked_labels[base]
-        out[i, MAX_RELEVANCE] = best
-
-        retrieved_weight = 0.0
-        for j in range(n):
-            label = ranked_labels[base + j]
-            if label > label_min:
-                retrieved_weight += 2.0 ** (label + 1) - 1.0
-        ideal_weight = 0.0
-        for j in range(m):
-            label = ideal_labels[ideal_base + j]
-            if label > label_min:
-                ideal_weight += 2.0 ** (label + 1) - 1.0
-        out[i, FIDELITY] = retrieved_weight / ideal_weight if ideal_weight != 0.0 else np.nan
+        # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
+        _query_metrics(
+            np.int64(i), run_query, ranked_offsets, n_ranked, ranked_labels, ranked_judged, retrieved_rows, qrels_query,
+            ideal_offsets, n_ideal, ideal_labels, judged_rows, k, label_min, log2_discounts, xdcg_weights,
+            xdcg_norm, out,
+        )
     return out
 
 

@@ -29,6 +29,98 @@ def tie_precedes(
     return a < b
 
 
+# One query's work is a function of its own: the parallel build's loop is then a single call, which numba's
+# parallel passes handle in a fraction of the time a whole body takes (benchmarks/bench_compile.py).
+@jit
+def _rank_judged_query(
+    q: int,
+    run_group_offsets: np.ndarray,
+    run_order: np.ndarray,
+    run_keys: np.ndarray,
+    run_offsets: np.ndarray,
+    run_data: np.ndarray,
+    scores: np.ndarray,
+    duplicate_policy: int,
+    tie_order: int,
+    judged_group_of_query: np.ndarray,
+    judged_group_offsets: np.ndarray,
+    judged_rows: np.ndarray,
+    judged_keys: np.ndarray,
+    judged_labels: np.ndarray,
+    n_judged: np.ndarray,
+    qrels_offsets: np.ndarray,
+    qrels_data: np.ndarray,
+    is_string: bool,
+    ranks: np.ndarray,
+    labels: np.ndarray,
+    n_found: np.ndarray,
+    n_ranked: np.ndarray,
+    duplicate_rows: np.ndarray,
+) -> None:
+    """Query q's slots of the outputs (see :func:`rank_judged_documents`)."""
+    base = run_group_offsets[q]
+    rows = run_order[base : run_group_offsets[q + 1]]
+    first_rows, kept, duplicate_rows[q] = resolve_duplicates(
+        rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
+    )
+    m = first_rows.shape[0]
+    n_ranked[q] = m
+    slots = judgment_positions(
+        first_rows, run_keys, run_offsets, run_data, judged_group_of_query[q], judged_group_offsets,
+        judged_rows, judged_keys, n_judged, qrels_offsets, qrels_data, is_string,
+    )
+    found = np.empty(m, dtype=np.int64)
+    found_labels = np.empty(m, dtype=judged_labels.dtype)
+    j = 0
+    for d in range(m):
+        if slots[d] >= 0:
+            found[j] = d
+            found_labels[j] = judged_labels[slots[d]]
+            j += 1
+    if j == 0:
+        return
+    # The few judged documents in rank order (insertion sort).
+    for a in range(1, j):
+        doc = found[a]
+        label = found_labels[a]
+        b = a - 1
+        while b >= 0 and (
+            kept[doc] > kept[found[b]]
+            or (
+                kept[doc] == kept[found[b]]
+                and tie_precedes(doc, found[b], first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
+            )
+        ):
+            found[b + 1] = found[b]
+            found_labels[b + 1] = found_labels[b]
+            b -= 1
+        found[b + 1] = doc
+        found_labels[b + 1] = label
+    # above[t]: documents ranked just above judged document t (below t - 1); found by binary search.
+    above = np.zeros(j, dtype=np.int64)
+    for d in range(m):
+        lo = 0
+        hi = j
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            above_d = kept[found[mid]] > kept[d] or (
+                kept[found[mid]] == kept[d]
+                and tie_precedes(found[mid], d, first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
+            )
+            if above_d:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < j:
+            above[lo] += 1
+    rank = -1  # each judged document counts itself once
+    for t in range(j):
+        rank += above[t]
+        ranks[base + t] = rank
+        labels[base + t] = found_labels[t]
+    n_found[q] = j
+
+
 @parallel_jit(example=join_example)
 def rank_judged_documents(
     run_group_offsets: np.ndarray,
@@ -65,65 +157,10 @@ def rank_judged_documents(
     n_ranked = np.empty(n_queries, dtype=np.int64)
     duplicate_rows = np.empty(n_queries, dtype=np.int64)
     for q in prange(n_queries):
-        base = run_group_offsets[q]
-        rows = run_order[base : run_group_offsets[q + 1]]
-        first_rows, kept, duplicate_rows[q] = resolve_duplicates(
-            rows, run_keys, run_offsets, run_data, is_string, scores, duplicate_policy
+        # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
+        _rank_judged_query(
+            np.int64(q), run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, duplicate_policy,
+            tie_order, judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels,
+            n_judged, qrels_offsets, qrels_data, is_string, ranks, labels, n_found, n_ranked, duplicate_rows,
         )
-        m = first_rows.shape[0]
-        n_ranked[q] = m
-        slots = judgment_positions(
-            first_rows, run_keys, run_offsets, run_data, judged_group_of_query[q], judged_group_offsets,
-            judged_rows, judged_keys, n_judged, qrels_offsets, qrels_data, is_string,
-        )
-        found = np.empty(m, dtype=np.int64)
-        found_labels = np.empty(m, dtype=judged_labels.dtype)
-        j = 0
-        for d in range(m):
-            if slots[d] >= 0:
-                found[j] = d
-                found_labels[j] = judged_labels[slots[d]]
-                j += 1
-        if j == 0:
-            continue
-        # The few judged documents in rank order (insertion sort).
-        for a in range(1, j):
-            doc = found[a]
-            label = found_labels[a]
-            b = a - 1
-            while b >= 0 and (
-                kept[doc] > kept[found[b]]
-                or (
-                    kept[doc] == kept[found[b]]
-                    and tie_precedes(doc, found[b], first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
-                )
-            ):
-                found[b + 1] = found[b]
-                found_labels[b + 1] = found_labels[b]
-                b -= 1
-            found[b + 1] = doc
-            found_labels[b + 1] = label
-        # above[t]: documents ranked just above judged document t (below t - 1); found by binary search.
-        above = np.zeros(j, dtype=np.int64)
-        for d in range(m):
-            lo = 0
-            hi = j
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                above_d = kept[found[mid]] > kept[d] or (
-                    kept[found[mid]] == kept[d]
-                    and tie_precedes(found[mid], d, first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
-                )
-                if above_d:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo < j:
-                above[lo] += 1
-        rank = -1  # each judged document counts itself once
-        for t in range(j):
-            rank += above[t]
-            ranks[base + t] = rank
-            labels[base + t] = found_labels[t]
-        n_found[q] = j
     return ranks, labels, n_found, n_ranked, duplicate_rows

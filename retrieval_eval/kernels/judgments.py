@@ -80,8 +80,9 @@ def resolve_duplicates(
 
 def _example() -> tuple:
     """One query judging integer documents 1 (label 1) and 2 (label 0)."""
-    two = read_only([0, 2], np.int64)
-    return two, read_only([0, 1], np.int64), read_only([1, 2], np.uint64), read_only([0], np.int64), read_only([], np.uint8), False, read_only([1, 0], np.int64), KEEP_LAST
+    no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
+    rows, keys, labels = read_only([0, 1], np.int64), read_only([1, 2], np.uint64), read_only([1, 0], np.int64)
+    return read_only([0, 2], np.int64), rows, keys, no_offsets, no_bytes, False, labels, KEEP_LAST
 
 
 @parallel_jit(example=_example)

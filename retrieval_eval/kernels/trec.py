@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ._config import parallel_jit, prange, read_only
+from ._config import jit, parallel_jit, prange, read_only
 
 # Columns of the measures without a cutoff.
 NDCG = 0
@@ -77,6 +77,171 @@ def _example() -> tuple:
     )
 
 
+# One query's work is a function of its own: the parallel build's loop is then a single call, which numba's
+# parallel passes handle in a fraction of the time a whole body takes (benchmarks/bench_compile.py).
+@jit
+def _query_measures(
+    q: int,
+    run_query: np.ndarray,
+    found_offsets: np.ndarray,
+    n_found: np.ndarray,
+    found_ranks: np.ndarray,
+    found_labels: np.ndarray,
+    n_ranked: np.ndarray,
+    qrels_query: np.ndarray,
+    ideal_offsets: np.ndarray,
+    n_ideal: np.ndarray,
+    ideal_labels: np.ndarray,
+    rel: int,
+    max_docs: int,
+    cutoffs: np.ndarray,
+    levels: np.ndarray,
+    log2_table: np.ndarray,
+    scalars: np.ndarray,
+    at_k: np.ndarray,
+    iprec: np.ndarray,
+) -> None:
+    """Row q of ``scalars``, ``at_k`` and ``iprec`` (see :func:`trec_measures`)."""
+    n_cut = cutoffs.shape[0]
+    n_levels = levels.shape[0]
+    rq = run_query[q]
+    gq = qrels_query[q]
+    n = min(n_ranked[rq], max_docs) if rq >= 0 else 0
+    found = n_found[rq] if rq >= 0 else 0
+    base = found_offsets[rq] if rq >= 0 else 0
+    m = n_ideal[gq] if gq >= 0 else 0
+    ideal_base = ideal_offsets[gq] if gq >= 0 else 0
+
+    num_rel = 0
+    num_nonrel = 0
+    for j in range(m):
+        label = ideal_labels[ideal_base + j]
+        if label >= rel:
+            num_rel += 1
+        elif label >= 0:
+            num_nonrel += 1
+
+    rel_so_far = 0
+    judged_so_far = 0
+    first_relevant = -1
+    ap_sum = 0.0
+    dcg = 0.0
+    dcg_burges = 0.0
+    rprec_hits = 0
+    nonrel_so_far = 0
+    unjudged_so_far = 0
+    bpref = 0.0
+    infap = 0.0
+    # Precision at each relevant retrieved document, for interpolated precision.
+    precision_at_relevant = np.empty(found if n_levels > 0 else 0, dtype=np.float64)
+    c = 0
+    for t in range(found + 1):
+        # Rank of the next judged document; past the last one, the end of the ranking.
+        i = found_ranks[base + t] if t < found else n
+        if i > n:
+            i = n
+        while c < n_cut and (cutoffs[c] <= i or i == n):
+            shown = min(cutoffs[c], n)
+            at_k[q, NDCG_AT, c] = dcg
+            at_k[q, NDCG_BURGES_AT, c] = dcg_burges
+            if num_rel > 0:
+                at_k[q, MAP_AT, c] = ap_sum / num_rel
+                at_k[q, RECALL_AT, c] = rel_so_far / num_rel
+            at_k[q, PRECISION_AT, c] = rel_so_far / cutoffs[c]
+            if num_rel > 0:
+                at_k[q, RELATIVE_PRECISION_AT, c] = rel_so_far / min(cutoffs[c], num_rel)
+            if first_relevant >= 0:
+                at_k[q, RECIP_RANK_AT, c] = 1.0 / (first_relevant + 1)
+                at_k[q, SUCCESS_AT, c] = 1.0
+            if shown > 0:
+                at_k[q, JUDGED_AT, c] = judged_so_far / shown
+            c += 1
+        if i == n:
+            break
+        label = found_labels[base + t]
+        judged_so_far += 1
+        if label < 0:
+            unjudged_so_far += 1
+            continue
+        if label > 0:
+            dcg += label / log2_table[i]
+            dcg_burges += (2.0**label - 1.0) / log2_table[i]
+        if label < rel:
+            nonrel_so_far += 1
+            continue
+        rel_so_far += 1
+        ap_sum += rel_so_far / (i + 1)
+        if n_levels > 0:
+            precision_at_relevant[rel_so_far - 1] = rel_so_far / (i + 1)
+        if first_relevant < 0:
+            first_relevant = i
+        if i < num_rel:
+            rprec_hits += 1
+        if nonrel_so_far > 0:
+            bpref += 1.0 - min(nonrel_so_far, num_rel) / min(num_nonrel, num_rel)
+        else:
+            bpref += 1.0
+        if i == 0:
+            infap += 1.0
+        else:
+            fi = float(i)
+            infap += 1.0 / (fi + 1.0) + (fi / (fi + 1.0)) * (
+                (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fi
+            ) * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
+
+    # The ideal ranking: positive judged labels, best first; cut at each cutoff.
+    ideal = 0.0
+    ideal_burges = 0.0
+    c = 0
+    j = 0
+    while True:
+        label = ideal_labels[ideal_base + j] if j < m else 0
+        while c < n_cut and (cutoffs[c] == j or label <= 0):
+            if ideal > 0.0:
+                at_k[q, NDCG_AT, c] /= ideal
+                at_k[q, NDCG_BURGES_AT, c] /= ideal_burges
+            c += 1
+        if label <= 0:
+            break
+        ideal += label / log2_table[j]
+        ideal_burges += (2.0**label - 1.0) / log2_table[j]
+        j += 1
+
+    # Interpolated precision at recall level l: the best precision at or after the c-th
+    # relevant document, c = l R rounded half up as trec_eval 10 does (trec_eval 9 and
+    # pytrec_eval add 0.9 instead); 0 when fewer were retrieved.
+    if n_levels > 0:
+        for j in range(rel_so_far - 2, -1, -1):
+            precision_at_relevant[j] = max(precision_at_relevant[j], precision_at_relevant[j + 1])
+    for v in range(n_levels):
+        needed = int(levels[v] * num_rel + 0.5)
+        if rel_so_far > 0 and needed <= rel_so_far:
+            iprec[q, v] = precision_at_relevant[max(needed, 1) - 1]
+
+    for c in range(n_cut):
+        p = at_k[q, PRECISION_AT, c]
+        r = at_k[q, RECALL_AT, c]
+        if p + r > 0.0:
+            at_k[q, F1_AT, c] = 2.0 * p * r / (p + r)
+
+    scalars[q, NUM_RET] = n
+    scalars[q, NUM_REL] = num_rel
+    scalars[q, NUM_REL_RET] = rel_so_far
+    scalars[q, NUM_NONREL_JUDGED_RET] = nonrel_so_far
+    if ideal > 0.0:
+        scalars[q, NDCG] = dcg / ideal
+        scalars[q, NDCG_BURGES] = dcg_burges / ideal_burges
+    if num_rel > 0:
+        if rel_so_far > 0:
+            scalars[q, MAP] = ap_sum / num_rel
+        if min(n, num_rel) > 0:
+            scalars[q, RPREC] = rprec_hits / num_rel
+        scalars[q, BPREF] = bpref / num_rel
+        scalars[q, INFAP] = infap / num_rel
+    if first_relevant >= 0:
+        scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
+
+
 @parallel_jit(example=_example)
 def trec_measures(
     run_query: np.ndarray,
@@ -113,142 +278,11 @@ def trec_measures(
     at_k = np.zeros((n_queries, N_AT_K, n_cut), dtype=np.float64)
     iprec = np.zeros((n_queries, n_levels), dtype=np.float64)
     for q in prange(n_queries):
-        rq = run_query[q]
-        gq = qrels_query[q]
-        n = min(n_ranked[rq], max_docs) if rq >= 0 else 0
-        found = n_found[rq] if rq >= 0 else 0
-        base = found_offsets[rq] if rq >= 0 else 0
-        m = n_ideal[gq] if gq >= 0 else 0
-        ideal_base = ideal_offsets[gq] if gq >= 0 else 0
-
-        num_rel = 0
-        num_nonrel = 0
-        for j in range(m):
-            label = ideal_labels[ideal_base + j]
-            if label >= rel:
-                num_rel += 1
-            elif label >= 0:
-                num_nonrel += 1
-
-        rel_so_far = 0
-        judged_so_far = 0
-        first_relevant = -1
-        ap_sum = 0.0
-        dcg = 0.0
-        dcg_burges = 0.0
-        rprec_hits = 0
-        nonrel_so_far = 0
-        unjudged_so_far = 0
-        bpref = 0.0
-        infap = 0.0
-        # Precision at each relevant retrieved document, for interpolated precision.
-        precision_at_relevant = np.empty(found if n_levels > 0 else 0, dtype=np.float64)
-        c = 0
-        for t in range(found + 1):
-            # Rank of the next judged document; past the last one, the end of the ranking.
-            i = found_ranks[base + t] if t < found else n
-            if i > n:
-                i = n
-            while c < n_cut and (cutoffs[c] <= i or i == n):
-                shown = min(cutoffs[c], n)
-                at_k[q, NDCG_AT, c] = dcg
-                at_k[q, NDCG_BURGES_AT, c] = dcg_burges
-                if num_rel > 0:
-                    at_k[q, MAP_AT, c] = ap_sum / num_rel
-                    at_k[q, RECALL_AT, c] = rel_so_far / num_rel
-                at_k[q, PRECISION_AT, c] = rel_so_far / cutoffs[c]
-                if num_rel > 0:
-                    at_k[q, RELATIVE_PRECISION_AT, c] = rel_so_far / min(cutoffs[c], num_rel)
-                if first_relevant >= 0:
-                    at_k[q, RECIP_RANK_AT, c] = 1.0 / (first_relevant + 1)
-                    at_k[q, SUCCESS_AT, c] = 1.0
-                if shown > 0:
-                    at_k[q, JUDGED_AT, c] = judged_so_far / shown
-                c += 1
-            if i == n:
-                break
-            label = found_labels[base + t]
-            judged_so_far += 1
-            if label < 0:
-                unjudged_so_far += 1
-                continue
-            if label > 0:
-                dcg += label / log2_table[i]
-                dcg_burges += (2.0**label - 1.0) / log2_table[i]
-            if label < rel:
-                nonrel_so_far += 1
-                continue
-            rel_so_far += 1
-            ap_sum += rel_so_far / (i + 1)
-            if n_levels > 0:
-                precision_at_relevant[rel_so_far - 1] = rel_so_far / (i + 1)
-            if first_relevant < 0:
-                first_relevant = i
-            if i < num_rel:
-                rprec_hits += 1
-            if nonrel_so_far > 0:
-                bpref += 1.0 - min(nonrel_so_far, num_rel) / min(num_nonrel, num_rel)
-            else:
-                bpref += 1.0
-            if i == 0:
-                infap += 1.0
-            else:
-                fi = float(i)
-                infap += 1.0 / (fi + 1.0) + (fi / (fi + 1.0)) * (
-                    (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fi
-                ) * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
-
-        # The ideal ranking: positive judged labels, best first; cut at each cutoff.
-        ideal = 0.0
-        ideal_burges = 0.0
-        c = 0
-        j = 0
-        while True:
-            label = ideal_labels[ideal_base + j] if j < m else 0
-            while c < n_cut and (cutoffs[c] == j or label <= 0):
-                if ideal > 0.0:
-                    at_k[q, NDCG_AT, c] /= ideal
-                    at_k[q, NDCG_BURGES_AT, c] /= ideal_burges
-                c += 1
-            if label <= 0:
-                break
-            ideal += label / log2_table[j]
-            ideal_burges += (2.0**label - 1.0) / log2_table[j]
-            j += 1
-
-        # Interpolated precision at recall level l: the best precision at or after the c-th
-        # relevant document, c = l R rounded half up as trec_eval 10 does (trec_eval 9 and
-        # pytrec_eval add 0.9 instead); 0 when fewer were retrieved.
-        if n_levels > 0:
-            for j in range(rel_so_far - 2, -1, -1):
-                precision_at_relevant[j] = max(precision_at_relevant[j], precision_at_relevant[j + 1])
-        for v in range(n_levels):
-            needed = int(levels[v] * num_rel + 0.5)
-            if rel_so_far > 0 and needed <= rel_so_far:
-                iprec[q, v] = precision_at_relevant[max(needed, 1) - 1]
-
-        for c in range(n_cut):
-            p = at_k[q, PRECISION_AT, c]
-            r = at_k[q, RECALL_AT, c]
-            if p + r > 0.0:
-                at_k[q, F1_AT, c] = 2.0 * p * r / (p + r)
-
-        scalars[q, NUM_RET] = n
-        scalars[q, NUM_REL] = num_rel
-        scalars[q, NUM_REL_RET] = rel_so_far
-        scalars[q, NUM_NONREL_JUDGED_RET] = nonrel_so_far
-        if ideal > 0.0:
-            scalars[q, NDCG] = dcg / ideal
-            scalars[q, NDCG_BURGES] = dcg_burges / ideal_burges
-        if num_rel > 0:
-            if rel_so_far > 0:
-                scalars[q, MAP] = ap_sum / num_rel
-            if min(n, num_rel) > 0:
-                scalars[q, RPREC] = rprec_hits / num_rel
-            scalars[q, BPREF] = bpref / num_rel
-            scalars[q, INFAP] = infap / num_rel
-        if first_relevant >= 0:
-            scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
+        # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
+        _query_measures(
+            np.int64(q), run_query, found_offsets, n_found, found_ranks, found_labels, n_ranked, qrels_query,
+            ideal_offsets, n_ideal, ideal_labels, rel, max_docs, cutoffs, levels, log2_table, scalars, at_k, iprec,
+        )
     return scalars, at_k, iprec
 
 
