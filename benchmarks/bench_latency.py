@@ -61,6 +61,7 @@ from benchmarks.workload import Workload, make_trec_dl_workload, top, write_trec
 
 # The same five measures in each tool's spelling. Ours accepts trec_eval's names on the CLI.
 TREC_MEASURES = ("ndcg_cut.10", "map", "P.5", "recall.100", "recip_rank")
+MEASURE_OPTIONS = tuple(part for name in TREC_MEASURES for part in ("-m", name))
 IR_MEASURES = {"nDCG@10": "ndcg_cut_10", "AP": "map", "P@5": "P_5", "R@100": "recall_100", "RR": "recip_rank"}
 # Our metric names (in process) -> pytrec_eval's result keys.
 METRICS = {"ndcg@10": "ndcg_cut_10", "map": "map", "precision@5": "P_5", "recall@100": "recall_100",
@@ -154,7 +155,6 @@ class Command:
     label: str
     argv: list[str] | None
     files: str = "-"
-    env: dict[str, str] | None = None
     output: str | None = None  # stdout of the untimed check run
     error: str | None = None  # why it is not timed
 
@@ -163,18 +163,16 @@ class Command:
         if self.argv is None:
             self.error = NOT_INSTALLED
             return
-        done = subprocess.run(self.argv, cwd=ROOT, env=self.env, capture_output=True, text=True)
+        done = subprocess.run(self.argv, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             self.error = f"exit {done.returncode}: {_last_line(done.stderr)}"
         self.output = done.stdout
 
     def timed(self) -> float:
-        start = time.perf_counter()
-        done = subprocess.run(self.argv, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        elapsed = time.perf_counter() - start
-        if done.returncode != 0:
-            raise RuntimeError(f"{self.label} exited {done.returncode} during timing")
-        return elapsed
+        seconds, error = wall_seconds(self.argv or [])
+        if error:
+            raise RuntimeError(f"{self.label} failed during timing ({error}) after passing its check")
+        return seconds
 
 
 def wall_seconds(argv: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, str | None]:
@@ -246,7 +244,6 @@ def compare_outputs(ours: str, theirs: str) -> str:
 
 def cli_commands(tools: dict[str, str | None], sets: list[FileSet]) -> list[Command]:
     ours, ir_measures, trec_eval = tools["retrieval-eval"], tools["ir_measures"], tools["trec_eval"]
-    measure_options = [part for name in TREC_MEASURES for part in ("-m", name)]
     commands = [
         Command("floor", "python -c pass", [sys.executable, "-c", "pass"]),
         Command("import", "python -c 'import retrieval_eval'", [sys.executable, "-c", "import retrieval_eval"]),
@@ -257,11 +254,11 @@ def cli_commands(tools: dict[str, str | None], sets: list[FileSet]) -> list[Comm
         q, r = str(files.qrels), str(files.run)
         commands += [
             Command(f"{files.key}:ours", "retrieval-eval evaluate -m (5 measures)",
-                    ours and [ours, "evaluate", q, r, *measure_options], files.key),
+                    ours and [ours, "evaluate", q, r, *MEASURE_OPTIONS], files.key),
             Command(f"{files.key}:ir_measures", "ir_measures (5 measures)",
                     ir_measures and [ir_measures, q, r, " ".join(IR_MEASURES)], files.key),
             Command(f"{files.key}:trec_eval", "trec_eval -m (5 measures)",
-                    trec_eval and [trec_eval, *measure_options, q, r], files.key),
+                    trec_eval and [trec_eval, *MEASURE_OPTIONS, q, r], files.key),
             Command(f"{files.key}:ours_default", "retrieval-eval evaluate --trec (default measures)",
                     ours and [ours, "evaluate", q, r, "--trec"], files.key),
             Command(f"{files.key}:trec_eval_default", "trec_eval (default measures)",
@@ -284,7 +281,7 @@ def cli_agreement(commands: dict[str, Command], tools: dict[str, str | None], se
         checks = {}
         if tools["retrieval-eval"]:
             ours = Command("check", "ours --trec", [tools["retrieval-eval"], "evaluate", str(files.qrels), str(files.run),
-                                                   *[p for m in TREC_MEASURES for p in ("-m", m)], "--trec"])
+                                                   *MEASURE_OPTIONS, "--trec"])
             ours.check()
             checks["retrieval-eval, 5 measures"] = ours.error or compare_values(parse_trec_output(ours.output), expected, keys)
         ir = commands[f"{files.key}:ir_measures"]
@@ -401,6 +398,8 @@ def _timed_build(build: Callable[[], Any]) -> tuple[float, Any]:
 
 @dataclass
 class Contender:
+    """One in-process call, with how to read means and per-query values from what it returns."""
+
     label: str
     call: Callable[[], Any] | None  # None: not available, ``note`` says why
     means: Callable[[Any], dict[str, float]]
@@ -454,15 +453,15 @@ def inprocess_contenders(workload: Workload) -> dict[str, Contender]:
     contenders = {}
     if hasattr(rx, "Evaluator"):
         build_s, evaluator = _timed_build(lambda: rx.Evaluator(qrels_df, metrics))
-        contenders["evaluator"] = Contender("rx.Evaluator(qrels_df, metrics).evaluate(run_df)",
-                                            lambda: evaluator.evaluate(run_df), _our_means, _our_per_query, build_s)
+        contenders[OURS_MAIN] = Contender("rx.Evaluator(qrels_df, metrics).evaluate(run_df)",
+                                          lambda: evaluator.evaluate(run_df), _our_means, _our_per_query, build_s)
     else:
-        contenders["evaluator"] = Contender("rx.Evaluator(qrels_df, metrics).evaluate(run_df)", None, _our_means,
-                                            _our_per_query, note="no rx.Evaluator in this version")
+        contenders[OURS_MAIN] = Contender("rx.Evaluator(qrels_df, metrics).evaluate(run_df)", None, _our_means,
+                                          _our_per_query, note="no rx.Evaluator in this version")
     build_s, qrels = _timed_build(lambda: rx.Qrels.read(qrels_df))
-    contenders["evaluate_qrels"] = Contender("rx.evaluate(Qrels, run_df, metrics)",
-                                             lambda: rx.evaluate(qrels, run_df, metrics), _our_means, _our_per_query,
-                                             build_s)
+    contenders[OURS_FALLBACK] = Contender("rx.evaluate(Qrels, run_df, metrics)",
+                                          lambda: rx.evaluate(qrels, run_df, metrics), _our_means, _our_per_query,
+                                          build_s)
     main = contenders[OURS_MAIN if contenders[OURS_MAIN].call is not None else OURS_FALLBACK]
     contenders["one_thread"] = Contender("  the same, numba.set_num_threads(1) around it",
                                          _one_thread(main.call), _our_means, _our_per_query)
@@ -587,7 +586,7 @@ def cold_section(args: argparse.Namespace, tools: dict[str, str | None], sets: l
     trec_files = next((s for s in sets if s.key == "trec_eval_test"), sets[0])
     q, r = str(trec_files.qrels), str(trec_files.run)
     commands["trec5"] = (f"retrieval-eval evaluate -m (5 TREC measures), {trec_files.key}",
-                         [ours, "evaluate", q, r, *[p for m in TREC_MEASURES for p in ("-m", m)]])
+                         [ours, "evaluate", q, r, *MEASURE_OPTIONS])
     commands["trec_default"] = (f"retrieval-eval evaluate --trec (default measures), {trec_files.key}",
                                 [ours, "evaluate", q, r, "--trec"])
     # A run as big as a real submission, which may take other (compiled) code paths than 3 queries.
@@ -595,7 +594,7 @@ def cold_section(args: argparse.Namespace, tools: dict[str, str | None], sets: l
     if deepest is not None:
         commands["trec5_dl"] = (f"retrieval-eval evaluate -m (5 TREC measures), {deepest.key}",
                                 [ours, "evaluate", str(deepest.qrels), str(deepest.run),
-                                 *[p for m in TREC_MEASURES for p in ("-m", m)]])
+                                 *MEASURE_OPTIONS])
     has_compile = subprocess.run([ours, "compile", "--help"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL).returncode == 0
     cold: dict[str, list[float]] = {key: [] for key in commands}
