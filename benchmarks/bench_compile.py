@@ -52,7 +52,7 @@ def _child_compile() -> None:
     cpu: dict[str, float] = {}
     last = time.process_time()
 
-    def progress(name: str, done: int, total: int) -> None:
+    def progress(done: int, total: int, name: str) -> None:
         nonlocal last
         cpu[name], last = time.process_time() - last, time.process_time()
 

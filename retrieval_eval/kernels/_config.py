@@ -140,6 +140,11 @@ class Kernel:
         return self._builds["parallel"]
 
     @property
+    def signatures(self) -> list:
+        """The argument types the serial build is compiled for in this process (as numba's dispatchers list them)."""
+        return list(self.serial.signatures)
+
+    @property
     def loaded(self) -> bool:
         """Some compiled build holds machine code in this process."""
         return any(name != "python" and build.overloads for name, build in self._builds.items())
@@ -294,7 +299,7 @@ def kernels() -> list[Kernel]:
     return list(REGISTRY)
 
 
-def compile_all(progress: Callable[[str, int, int], None] | None = None) -> dict[str, float]:
+def compile_all(progress: Callable[[int, int, str], None] | None = None) -> dict[str, float]:
     """Compile (or load from numba's cache) every compiled build the library calls, ahead of first use.
 
     Each kernel the library calls (those with an ``example``) runs its serial build, and its
@@ -302,7 +307,7 @@ def compile_all(progress: Callable[[str, int, int], None] | None = None) -> dict
     the kernels they call are compiled with them. The machine code lands in numba's cache
     (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``), so later processes only load it.
 
-    ``progress(name, done, total)`` is called after each build. Returns the seconds each build
+    ``progress(done, total, name)`` is called after each build. Returns the seconds each build
     took, keyed ``module.function`` (``module.function (parallel)`` for parallel builds): a few
     seconds each on a cold cache, milliseconds on a warm one. Raises ``RuntimeError`` when
     ``NUMBA_DISABLE_JIT`` is set (there is nothing to compile).
@@ -317,5 +322,5 @@ def compile_all(progress: Callable[[str, int, int], None] | None = None) -> dict
         (kernel.parallel if parallel else kernel.serial)(*kernel.example())
         seconds[name] = time.perf_counter() - start
         if progress is not None:
-            progress(name, done, len(builds))
+            progress(done, len(builds), name)
     return seconds

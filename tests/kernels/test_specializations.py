@@ -71,3 +71,24 @@ def test_the_library_passes_the_types_compile_all_compiled(tmp_path, monkeypatch
         assert len(compiled) <= 1 or not called_by_the_library, (build, compiled)
         ahead_of_time = ahead[build, called_by_the_library]
         assert set(compiled) <= set(ahead_of_time), (build, "compile_all compiled", ahead_of_time, "the library passed", compiled)
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compilation without the JIT")
+def test_compile_all_reports_each_build_of_each_kernel_the_library_calls():
+    calls = []
+    seconds = compile_all(lambda done, total, name: calls.append((done, total, name)))
+    expected = [
+        f"{kernel.name} (parallel)" if parallel else kernel.name
+        for kernel in _config.kernels()
+        if kernel.example is not None
+        for parallel in (False, True)[: 1 + kernel.is_parallel]
+    ]
+    assert list(seconds) == expected and all(s >= 0 for s in seconds.values())
+    assert calls == [(done, len(expected), name) for done, name in enumerate(expected, 1)]
+    assert "trec.trec_measures (parallel)" in seconds and "lookup.positions_by_key (parallel)" not in seconds
+
+
+@pytest.mark.skipif(not numba.config.DISABLE_JIT, reason="only without the JIT")
+def test_compile_all_refuses_without_the_jit():
+    with pytest.raises(RuntimeError, match="NUMBA_DISABLE_JIT"):
+        compile_all()
