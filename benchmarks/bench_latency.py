@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -418,8 +420,6 @@ def _our_per_query(result: Any) -> dict[str, dict[str, float]]:
 
 
 def _pytrec_means(per_query: dict[str, dict[str, float]]) -> dict[str, float]:
-    import numpy as np
-
     return {metric: float(np.mean([values[key] for values in per_query.values()])) for metric, key in METRICS.items()}
 
 
@@ -533,7 +533,7 @@ def inprocess_size(n_queries: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def inprocess_section(args: argparse.Namespace) -> dict[str, Any]:
-    # Load the compiled kernels first, so that no size's build or first call pays for it.
+    # Every path once on a tiny input first: imports, and whatever the first call of a process pays.
     for contender in inprocess_contenders(make_trec_dl_workload(5, depth=20, seed=args.seed)).values():
         if contender.call is not None:
             contender.call()
@@ -674,10 +674,11 @@ SECTIONS = ("cli", "inprocess", "cold")
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 3 CLI runs, 3 in-process rounds at 43 and 1,000 queries, 1 cold repeat")
-    parser.add_argument("--runs", type=int, default=15, help="timed runs of each CLI command (default 15)")
-    parser.add_argument("--rounds", type=int, default=15, help="timed samples of each in-process call (default 15)")
-    parser.add_argument("--cold-repeats", type=int, default=3, help="fresh-cache runs of each command (default 3)")
+                        help="smoke run: 3 CLI runs, 3 in-process rounds at 43 and 1,000 queries, 1 cold repeat "
+                             "(unless given)")
+    parser.add_argument("--runs", type=int, help="timed runs of each CLI command (default 15)")
+    parser.add_argument("--rounds", type=int, help="timed samples of each in-process call (default 15)")
+    parser.add_argument("--cold-repeats", type=int, help="fresh-cache runs of each command (default 3)")
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared",
                         help="the shared directory with peers/ (default: ../shared from the repository root)")
     parser.add_argument("--trec-eval", type=Path,
@@ -690,10 +691,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     unknown = set(args.sections) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown section(s) {sorted(unknown)}; choose from {', '.join(SECTIONS)}")
-    args.inprocess_queries = INPROCESS_QUERIES
-    if args.quick:
-        args.runs, args.rounds, args.cold_repeats = 3, 3, 1
-        args.inprocess_queries = INPROCESS_QUERIES[:2]
+    defaults = {"runs": 3, "rounds": 3, "cold_repeats": 1} if args.quick else {"runs": 15, "rounds": 15, "cold_repeats": 3}
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    args.inprocess_queries = INPROCESS_QUERIES[:2] if args.quick else INPROCESS_QUERIES
     if min(args.runs, args.rounds, args.cold_repeats) < 1:
         parser.error("--runs, --rounds and --cold-repeats must be at least 1")
     return args
