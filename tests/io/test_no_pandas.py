@@ -8,6 +8,7 @@ Each check runs in a fresh interpreter, where nothing has imported pandas yet.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -15,25 +16,19 @@ from pathlib import Path
 
 import pytest
 
-import retrieval_eval.io
+import retrieval_eval
 
-# The subpackages are imported without running the package's __init__, which imports the whole
-# public API: these tests are about what io and data import themselves. The package is the one
-# this test process imported.
-_WITHOUT_PACKAGE_INIT = f"""
-import sys, types
-package = types.ModuleType("retrieval_eval")
-package.__path__ = [{str(Path(retrieval_eval.io.__file__).parents[1])!r}]
-sys.modules["retrieval_eval"] = package
-"""
+# The fresh interpreter imports the package this test process imported.
+_PACKAGE_ROOT = str(Path(retrieval_eval.__file__).resolve().parents[1])
+_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
 
 _QRELS = "q1 0 d1 2\nq1 0 d2 0\n# a comment\n\nq2 0 d3 1\nq3 0 d9 1\n"
 _RUN = "q1 Q0 d2 1 3.5 tag\nq1 Q0 d1 2 3.5 tag\nq2 Q0 d3 1 9 tag\nq4 Q0 d7 1 1 tag\n"
 
 
 def _run_python(code: str, cwd) -> str:
-    script = _WITHOUT_PACKAGE_INIT + textwrap.dedent(code)
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=300)
+    script = "import sys\n" + textwrap.dedent(code)
+    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, env=_ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
