@@ -23,12 +23,18 @@ needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="one Python buil
 
 @pytest.fixture(scope="module")
 def workload():
-    # 67,260 run rows: above SERIAL_BELOW (the parallel path) and above the work that auto mode
-    # gives the Python builds (PYTHON_UP_TO), so that the first call is compiled too; no bigger.
+    # 67,260 run rows: above SERIAL_BELOW (the parallel path); the size needs nothing more.
     return make_workload(900, seed=3)
 
 
+@pytest.fixture
+def compiled(monkeypatch):
+    """The compiled builds from the first call on (auto mode runs a process's first work as Python)."""
+    monkeypatch.setenv(_config.MODE_VARIABLE, "compiled")
+
+
 @needs_jit
+@pytest.mark.usefixtures("compiled")
 def test_threads_do_not_change_results(workload, monkeypatch):
     assert len(workload.run) >= _config.SERIAL_BELOW  # large enough to take the parallel path
     parallel = evaluate(workload.qrels, workload.run, METRICS).per_query
@@ -56,6 +62,7 @@ TREC = ["ndcg@10", "ndcg", "map", "map@5", "precision@10", "recall@20", "recip_r
 
 
 @needs_jit
+@pytest.mark.usefixtures("compiled")
 def test_trec_measures_take_the_parallel_path_unchanged(workload, monkeypatch):
     """Policies as the document-retrieval tests use them, should the generated data repeat a document."""
     options = {"run_duplicates": "last", "qrels_duplicates": "last"}
