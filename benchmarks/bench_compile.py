@@ -12,9 +12,9 @@ Two measurements, each child a fresh interpreter:
    rows (queries x documents, ``make_workload`` written with ``write_trec``) and two metric sets
    (trec_eval's official measures; the default document-retrieval metrics), times one
    ``retrieval_eval.evaluate(qrels_path, run_path, metrics)`` in a fresh process, after
-   ``import retrieval_eval`` (not timed), with ``RETRIEVAL_EVAL_KERNELS=python`` and with
+   ``import retrieval_eval`` (not timed), with ``RETRIEVAL_EVAL_KERNELS=python``, with
    ``=compiled`` on a warm cache (so it includes ``import numba`` and loading the cached
-   kernels). Also reports the python builds' work (elements summed over kernel calls) of each
+   kernels), and with ``=auto`` (the default, which should be near the smaller of the two). Also reports the python builds' work (elements summed over kernel calls) of each
    evaluation: the unit of ``PYTHON_UP_TO`` in ``retrieval_eval/kernels/_config.py``. Repeats
    alternate the two modes; medians are printed.
 
@@ -117,12 +117,12 @@ def crossover(repeats: int) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="bench-compile-") as directory:
         cache = str(Path(directory) / "numba-cache")
         _run_child(["--child-compile"], _environment(cache, "compiled"))  # a warm cache for the compiled runs
-        print(f"{'queries x docs':>15}  {'metrics':>8}  {'python s':>8}  {'compiled s':>10}  {'python work':>11}")
+        print(f"{'queries x docs':>15}  {'metrics':>8}  {'python s':>8}  {'compiled s':>10}  {'auto s':>6}  {'python work':>11}")
         for n_queries, depth in SIZES:
             qrels, run = Path(directory) / "qrels.trec", Path(directory) / "run.trec"
             write_trec(make_workload(n_queries, seed=0, retrieved=(depth, depth)), qrels, run)
             for metric_set in METRIC_SETS:
-                times: dict[str, list[float]] = {"python": [], "compiled": []}
+                times: dict[str, list[float]] = {"python": [], "compiled": [], "auto": []}
                 work = 0
                 for _ in range(repeats):
                     for mode in times:
@@ -134,7 +134,7 @@ def crossover(repeats: int) -> list[dict]:
                        **{mode: statistics.median(values) for mode, values in times.items()}}
                 rows.append(row)
                 size = f"{n_queries} x {depth}"
-                print(f"{size:>15}  {metric_set:>8}  {row['python']:8.3f}  {row['compiled']:10.3f}  {work:11,}")
+                print(f"{size:>15}  {metric_set:>8}  {row['python']:8.3f}  {row['compiled']:10.3f}  {row['auto']:6.3f}  {work:11,}")
     return rows
 
 

@@ -10,8 +10,8 @@ function and runs it in one of three builds:
   thousand rows is faster without them.
 - *serial*: numba's compiled function (``prange`` is ``range``).
 - *parallel*: compiled with ``parallel=True`` (``prange`` over queries on numba's threads), for
-  :func:`parallel_jit` kernels whose largest input array has at least :data:`SERIAL_BELOW`
-  elements; built only when such an input first comes.
+  :func:`parallel_jit` kernels given at least :data:`SERIAL_BELOW` rows (the length of their
+  longest array argument other than byte buffers); built only when such an input first comes.
 
 Nothing imports numba until a compiled build is first needed, so ``import retrieval_eval``
 never does. Every build gives the same results to the bit: ``cache=True`` keeps the compile off
@@ -22,10 +22,11 @@ code does silently.
 Which build runs is decided at each call, by the environment variable ``RETRIEVAL_EVAL_KERNELS``:
 
 - ``auto`` (the default): the python build while the work done by python builds in this process
-  (the elements of each call's largest input array, summed over calls) stays within
-  :data:`PYTHON_UP_TO`; the compiled builds from the first call that would pass it on, and for
-  any kernel whose compiled build is already loaded. One small command never imports numba; a
-  sweep or a notebook switches after its first few runs.
+  (the rows of each call, as above, summed over calls) stays within
+  :data:`PYTHON_UP_TO`; the compiled builds from the first call that would pass it on, or that
+  alone does more than half of it, and for any kernel whose compiled build is already loaded.
+  One small command never imports numba; a large one does at once; a sweep or a notebook
+  switches after its first few runs.
 - ``python``: always the python build (tests and benchmarks).
 - ``compiled``: always the compiled builds (tests and benchmarks).
 
@@ -52,20 +53,20 @@ MODE_VARIABLE = "RETRIEVAL_EVAL_KERNELS"
 MODES = ("auto", "python", "compiled")
 
 _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
-# Below this many elements in the largest input array a parallel kernel runs its serial build:
+# Below this many rows a parallel kernel runs its serial build:
 # waking the thread pool costs microseconds on an idle machine and milliseconds on a busy one,
 # more than the whole computation of a few thousand rows.
 SERIAL_BELOW = 50_000
-# The python builds' work (elements, summed over calls) up to which they run instead of the
-# compiled ones: where they cross through one evaluate() of a TREC run file in a fresh process
-# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 5; TREC measures / default
-# metrics). Work is about 24 elements a row (the id bytes are hashed).
-#   25 x 15 rows:    19k work, python 0.020 / 0.017 s, compiled (import numba + cached load) 0.63 / 0.45 s
-#   43 x 100:       119k work, python 0.056 / 0.048 s, compiled 0.38 / 0.37 s
-#   43 x 1000:      1.0M work, python 0.36 / 0.38 s,   compiled 0.59 / 0.43 s
-#   1000 x 100:     2.9M work, python 1.06 / 1.86 s,   compiled 0.52 / 0.85 s
-# Python costs about 0.35 us per unit, compiled about 0.45 s once: they cross near 1.3M.
-PYTHON_UP_TO = 1_200_000
+# The python builds' work (rows, summed over calls) up to which they run instead of the compiled
+# ones: where they cross through one evaluate() of a TREC run file in a fresh process
+# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; TREC measures / default
+# metrics). An evaluation's work is about 4 per run row.
+#   25 x 15 rows:    3k work, python 0.06 / 0.02 s, compiled (import numba + cached load) 0.55 / 0.68 s
+#   43 x 100:       20k work, python 0.09 / 0.05 s, compiled 0.51 / 0.66 s
+#   43 x 1000:     175k work, python 0.63 / 0.54 s, compiled 0.73 / 0.78 s
+#   1000 x 100:    459k work, python 2.18 / 1.86 s, compiled 1.00 / 0.90 s
+# Python costs 3-4 us per unit, compiled 0.5-1 s once: they cross near 200k.
+PYTHON_UP_TO = 200_000
 # What a first compile takes: the serial builds one evaluation needs take about 5 s of CPU, their
 # parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
 _COMPILE_SECONDS = 10
@@ -213,8 +214,12 @@ def _global_names(code: types.CodeType) -> set[str]:
 
 
 def _size(args: tuple) -> int:
-    """Elements along the first axis of the largest array argument."""
-    return max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim), default=0)
+    """The rows of a call: the first axis of its longest array argument other than a byte buffer.
+
+    The bytes of string ids are left out: a kernel's time goes with its rows (ids, judgments,
+    queries) far more than with their lengths in bytes.
+    """
+    return max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim and a.dtype != np.uint8), default=0)
 
 
 def mode() -> str:
@@ -242,7 +247,10 @@ def _runs_python(kernel: Kernel, size: int) -> bool:
         python = True
     elif chosen == "compiled" or _compiled_from_now or kernel.loaded:
         python = False
-    elif _python_work + size > PYTHON_UP_TO:
+    # A call of more than half the budget on its own: the calls that follow it in the same
+    # evaluation are about as large (a run's id bytes are hashed, then grouped, then joined), so
+    # the budget would be passed anyway, after paying for python.
+    elif _python_work + size > PYTHON_UP_TO or 2 * size > PYTHON_UP_TO:
         _compiled_from_now = True
         python = False
     else:

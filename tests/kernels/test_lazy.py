@@ -79,11 +79,18 @@ def auto(monkeypatch):
 
 @needs_jit
 def test_auto_runs_python_until_the_work_passes_the_threshold_then_compiled_from_then_on(auto):
-    for n in (4, 6, 1, 2):  # 4 and 6 make 10 (python); 10 + 1 passes it: compiled, and so is what follows
+    for n in (4, 5, 2, 1):  # 4 and 5 make 9 (python); 9 + 2 passes 10: compiled, and so is what follows
         order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
         assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
-    assert auto == [1, 2]
-    assert _config._python_work == 10
+    assert auto == [2, 1]
+    assert _config._python_work == 9
+
+
+@needs_jit
+def test_auto_compiles_at_once_for_a_call_of_more_than_half_the_threshold(auto):
+    for n in (6, 1):
+        counting_sort(np.zeros(n, dtype=np.int64), 1)
+    assert auto == [6, 1] and _config._python_work == 0
 
 
 @needs_jit
