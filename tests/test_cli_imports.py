@@ -37,10 +37,21 @@ def test_help_and_listings_load_no_heavy_module(argv):
     assert not loaded_after(argv) & {"pandas", "numba", "scipy", "pyarrow", "pydantic", "matplotlib", "dask"}
 
 
-def test_evaluate_loads_no_statistics_plotting_or_cluster_module():
-    loaded = loaded_after(["evaluate", QRELS, RUN, "-m", "map", "-m", "ndcg_exp@3", "--trec"])
-    assert "pyarrow" in loaded  # the check is of a command that really ran
-    assert not loaded & {"scipy", "matplotlib", "dask", "distributed", "pydantic"}
+def test_evaluate_loads_no_statistics_plotting_cluster_or_pandas_module(tmp_path):
+    output = tmp_path / "per_query.csv"
+    loaded = loaded_after(["evaluate", QRELS, RUN, "-m", "map", "-m", "ndcg_exp@3", "--trec", "-o", str(output)])
+    assert "pyarrow" in loaded and output.read_text().startswith('"query_id","map","ndcg_exp@3"')  # it really ran
+    assert not loaded & {"scipy", "matplotlib", "dask", "distributed", "pydantic", "pandas"}
+
+
+def test_the_written_table_is_the_per_query_table(tmp_path):
+    result = evaluate(QRELS, RUN, ["map", "num_ret", "ndcg_exp@3"], thresholds={"map": 0.2})
+    result.write(tmp_path / "per_query.parquet")
+    import pandas as pd
+
+    written = pd.read_parquet(tmp_path / "per_query.parquet")
+    pd.testing.assert_frame_equal(written, result.per_query, check_dtype=False, check_exact=True)
+    assert written.dtypes.to_dict() == result.per_query.dtypes.to_dict() | {"query_id": written.dtypes["query_id"]}
 
 
 @pytest.mark.parametrize("thresholds", [None, {"ndcg_exp@3": 0.2, "holes": 12}])

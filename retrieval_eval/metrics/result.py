@@ -146,11 +146,24 @@ class EvaluationResult(EvaluationSummary):
     def per_query(self) -> pd.DataFrame:
         return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
 
+    def per_query_arrow(self) -> pa.Table:
+        """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes)."""
+        import pyarrow as pa
+
+        from ..io.arrays import arrow_array
+
+        columns: dict[str, pa.Array] = {"query_id": self.query_ids}
+        for metric, values in self.columns.items():
+            columns[str(metric)] = arrow_array(values.astype(np.int64) if metric in self.integer_metrics else values)
+        for threshold in self.thresholds:
+            columns[f"{threshold.metric}_passed"] = arrow_array(threshold.passes(self.columns[threshold.metric]))
+        return pa.table(columns)
+
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
         from ..io import write_table
 
-        write_table(self.per_query, path)
+        write_table(self.per_query_arrow(), path)
 
 
 def per_query_table(
