@@ -6,17 +6,19 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import ConfigError, InputError
+from ..policies import DUPLICATE_POLICIES
 from ..kernels.judgments import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 
-DUPLICATE_POLICIES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "raise": RAISE}
+#: The kernel code of each policy of :data:`~retrieval_eval.policies.DUPLICATE_POLICIES`.
+DUPLICATE_CODES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "raise": RAISE}
 
 
 def duplicate_policy_code(policy: str, *, what: str) -> int:
     """Kernel code of a duplicates policy; ``what`` names the parameter in the error."""
     try:
-        return DUPLICATE_POLICIES[policy]
+        return DUPLICATE_CODES[policy]
     except KeyError:
-        raise ConfigError(f"{what} must be one of {sorted(DUPLICATE_POLICIES)}, got {policy!r}") from None
+        raise ConfigError(f"{what} must be one of {list(DUPLICATE_POLICIES)}, got {policy!r}") from None
 
 
 def require_columns(table: pa.Table, names: tuple[str, ...], source: str) -> None:

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
+from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view
 from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
@@ -18,12 +19,9 @@ from .ids import IdColumn
 from .qrels import Qrels
 from .run import Run
 
-QUERY_SETS = ("qrels", "both", "union")
-#: The query sets that evaluate judged queries the run lacks (as retrieving nothing).
-SETS_WITH_JUDGED_ONLY = ("qrels", "union")
 _REPEATED = "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)"
-#: How equal scores are ordered: input order (azure-ai-evaluation, ranx) or descending document id (trec_eval).
-TIE_ORDERS = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
+#: The kernel code of each tie order of :data:`~retrieval_eval.policies.TIE_ORDERS`.
+TIE_CODES = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,7 +120,7 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         run.doc_ids.data,
         run.scores,
         policy,
-        TIE_ORDERS[ties],
+        TIE_CODES[ties],
         _positions_in_qrels(qrels, groups.query_ids, run),
         qrels.queries.offsets,
         qrels.judged_rows,

@@ -111,3 +111,12 @@ def test_every_metric_of_the_registry_extracts_its_values():
         one = evaluate(QRELS, RUN, [metric], query_set="qrels")
         np.testing.assert_array_equal(result.values(metric), one.values(metric), err_msg=str(metric))
     assert len({result.values(m).tobytes() for m in metrics}) > len(metrics) // 2
+
+
+def test_the_data_layer_has_a_kernel_code_for_every_choice_of_the_policies():
+    from retrieval_eval import policies
+    from retrieval_eval.data._table import DUPLICATE_CODES
+    from retrieval_eval.data.join import TIE_CODES
+
+    assert set(TIE_CODES) == set(policies.TIE_ORDERS) and set(DUPLICATE_CODES) == set(policies.DUPLICATE_POLICIES)
+    assert len(set(TIE_CODES.values())) == len(TIE_CODES) and len(set(DUPLICATE_CODES.values())) == len(DUPLICATE_CODES)
