@@ -173,11 +173,13 @@ def jit(
     return Kernel(function, parallel=False, example=example, python=python)
 
 
-def parallel_jit(function: Callable | None = None, *, example: Callable[[], tuple] | None = None) -> Any:
-    """Make a kernel whose outer loop is a ``prange`` over independent queries."""
+def parallel_jit(
+    function: Callable | None = None, *, example: Callable[[], tuple] | None = None, python: Callable | None = None
+) -> Any:
+    """Make a kernel whose outer loop is a ``prange`` over independent queries (``python=`` as for :func:`jit`)."""
     if function is None:
-        return lambda f: Kernel(f, parallel=True, example=example)
-    return Kernel(function, parallel=True, example=example)
+        return lambda f: Kernel(f, parallel=True, example=example, python=python)
+    return Kernel(function, parallel=True, example=example, python=python)
 
 
 def read_only(values: Any, dtype: Any) -> np.ndarray:
