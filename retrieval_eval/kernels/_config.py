@@ -53,10 +53,12 @@ MODE_VARIABLE = "RETRIEVAL_EVAL_KERNELS"
 MODES = ("auto", "python", "compiled")
 
 _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
-# Below this many rows a parallel kernel runs its serial build:
-# waking the thread pool costs microseconds on an idle machine and milliseconds on a busy one,
-# more than the whole computation of a few thousand rows.
-SERIAL_BELOW = 50_000
+# Below this many rows a parallel kernel runs its serial build. On 2 shared cores (load 2-4) the
+# parallel builds lost everywhere measured, TREC measures through Evaluator.evaluate, medians of 5:
+# 100k rows 57 ms parallel against 6 ms serial, 1M rows 107 against 65 ms, 5M rows 397-421 against
+# 364-391 ms. Waking numba's workqueue threads costs milliseconds on a busy machine, and with two
+# cores the best a parallel loop can win is 2x, so it is kept for inputs where that 2x is seconds.
+SERIAL_BELOW = 2_000_000
 # The python builds' work (rows, summed over calls) up to which they run instead of the compiled
 # ones: where they cross through one evaluate() of a TREC run file in a fresh process
 # (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; TREC measures / default

@@ -23,14 +23,16 @@ needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="one Python buil
 
 @pytest.fixture(scope="module")
 def workload():
-    # 67,260 run rows: above SERIAL_BELOW (the parallel path); the size needs nothing more.
+    # 67,260 run rows: enough queries for every thread to have a share of the parallel path.
     return make_workload(900, seed=3)
 
 
 @pytest.fixture
 def compiled(monkeypatch):
-    """The compiled builds from the first call on (auto mode runs a process's first work as Python)."""
+    """The compiled builds from the first call on (auto mode runs a process's first work as Python), and the
+    parallel ones for this workload (its size alone is below SERIAL_BELOW, so the test need not be slow)."""
     monkeypatch.setenv(_config.MODE_VARIABLE, "compiled")
+    monkeypatch.setattr(_config, "SERIAL_BELOW", 50_000)
 
 
 @needs_jit
