@@ -63,3 +63,22 @@ def test_the_summary_prints_as_pandas_prints_it(thresholds):
     assert text == result.summary.to_string(float_format=lambda v: f"{v:.4f}").splitlines()
     csv = _summary_text(result, "csv")
     assert csv == result.summary.reset_index().to_csv(index=False).rstrip("\n")
+
+
+def test_compile_runs_every_build_ahead_of_time(monkeypatch, capsys):
+    from retrieval_eval import cli, kernels
+
+    calls = []
+
+    def fake_compile_all(progress=None):
+        calls.append(progress)
+        return {"trec.trec_measures": 1.5, "trec.trec_measures (parallel)": 2.0}
+
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setattr(kernels, "compile_all", fake_compile_all)
+    assert cli.main(["compile"]) == 0
+    assert calls == [None]  # no progress bar when stderr is not a terminal
+    assert capsys.readouterr().out.startswith("compiled 2 kernel builds in 3.5 s")
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert cli.main(["compile"]) == 2
+    assert "NUMBA_DISABLE_JIT is set" in capsys.readouterr().err
