@@ -5,6 +5,6 @@ whether a call runs the kernel as Python or compiled (importing numba only then)
 package, or any of its modules, does not import numba.
 """
 
-from ._config import compile_all
+from ._config import compile_all, start_of_work
 
-__all__ = ["compile_all"]
+__all__ = ["compile_all", "start_of_work"]

@@ -129,7 +129,9 @@ class Evaluator:
         qrels_columns: Mapping[str, str] | None = None,
     ) -> None:
         from ..data import Qrels
+        from ..kernels import start_of_work
 
+        start_of_work()
         self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
         self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates)
 
@@ -166,7 +168,9 @@ class Evaluator:
         """
         from ..data import Run
         from ..data.join import align_queries
+        from ..kernels import start_of_work
 
+        start_of_work()
         run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
         columns = self.plan.score(self.qrels, run, alignment)
@@ -184,6 +188,9 @@ class Evaluator:
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""
+        from ..kernels import start_of_work
+
+        start_of_work()
         return self.plan.score(self.qrels, run, alignment)
 
     def per_query_table(self, alignment: QueryAlignment, columns: Mapping[Metric, np.ndarray]) -> pd.DataFrame:

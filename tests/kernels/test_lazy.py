@@ -78,12 +78,24 @@ def auto(monkeypatch):
 
 
 @needs_jit
-def test_auto_runs_python_until_the_work_passes_the_threshold_then_compiled_from_then_on(auto):
-    for n in (4, 5, 2, 1):  # 4 and 5 make 9 (python); 9 + 2 passes 10: compiled, and so is what follows
+def test_auto_runs_python_until_a_unit_of_work_starts_past_the_threshold_then_compiled_from_then_on(auto):
+    for n in (4, 5, 2):  # 11 rows of python work, past 10, but within one unit of work: no switch
         order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
         assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
-    assert auto == [2, 1]
-    assert _config._python_work == 9
+    assert auto == [] and _config._python_work == 11
+    _config.start_of_work()
+    for n in (1, 3):
+        order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
+        assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
+    assert auto == [1, 3] and _config._python_work == 11
+
+
+@needs_jit
+def test_a_unit_of_work_that_starts_within_the_threshold_stays_python(auto):
+    counting_sort(np.zeros(4, dtype=np.int64), 1)
+    _config.start_of_work()
+    counting_sort(np.zeros(5, dtype=np.int64), 1)
+    assert auto == [] and _config._python_work == 9
 
 
 @needs_jit
