@@ -19,7 +19,33 @@ def _integer_ids_example() -> tuple:
     return read_only([1, 1, 2], np.uint64), read_only([0], np.int64), read_only([], np.uint8), False
 
 
-@parallel_jit(example=_integer_ids_example)
+def _numpy_segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
+    """:func:`segment_starts` with numpy: the python build (a call per pair of rows is slow in Python).
+
+    Neighbours of different lengths differ; those of equal length are compared a byte position
+    at a time, each step over the pairs not yet told apart.
+    """
+    n = offsets.shape[0] - 1 if is_string else keys.shape[0]
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    if not is_string:
+        differs = keys[1:] != keys[:-1]
+    else:
+        starts = offsets[:-1]
+        lengths = offsets[1:] - starts
+        differs = lengths[1:] != lengths[:-1]
+        pairs = np.flatnonzero(~differs)  # pair p is rows p and p + 1
+        for position in range(int(lengths.max(initial=0))):
+            pairs = pairs[lengths[pairs] > position]
+            if pairs.shape[0] == 0:
+                break
+            mismatch = data[starts[pairs] + position] != data[starts[pairs + 1] + position]
+            differs[pairs[mismatch]] = True
+            pairs = pairs[~mismatch]
+    return np.flatnonzero(np.concatenate((np.ones(1, dtype=np.bool_), differs))).astype(np.int64)
+
+
+@parallel_jit(example=_integer_ids_example, python=_numpy_segment_starts)
 def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
     """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0).
 
