@@ -19,6 +19,13 @@ for _name, _examples in _PROFILES.items():
     settings.register_profile(_name, max_examples=_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# With the JIT, every test checks the compiled kernels against its oracle: in the default "auto"
+# mode a process runs its first work (every small test input) as python. The python builds are
+# what the NUMBA_DISABLE_JIT leg runs, tests/kernels/test_builds.py checks every build against the
+# others bit for bit, and the tests of the auto mode itself set the mode they test.
+if os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"):
+    os.environ.setdefault("RETRIEVAL_EVAL_KERNELS", "compiled")
+
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

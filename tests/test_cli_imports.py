@@ -4,6 +4,7 @@ matplotlib or dask; and the summary printed without pandas reads as pandas would
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,9 @@ def loaded_after(argv: list[str]) -> set[str]:
         "    pass\n"
         "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})), file=sys.stderr)\n"
     )
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # What a user's command loads: the kernels in their default mode (the suite pins "compiled").
+    env = {**os.environ, "RETRIEVAL_EVAL_KERNELS": "auto"}
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     return set(json.loads(completed.stderr.strip().splitlines()[-1]))
 
 
