@@ -103,7 +103,7 @@ print(json.dumps({{"rss_after_import_kib": imported, "rss_after_read_kib": {_RSS
 
 # (label, source path suffix, function): cumulative cProfile time of evaluate()'s stages.
 _STAGES = (
-    ("evaluate() total", "metrics/evaluate.py", "evaluate"),
+    ("evaluate() total", "metrics/evaluation.py", "evaluate"),
     ("  read + type qrels table", "io/readers.py", "read_qrels_table"),
     ("  read + type run table", "io/readers.py", "read_run_table"),
     ("    of which pyarrow parquet read (both)", "pyarrow/parquet/core.py", "read_table"),
@@ -115,7 +115,7 @@ _STAGES = (
     ("  align queries", "data/join.py", "align_queries"),
     ("  rank_run (join + rank kernel)", "data/join.py", "rank_run"),
     ("  metric kernel", "kernels/docret.py", "document_retrieval_metrics"),
-    ("  per-query DataFrame + summary", "metrics/result.py", "build_result"),
+    ("  summary", "metrics/result.py", "summarize"),
     ("write per-query parquet", "metrics/result.py", "write"),
 )
 
