@@ -173,8 +173,8 @@ class Evaluator:
         start_of_work()
         run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
-        columns = self.plan.score(self.qrels, run, alignment)
         plan = self.plan
+        columns = plan.score(self.qrels, run, alignment)
         rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)
         counts = {
             "evaluated": len(alignment.query_ids),
@@ -195,4 +195,5 @@ class Evaluator:
 
     def per_query_table(self, alignment: QueryAlignment, columns: Mapping[Metric, np.ndarray]) -> pd.DataFrame:
         """The per-query table of scored ``columns``, as :attr:`EvaluationResult.per_query` lays it out."""
-        return per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds))
+        table = per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds))
+        return table.to_pandas()

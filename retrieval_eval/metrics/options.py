@@ -109,7 +109,9 @@ class EvaluationOptions:
         object.__setattr__(self, "rel_level", _positive("rel_level", self.rel_level))
         if self.max_docs is not None:
             object.__setattr__(self, "max_docs", _positive("max_docs", self.max_docs))
-        self.labels  # noqa: B018 - the label range checks itself
+        labels = LabelRange(self.label_min, self.label_max)  # checks the range
+        object.__setattr__(self, "label_min", labels.label_min)
+        object.__setattr__(self, "label_max", labels.label_max)
         _choice("query_set", self.query_set, QUERY_SETS)
         _choice("ties", self.ties, TIE_ORDERS)
         _choice("run duplicates", self.run_duplicates, DUPLICATE_POLICIES)

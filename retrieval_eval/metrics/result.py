@@ -144,20 +144,11 @@ class EvaluationResult(EvaluationSummary):
 
     @cached_property
     def per_query(self) -> pd.DataFrame:
-        return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
+        return self.per_query_arrow().to_pandas()
 
     def per_query_arrow(self) -> pa.Table:
         """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes)."""
-        import pyarrow as pa
-
-        from ..io.arrays import arrow_array
-
-        columns: dict[str, pa.Array] = {"query_id": self.query_ids}
-        for metric, values in self.columns.items():
-            columns[str(metric)] = arrow_array(values.astype(np.int64) if metric in self.integer_metrics else values)
-        for threshold in self.thresholds:
-            columns[f"{threshold.metric}_passed"] = arrow_array(threshold.passes(self.columns[threshold.metric]))
-        return pa.table(columns)
+        return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
@@ -171,16 +162,18 @@ def per_query_table(
     columns: dict[Metric, np.ndarray],
     integer_metrics: frozenset[Metric] | set[Metric],
     thresholds: list[Threshold],
-) -> pd.DataFrame:
+) -> pa.Table:
     """``query_id``, one column per metric (int64 for integer metrics), then ``<metric>_passed`` per threshold."""
-    import pandas as pd
+    import pyarrow as pa
 
-    table: dict[str, Any] = {"query_id": query_ids.to_pandas()}
+    from ..io.arrays import arrow_array
+
+    table: dict[str, pa.Array] = {"query_id": query_ids}
     for metric, values in columns.items():
-        table[str(metric)] = values.astype(np.int64) if metric in integer_metrics else values
+        table[str(metric)] = arrow_array(values.astype(np.int64) if metric in integer_metrics else values)
     for threshold in thresholds:
-        table[f"{threshold.metric}_passed"] = threshold.passes(columns[threshold.metric])
-    return pd.DataFrame(table)
+        table[f"{threshold.metric}_passed"] = arrow_array(threshold.passes(columns[threshold.metric]))
+    return pa.table(table)
 
 
 def summarize(
@@ -201,18 +194,14 @@ def summarize(
     for metric in metrics:
         values = np.asarray(values_of(metric), dtype=np.float64)
         mean = _geometric_mean(values) if metric in geometric_metrics else _mean(values)
+        undefined = int(np.isnan(values).sum())
         threshold = by_metric.get(metric)
-        row = SummaryRow(str(metric), mean, int(np.isnan(values).sum()))
-        if threshold is not None:
-            row = SummaryRow(
-                row.metric,
-                mean,
-                row.undefined,
-                threshold,
-                passed=bool(threshold.passes(np.array([mean]))[0]),
-                pass_rate=float(threshold.passes(values).mean()) if len(values) else math.nan,
-            )
-        rows.append(row)
+        if threshold is None:
+            rows.append(SummaryRow(str(metric), mean, undefined))
+            continue
+        passed = bool(threshold.passes(np.array([mean]))[0])
+        pass_rate = float(threshold.passes(values).mean()) if len(values) else math.nan
+        rows.append(SummaryRow(str(metric), mean, undefined, threshold, passed, pass_rate))
     verdict = all(row.passed for row in rows if row.threshold is not None) if thresholds else None
     return tuple(rows), verdict
 
