@@ -8,6 +8,7 @@ numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -309,17 +310,8 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
 
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
-    options = EvaluationOptions(
-        k=args.k,
-        rel_level=args.rel_level,
-        label_min=args.label_min,
-        label_max=args.label_max,
-        query_set=args.query_set,
-        ties=args.ties,
-        max_docs=args.max_docs,
-        run_duplicates=args.run_duplicates,
-        qrels_duplicates=args.qrels_duplicates,
-    )
+    # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
+    options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
     thresholds = _parse_thresholds(args.threshold)
     asked = args.metrics or (list(OFFICIAL) if args.trec else None)
     if args.azure:
