@@ -14,20 +14,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..io.arrays import arrow_array, numpy_view
+from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
 from ..kernels.grouping import counting_sort, segment_starts
 from ..kernels.hashing import fnv1a_hashes
 from ..kernels.lookup import positions_by_key
-
-def read_only(array: np.ndarray) -> np.ndarray:
-    """Mark an array read-only.
-
-    Every array a Qrels or Run holds is read-only: nothing may change it, and numba compiles one
-    specialization per writability, so mixing writable and read-only inputs would compile twice.
-    """
-    array.setflags(write=False)
-    return array
-
 
 _EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
 _NO_OFFSETS = read_only(np.zeros(1, dtype=np.int64))
@@ -70,19 +60,10 @@ def id_column(column: pa.Array | pa.ChunkedArray, *, field: str, source: str, ha
     if pa.types.is_string_view(column.type):
         column = column.cast(pa.large_string())
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        offsets, data = _string_buffers(column)
+        offsets, data = string_buffers(column)
         keys = read_only(fnv1a_hashes(offsets, data)) if hashed else _NO_KEYS
         return IdColumn(column, keys, offsets, data, True)
     raise InputError(f"ids must be strings or integers, found {column.type}", source=source, field=field)
-
-
-def _string_buffers(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """int64 offsets and the bytes of a string or large_string array, without copying the bytes."""
-    _, offsets_buffer, data_buffer = values.buffers()
-    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
-    offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
-    data = read_only(np.frombuffer(data_buffer, dtype=np.uint8)) if data_buffer is not None else _EMPTY_BYTES
-    return read_only(offsets.astype(np.int64, copy=width is not np.int64)), data
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..data.ids import read_only
+from ..io.arrays import string_buffers
 from ..kernels.contains import (
     CODE_POINTS,
     code_points_in_rows,
@@ -29,25 +30,6 @@ from ..kernels.contains import (
 
 _EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
 _ASCII = 0x80
-
-
-def string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """The int64 offsets (length n + 1) and UTF-8 bytes of a string column, read-only; a null reads as "".
-
-    One array's bytes are not copied; the chunks of a chunked array are joined into one buffer.
-    """
-    if isinstance(values, pa.ChunkedArray):
-        # large_string first: joined chunks may pass the 2 GiB that int32 offsets can address.
-        values = values.cast(pa.large_string()).combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-    if len(values) == 0:
-        return read_only(np.zeros(1, dtype=np.int64)), _EMPTY_BYTES
-    if values.null_count:
-        values = values.fill_null("")
-    _, offsets_buffer, data_buffer = values.buffers()
-    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
-    offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
-    data = read_only(np.frombuffer(data_buffer, dtype=np.uint8)) if data_buffer is not None else _EMPTY_BYTES
-    return read_only(offsets.astype(np.int64, copy=width is not np.int64)), data
 
 
 def casefold(values: pa.Array | pa.ChunkedArray) -> pa.LargeStringArray:

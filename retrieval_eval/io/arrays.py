@@ -97,3 +97,36 @@ def _bits(buffer: pa.Buffer | None, start: int, count: int) -> np.ndarray:
         return np.zeros(0, dtype=np.bool_)
     packed = np.frombuffer(buffer, dtype=np.uint8)
     return np.unpackbits(packed, count=start + count, bitorder="little")[start:].view(np.bool_)
+
+
+def string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """The int64 offsets (length n + 1) and UTF-8 bytes of a string column, read-only; a null reads as "".
+
+    Row ``i`` is ``data[offsets[i]:offsets[i + 1]]``, the layout the string kernels take. One
+    array's bytes are not copied; the chunks of a chunked array are joined into one buffer.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        # large_string first: joined chunks may pass the 2 GiB that int32 offsets can address.
+        values = values.cast(pa.large_string()).combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+    if len(values) == 0:
+        return read_only(np.zeros(1, dtype=np.int64)), read_only(np.empty(0, dtype=np.uint8))
+    if values.null_count:
+        values = values.fill_null("")
+    _, offsets_buffer, data_buffer = values.buffers()
+    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, dtype=width)[values.offset : values.offset + len(values) + 1]
+    if data_buffer is None:
+        data = np.empty(0, dtype=np.uint8)
+    else:
+        data = np.frombuffer(data_buffer, dtype=np.uint8)
+    return read_only(offsets.astype(np.int64, copy=width is not np.int64)), read_only(data)
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """Mark an array read-only.
+
+    Every array a Qrels or Run holds is read-only: nothing may change it, and numba compiles one
+    specialization per writability, so mixing writable and read-only inputs would compile twice.
+    """
+    array.setflags(write=False)
+    return array

@@ -23,15 +23,15 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .data import Qrels, Run, load_azure_rows, rank_run
-from .data.ids import QueryGroups
-from .data.join import QueryAlignment, align_to
-from .errors import InputError
-from .kernels import docret
-from .metrics.document_retrieval import DocumentRetrievalPass, check_labels, metric_matrix
-from .metrics.names import Metric
-from .metrics.options import LabelRange
-from .metrics.registry import REGISTRY
+from ..data import Qrels, Run, load_azure_rows, rank_run
+from ..data.ids import QueryGroups
+from ..data.join import QueryAlignment, align_to
+from ..kernels import docret
+from ..metrics.document_retrieval import DocumentRetrievalPass, check_labels, metric_matrix
+from ..metrics.names import Metric
+from ..metrics.options import LabelRange
+from ..metrics.registry import REGISTRY
+from .exceptions import EvaluationException
 
 K = 3
 PASS_FAIL = {True: "pass", False: "fail"}
@@ -72,10 +72,6 @@ _LABEL_OUT_OF_RANGE = (
     "Check the range of ground truth label values in the input data and set the value of ground_truth_label_{short} to "
     "the appropriate value for your data."
 )
-
-
-class EvaluationException(InputError):
-    """Raised where the SDK raises its ``EvaluationException``, with the SDK's message."""
 
 
 class DocumentRetrievalEvaluator:
