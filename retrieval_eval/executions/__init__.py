@@ -7,8 +7,10 @@ and the offline scoring of evaluation documents.
 'pass'
 
 - :func:`check_document` scores an evaluation document (schemaVersion 1.x): Citations,
-  ExactMatch, PartialMatch, RetrievalQuery and RetrievalResult, with the status rollup.
-- :func:`check_log` runs the retrieval checks over every record of an execution log, column-wise.
+  ExactMatch, PartialMatch, RetrievalQuery and RetrievalResult, and Copilot Studio's
+  KeywordMatch and ToolUse, with the status rollup.
+- :func:`check_log` runs RetrievalQuery, RetrievalResult, KeywordMatch and ToolUse over every
+  record of an execution log, column-wise.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ _EXPORTS = {
     "THRESHOLD": ".checks",
     "RetrievalQuery": ".checks",
     "RetrievalResult": ".checks",
+    "MATCH_MODES": ".expectations",
+    "KeywordMatch": ".keyword_match",
+    "ToolUse": ".tool_use",
     "CITATION_FORMATS": ".citations",
     "Citations": ".citations",
     "read_document": ".document",

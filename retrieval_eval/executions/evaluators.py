@@ -2,7 +2,9 @@
 
 The document's ``evaluators`` maps an evaluator name (case-sensitive) to its options. The
 deterministic ones are scored here: Citations, ExactMatch, PartialMatch, RetrievalQuery and
-RetrievalResult. The LLM-judged ones (Relevance, Coherence, Groundedness, Similarity) need a
+RetrievalResult of the Microsoft 365 Copilot evaluation CLI, and KeywordMatch and ToolUse, two
+test methods of Copilot Studio (:mod:`.keyword_match`, :mod:`.tool_use`; ToolUse reads
+``diagnostics.invoked_tools``). The LLM-judged ones (Relevance, Coherence, Groundedness, Similarity) need a
 model, and any other name is a user's custom evaluator whose code lives beside the upstream
 CLI's project; neither can be run offline, so both are reported as skipped, with the reason.
 Each result goes under the evaluator's key in ``scores``: its name with a lower-case first
@@ -17,21 +19,30 @@ from typing import Any
 
 from .checks import RetrievalQuery, RetrievalResult
 from .citations import Citations
+from .keyword_match import KeywordMatch
 from .matching import ExtractMatcher
 from .normalize import ExecutionsLike
 from .text_match import ExactMatch, PartialMatch
+from .tool_use import INVOKED_TOOLS, ToolUse
 
 LLM_JUDGED = ("Relevance", "Coherence", "Groundedness", "Similarity")
 RETRIEVAL_CHECKS = ("RetrievalQuery", "RetrievalResult")
+# What an execution log can check: its records hold executions, a response and the tools invoked.
+LOG_CHECKS = (*RETRIEVAL_CHECKS, "KeywordMatch", "ToolUse")
+INVOKED_TOOLS_FIELD = f"diagnostics.{INVOKED_TOOLS}"
 
 
 @dataclass(frozen=True)
 class Turn:
-    """What one item (or one turn of a thread) gives the evaluators."""
+    """What one item (or one turn of a thread) gives the evaluators.
+
+    ``invoked_tools`` is the value of ``diagnostics.invoked_tools`` as written (None: absent).
+    """
 
     response: str | None
     expected_response: str | None
     telemetry: ExecutionsLike | None
+    invoked_tools: Any = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,8 @@ _RUNNERS: dict[str, _Runner] = {
     "Citations": lambda options, turn, settings: Citations.run(options, turn.response),
     "ExactMatch": lambda options, turn, settings: ExactMatch.run(options, turn.response, turn.expected_response),
     "PartialMatch": _partial_match,
+    "KeywordMatch": lambda options, turn, settings: KeywordMatch.run(options, turn.response),
+    "ToolUse": lambda options, turn, settings: ToolUse.run(options, turn.invoked_tools, field=INVOKED_TOOLS_FIELD),
     "RetrievalQuery": lambda options, turn, settings: RetrievalQuery.run(options, turn.telemetry),
     "RetrievalResult": lambda options, turn, settings: RetrievalResult.run(
         options, turn.telemetry, matcher=settings.matcher

@@ -2,12 +2,17 @@
 
 A record is a JSON object: ``{"id"?: string, "retrieval_executions": [...], "source"?: ...}``
 (the normalized form) or ``{"id"?: string, "executions": [{"name", "status", "debugInfo"},
-...]}`` (the raw Work IQ form); other keys are allowed. Everything but ``id`` is read by
-:func:`~.normalize.load_executions`, with its loader rules. Blank lines are skipped; ids, when
-given, must be strings and unique.
+...]}`` (the raw Work IQ form); other keys are allowed. Two more keys serve the checks of the
+agent's answer: ``response`` (a string: what the agent answered, for KeywordMatch) and
+``invoked_tools`` (the tools or topics the agent invoked, for ToolUse: a list of names or of
+objects with a ``name``, see :mod:`.tool_use`); null or missing, either means "not recorded".
+A record may leave out the executions when it has one of these two. Everything else but
+``id`` is read by :func:`~.normalize.load_executions`, with its loader rules. Blank lines are
+skipped; ids, when given, must be strings and unique.
 
 A Parquet log (a path ending in ``.parquet`` or ``.pq``) holds the same records, one per row,
-one column per key: ``id`` (string) and ``retrieval_executions`` (a list of structs with the
+one column per key: ``id`` (string), ``response`` (string), ``invoked_tools`` (a list of
+strings, or of structs with a ``name``) and ``retrieval_executions`` (a list of structs with the
 fields of the normalized form: ``capability``, ``status``, ``queries`` (a list of structs with
 ``queryString``, ...), ``retrievalHits`` (``rank``, ``webUrl``, ``extracts`` (``text``, ...),
 ...), ...), or ``executions`` in the raw form. Parquet cannot tell a missing field from a null
@@ -45,6 +50,7 @@ from ..errors import InputError
 from .models import RetrievalTelemetry
 from .normalize import load_executions
 from .tables import ExecutionTables, flatten_nested, flatten_records
+from .tool_use import INVOKED_TOOLS, tool_names
 
 _TEXT = pa.string()
 _NUMBER = pa.float64()
@@ -72,6 +78,8 @@ _EXECUTION = pa.struct(
 LOG_SCHEMA = pa.schema(
     [
         ("id", _TEXT),
+        ("response", _TEXT),
+        (INVOKED_TOOLS, pa.list_(_TEXT)),  # the names; objects with a name make Arrow fail
         ("source", _TEXT),
         ("retrieval_executions", pa.list_(_EXECUTION)),
         ("raw_artifact", pa.struct([])),  # any object
@@ -85,6 +93,8 @@ _WINDOW_BYTES = 64 << 20
 _JSON_SPACE = b" \t\r"
 _BOM = b"\xef\xbb\xbf"
 PARQUET_SUFFIXES = (".parquet", ".pq")
+# The columns of a record itself, beside its executions, in flatten_nested's order.
+_RECORD_COLUMNS = ("id", "response", INVOKED_TOOLS)
 # The fields flatten_nested reads, as paths below retrieval_executions (list levels left out).
 _READ_FIELDS = frozenset(
     [("capability",), ("status",), ("queries", "queryString"), ("retrievalHits", "rank"), ("retrievalHits", "webUrl"),
@@ -94,11 +104,18 @@ _READ_FIELDS = frozenset(
 
 @dataclass(frozen=True)
 class ExecutionRecord:
-    """One record of an execution log: its line (JSON Lines) or row (Parquet), from 1; its ``id`` (None: none); its telemetry."""
+    """One record of an execution log: its line (JSON Lines) or row (Parquet), from 1; its ``id`` (None: none); its telemetry.
+
+    ``has_executions`` is False for a record without executions (its telemetry is then empty);
+    ``response`` and ``invoked_tools`` (the names) are None when not recorded.
+    """
 
     line: int
     id: str | None
     telemetry: RetrievalTelemetry
+    has_executions: bool = True
+    response: str | None = None
+    invoked_tools: tuple[str, ...] | None = None
 
 
 def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRecord]:
@@ -114,8 +131,7 @@ def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRe
     """
     label = os.fspath(path)
     if _is_parquet(label):
-        for number, record_id, telemetry in _parquet_records(label):
-            yield ExecutionRecord(number, record_id, telemetry)
+        yield from _parquet_records(label)
         return
     load = _RecordLoader(label, "line")
     try:
@@ -126,7 +142,7 @@ def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRe
         for number, raw in enumerate(stream, start=1):
             record = _parse_line(raw, number, label)
             if record is not None:
-                yield ExecutionRecord(number, *load(record, number))
+                yield load(record, number)
 
 
 class _RecordLoader:
@@ -140,7 +156,7 @@ class _RecordLoader:
         self.unit = unit
         self.first: dict[str, int] = {}  # the number of each id's record
 
-    def __call__(self, record: dict[str, Any], number: int) -> tuple[str | None, RetrievalTelemetry]:
+    def __call__(self, record: dict[str, Any], number: int) -> ExecutionRecord:
         record_id = record.pop("id", None)
         if record_id is not None:
             if not isinstance(record_id, str):
@@ -150,11 +166,19 @@ class _RecordLoader:
                 message = f"duplicate id {record_id!r} (first on {self.unit} {self.first[record_id]})"
                 raise InputError(message, source=self.label, row=number, field="id")
             self.first[record_id] = number
+        response = record.pop("response", None)
+        if response is not None and not isinstance(response, str):
+            message = f"must be a string, got {type(response).__name__}"
+            raise InputError(message, source=self.label, row=number, field="response")
+        tools = record.pop(INVOKED_TOOLS, None)
+        answered = response is not None or tools is not None
+        has_executions = not answered or "retrieval_executions" in record or "executions" in record
         try:
-            telemetry = load_executions(record)
+            names = None if tools is None else tuple(tool_names(tools))
+            telemetry = load_executions(record) if has_executions else RetrievalTelemetry()
         except InputError as exc:
             raise InputError(exc.detail, source=self.label, row=number, field=exc.field) from None
-        return record_id, telemetry
+        return ExecutionRecord(number, record_id, telemetry, has_executions, response, names)
 
 
 def _parse_line(raw: bytes, number: int, label: str) -> dict[str, Any] | None:
@@ -201,25 +225,27 @@ def _is_parquet(path: str) -> bool:
 
 def _read_reference(path: str) -> ExecutionTables:
     """The reference reading: the records loaded one by one, then flattened; errors name the record's line or row."""
-    numbers, ids, telemetry = [], [], []
-    for record in iter_execution_records(path):
-        numbers.append(record.line)
-        ids.append(record.id)
-        telemetry.append(record.telemetry)
+    records = list(iter_execution_records(path))
+    numbers = [record.line for record in records]
     try:
-        return flatten_records(telemetry, ids=ids)
+        return flatten_records(
+            [record.telemetry for record in records],
+            ids=[record.id for record in records],
+            responses=[record.response for record in records],
+            invoked_tools=[record.invoked_tools for record in records],
+        )
     except InputError as exc:  # flatten_records numbers the records from 1, not as the file does
         row = None if exc.row is None else numbers[exc.row - 1]
         raise InputError(exc.detail, source=path, row=row, field=exc.field) from None
 
 
-def _parquet_records(path: str) -> Iterator[tuple[int, str | None, RetrievalTelemetry]]:
+def _parquet_records(path: str) -> Iterator[ExecutionRecord]:
     """Each row of a Parquet log, numbered from 1, with its id and telemetry: its Python values, null fields left out."""
     load = _RecordLoader(path, "row")
     with pq.ParquetFile(path) as file:
         rows = (row for batch in file.iter_batches() for row in batch.to_pylist())
         for number, row in enumerate(rows, start=1):
-            yield number, *load(_without_null_fields(row), number)
+            yield load(_without_null_fields(row), number)
 
 
 def _without_null_fields(value: Any) -> Any:
@@ -244,9 +270,14 @@ def _read_parquet_with_arrow(path: str) -> ExecutionTables | None:
         if columns is None:
             return None
         table = file.read(columns=columns)
-    no_ids = pa.chunked_array([pa.nulls(table.num_rows, _TEXT)])
-    ids = table.column("id") if "id" in table.column_names else no_ids
-    return flatten_nested(ids, table.column("retrieval_executions"))
+    return flatten_nested(*(_column(table, name) for name in _RECORD_COLUMNS), table.column("retrieval_executions"))
+
+
+def _column(table: pa.Table, name: str) -> pa.ChunkedArray:
+    """The column ``name`` of a record table, or nulls of its type when the log has none."""
+    if name in table.column_names:
+        return table.column(name)
+    return pa.chunked_array([pa.nulls(table.num_rows, LOG_SCHEMA.field(name).type)])
 
 
 def _fits(actual: pa.DataType, expected: pa.DataType) -> bool:
@@ -288,7 +319,7 @@ def _read_columns(file: pq.ParquetFile) -> list[str] | None:
     wanted = {("retrieval_executions", *field) for field in _READ_FIELDS}
     if not wanted <= set(leaves):
         return None
-    wanted.add(("id",))
+    wanted |= {(name,) for name in _RECORD_COLUMNS}
     return [file.schema.column(index).path for index, leaf in enumerate(leaves) if leaf in wanted]
 
 
@@ -317,7 +348,7 @@ def _read_with_arrow(path: str) -> ExecutionTables | None:
     # Arrow reads "{...} {...}" on one line as two records; the reference rejects the line.
     if table.num_rows != objects:
         return None
-    return flatten_nested(table.column("id"), table.column("retrieval_executions"))
+    return flatten_nested(*(table.column(name) for name in _RECORD_COLUMNS), table.column("retrieval_executions"))
 
 
 def _object_lines(path: str) -> int | None:

@@ -14,9 +14,12 @@ of :mod:`.rollup`.
 An item or turn whose input ``error`` says the agent gave no response (``agentRequestFailed``,
 ``turnSkipped``) is left as it is, with status ``error``: there is nothing to score.
 
-Retrieval executions come from the item's ``diagnostics.retrieval_executions``, or from an
-execution log (JSON Lines or Parquet) whose records are matched to items by ``extensions.id``; those
-are then written to the item's diagnostics, so the output document holds what was checked.
+Retrieval executions come from the item's ``diagnostics.retrieval_executions``, and the tools
+or topics the agent invoked (for ToolUse) from its ``diagnostics.invoked_tools``; or either from
+an execution log (JSON Lines or Parquet) whose records are matched to items by ``extensions.id``
+(a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.log`; its ``response``
+is not read: an item's response is the document's). What came from the log is then written to
+the item's diagnostics, so the output document holds what was checked.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
 from .document import DocumentLike, Unit, read_document, units
 from .evaluators import Settings, Turn, run_evaluator, score_key, skip_reason
+from .tool_use import INVOKED_TOOLS
 from .log import iter_execution_records
 from .matching import SUBSTRING, ExtractMatcher
 from .normalize import ExecutionsLike, load_executions
@@ -90,15 +94,16 @@ def check_document(
     """Score every deterministic evaluator of ``document`` (a path or the parsed JSON; never modified).
 
     ``executions``: an execution log (a JSON Lines or Parquet path) or a mapping from item id to
-    executions, for items whose executions are not in the document. An id of the log that no
-    item has, or an item with executions both in the document and in the log, is an error.
+    executions, for items whose executions (or, from a log, invoked tools) are not in the
+    document. An id of the log that no item has, or an item with executions (or invoked tools)
+    both in the document and in the log, is an error.
     ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
     ``partial_match_mode`` is PartialMatch's mode where its options name none.
     """
     if partial_match_mode not in PARTIAL_MATCH_MODES:
         raise ConfigError(f"partial_match_mode must be one of {', '.join(PARTIAL_MATCH_MODES)}, got {partial_match_mode!r}")
     output = read_document(document)
-    logged = _logged_executions(executions)
+    logged = _Logged.of(executions)
     all_units = list(units(output))
     _check_ids(all_units, logged, executions)
     settings = Settings(matcher=matcher, partial_match_mode=partial_match_mode)
@@ -113,15 +118,47 @@ def check_document(
     return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses)
 
 
+@dataclass(frozen=True)
+class _Logged:
+    """What a log gives the items, by id: their executions, the tools they invoked, and every id it names."""
+
+    executions: dict[str, Any] = field(default_factory=dict)
+    tools: dict[str, list[str]] = field(default_factory=dict)
+    ids: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, executions: ExecutionSource | None) -> _Logged:
+        if executions is None:
+            return cls()
+        if isinstance(executions, Mapping):
+            return cls({key: load_executions(value) for key, value in executions.items()}, {}, tuple(executions))
+        logged, ids = cls(), []
+        for record in iter_execution_records(executions):
+            if record.id is None:
+                raise InputError(
+                    "a record without an 'id'; records are matched to items by extensions.id",
+                    source=os.fspath(executions),
+                    row=record.line,
+                )
+            ids.append(record.id)
+            if record.has_executions:
+                logged.executions[record.id] = record.telemetry
+            if record.invoked_tools is not None:
+                logged.tools[record.id] = list(record.invoked_tools)
+        return cls(logged.executions, logged.tools, tuple(ids))
+
+
 def _score_unit(
-    unit: Unit, defaults: Mapping[str, Any], logged: Mapping[str, Any], settings: Settings, rows: list[dict[str, Any]]
+    unit: Unit, defaults: Mapping[str, Any], logged: _Logged, settings: Settings, rows: list[dict[str, Any]]
 ) -> str:
     record = unit.record
     own = record.get("evaluators") or {}
     configured = dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
     scores = dict(record.get("scores") or {})
     no_response = (record.get("error") or {}).get("code") in NO_RESPONSE_CODES
-    turn = Turn(record.get("response"), record.get("expected_response"), _telemetry(unit, logged))
+    turn = Turn(
+        record.get("response"), record.get("expected_response"), _telemetry(unit, logged), _invoked_tools(unit, logged)
+    )
     results: dict[str, str] = {}
     skipped = []
     for name, options in configured.items():
@@ -162,13 +199,21 @@ def _score_unit(
     return status
 
 
-def _telemetry(unit: Unit, logged: Mapping[str, Any]) -> ExecutionsLike | None:
+def _telemetry(unit: Unit, logged: _Logged) -> ExecutionsLike | None:
     diagnostics = unit.record.get("diagnostics") or {}
-    if unit.id is not None and unit.id in logged:
-        telemetry = logged[unit.id]
+    if unit.id is not None and unit.id in logged.executions:
+        telemetry = logged.executions[unit.id]
         unit.record["diagnostics"] = {**diagnostics, "retrieval_executions": _as_json(telemetry)}
         return telemetry
     return diagnostics if "retrieval_executions" in diagnostics else None
+
+
+def _invoked_tools(unit: Unit, logged: _Logged) -> Any:
+    diagnostics = unit.record.get("diagnostics") or {}
+    if unit.id is not None and unit.id in logged.tools:
+        unit.record["diagnostics"] = {**diagnostics, INVOKED_TOOLS: logged.tools[unit.id]}
+        return logged.tools[unit.id]
+    return diagnostics.get(INVOKED_TOOLS)
 
 
 def _as_json(telemetry: Any) -> list[dict[str, Any]]:
@@ -184,37 +229,24 @@ def _note_skipped(record: dict[str, Any], skipped: list[dict[str, str]]) -> None
         record["extensions"] = {key: value for key, value in extensions.items() if key != EXTENSION_KEY}
 
 
-def _logged_executions(executions: ExecutionSource | None) -> dict[str, Any]:
-    if executions is None:
-        return {}
-    if isinstance(executions, Mapping):
-        return {key: load_executions(value) for key, value in executions.items()}
-    logged = {}
-    for record in iter_execution_records(executions):
-        if record.id is None:
-            raise InputError(
-                "a record without an 'id'; records are matched to items by extensions.id",
-                source=os.fspath(executions),
-                row=record.line,
-            )
-        logged[record.id] = record.telemetry
-    return logged
-
-
-def _check_ids(all_units: list[Unit], logged: Mapping[str, Any], source: ExecutionSource | None) -> None:
+def _check_ids(all_units: list[Unit], logged: _Logged, source: ExecutionSource | None) -> None:
     label = None if source is None or isinstance(source, Mapping) else os.fspath(source)
     ids = [unit.id for unit in all_units]
     repeated = sorted({key for key in ids if key is not None and ids.count(key) > 1})
-    if logged and repeated:
+    if logged.ids and repeated:
         raise InputError(f"items share the extensions.id {repeated[0]!r}, so log records cannot be matched to them")
-    unknown = [key for key in logged if key not in ids]
+    unknown = [key for key in logged.ids if key not in ids]
     if unknown:
         raise InputError(
             f"{len(unknown)} execution record(s) match no item's extensions.id, e.g. {unknown[:3]}", source=label
         )
     for unit in all_units:
-        if unit.id in logged and "retrieval_executions" in (unit.record.get("diagnostics") or {}):
-            raise InputError(
-                f"item {unit.id!r} ({unit.path}) has retrieval executions both in the document and in the log",
-                source=label,
-            )
+        diagnostics = unit.record.get("diagnostics") or {}
+        for key, by_id, what in (
+            ("retrieval_executions", logged.executions, "retrieval executions"),
+            (INVOKED_TOOLS, logged.tools, "invoked tools"),
+        ):
+            if unit.id in by_id and key in diagnostics:
+                raise InputError(
+                    f"item {unit.id!r} ({unit.path}) has {what} both in the document and in the log", source=label
+                )

@@ -26,7 +26,8 @@ from .models import RetrievalTelemetry
 from .normalize import ExecutionsLike, load_executions
 
 _INDEX = pa.int64()
-RECORDS_SCHEMA = pa.schema([("id", pa.string())])
+_NAMES = pa.list_(pa.string())
+RECORDS_SCHEMA = pa.schema([("id", pa.string()), ("response", pa.string()), ("invoked_tools", _NAMES)])
 EXECUTIONS_SCHEMA = pa.schema([("record", _INDEX), ("capability", pa.string()), ("status", pa.string())])
 QUERIES_SCHEMA = pa.schema([("execution", _INDEX), ("queryString", pa.string())])
 HITS_SCHEMA = pa.schema([("execution", _INDEX), ("rank", pa.int64()), ("webUrl", pa.string())])
@@ -38,7 +39,9 @@ _INT64_MAX = 2**63 - 1
 class ExecutionTables:
     """The retrieval executions of many records, flattened.
 
-    - ``records``: one row per record: ``id`` (string, null when the record has none);
+    - ``records``: one row per record: ``id`` (string, null when the record has none),
+      ``response`` (string, null: not recorded), ``invoked_tools`` (the names of the tools or
+      topics invoked, in order: a list of non-empty strings, null: not recorded);
     - ``executions``: ``record`` (index into ``records``), ``capability``, ``status`` (null: none);
     - ``queries``: ``execution``, ``queryString`` (null: none);
     - ``hits``: ``execution``, ``rank`` (int64, >= 1), ``webUrl`` (null: none);
@@ -68,11 +71,17 @@ _TABLES = ("records", "executions", "queries", "hits", "extracts")
 
 
 def flatten_records(
-    records: Sequence[RetrievalTelemetry | ExecutionsLike | None], ids: Sequence[str | None] | None = None
+    records: Sequence[RetrievalTelemetry | ExecutionsLike | None],
+    ids: Sequence[str | None] | None = None,
+    *,
+    responses: Sequence[str | None] | None = None,
+    invoked_tools: Sequence[Sequence[str] | None] | None = None,
 ) -> ExecutionTables:
     """The tables of ``records``: each is telemetry in any form :func:`~.normalize.load_executions` reads.
 
-    None stands for a record without telemetry. ``ids`` (default: none) names the records.
+    None stands for a record without telemetry. ``ids`` (default: none) names the records;
+    ``responses`` and ``invoked_tools`` (names, as :func:`~.tool_use.tool_names` gives them)
+    are theirs (default: none recorded; None for one record: not recorded).
 
     Raises
     ------
@@ -80,8 +89,9 @@ def flatten_records(
         A record cannot be loaded (naming its position as the row, and the field), or a rank
         does not fit in 64 bits (the per-item checks take any integer; the tables cannot).
     """
-    if ids is not None and len(ids) != len(records):
-        raise ValueError(f"{len(ids)} ids for {len(records)} records")
+    for name, values in (("ids", ids), ("responses", responses), ("invoked_tools", invoked_tools)):
+        if values is not None and len(values) != len(records):
+            raise ValueError(f"{len(values)} {name} for {len(records)} records")
     columns = _Columns()
     for index, record in enumerate(records):
         if record is None:
@@ -91,8 +101,13 @@ def flatten_records(
         except InputError as exc:
             raise InputError(exc.detail, source=exc.source, row=index + 1, field=exc.field) from None
         columns.add(index, telemetry)
+    none = [None] * len(records)
     try:
-        return columns.tables([None] * len(records) if ids is None else list(ids))
+        return columns.tables(
+            pa.table(
+                [list(values or none) for values in (ids, responses, invoked_tools)], schema=RECORDS_SCHEMA
+            )
+        )
     except UnicodeEncodeError as exc:
         raise InputError("a string is not valid Unicode (it holds a lone surrogate)") from exc
 
@@ -133,9 +148,9 @@ class _Columns:
                     self.extract_hit.append(hit_index)
                     self.text.append(extract.text)
 
-    def tables(self, ids: list[str | None]) -> ExecutionTables:
+    def tables(self, records: pa.Table) -> ExecutionTables:
         return ExecutionTables(
-            records=pa.table([pa.array(ids, pa.string())], schema=RECORDS_SCHEMA),
+            records=records,
             executions=_table(EXECUTIONS_SCHEMA, self.record, self.capability, self.status),
             queries=_table(QUERIES_SCHEMA, self.query_execution, self.query_string),
             hits=_table(HITS_SCHEMA, self.hit_execution, self.rank, self.web_url),
@@ -147,10 +162,13 @@ def _table(schema: pa.Schema, *columns: list) -> pa.Table:
     return pa.table([pa.array(values, field.type) for values, field in zip(columns, schema)], schema=schema)
 
 
-def flatten_nested(ids: pa.ChunkedArray, executions: pa.ChunkedArray) -> ExecutionTables | None:
+def flatten_nested(
+    ids: pa.ChunkedArray, responses: pa.ChunkedArray, invoked_tools: pa.ChunkedArray, executions: pa.ChunkedArray
+) -> ExecutionTables | None:
     """The tables of nested Arrow columns, or None where loading the records might disagree with them.
 
-    ``ids`` is a string column; ``executions`` a ``list<struct<capability, status, queries:
+    ``ids`` and ``responses`` are string columns, ``invoked_tools`` a ``list<string>`` column
+    (declined when a name is null or empty: loading rejects it); ``executions`` a ``list<struct<capability, status, queries:
     list<struct<queryString>>, retrievalHits: list<struct<rank: int64, webUrl, extracts:
     list<struct<text>>>>>>`` column, as Arrow reads the normalized form (other struct fields are
     ignored). Arrow cannot tell a missing field from a null, nor see the raw form's fields, so
@@ -160,7 +178,7 @@ def flatten_nested(ids: pa.ChunkedArray, executions: pa.ChunkedArray) -> Executi
     represent is handled as loading would: a hit without a rank (or a null hit) is dropped, and
     so is an extract without text (or a null extract).
     """
-    if _has_duplicates(ids):
+    if _has_duplicates(ids) or not _valid_names(invoked_tools):
         return None
     parts: list[_Part] = []
     before = (0, 0, 0)  # the records, executions and hits of the earlier chunks
@@ -171,7 +189,9 @@ def flatten_nested(ids: pa.ChunkedArray, executions: pa.ChunkedArray) -> Executi
         parts.append(part.shifted(*before))
         before = (before[0] + len(chunk), before[1] + part.n_executions, before[2] + part.n_hits)
     return ExecutionTables(
-        records=pa.table([ids.cast(pa.string())], schema=RECORDS_SCHEMA),
+        records=pa.table(
+            [ids.cast(pa.string()), responses.cast(pa.string()), invoked_tools.cast(_NAMES)], schema=RECORDS_SCHEMA
+        ),
         executions=_chunked_table(EXECUTIONS_SCHEMA, [(p.record, p.capability, p.status) for p in parts]),
         queries=_chunked_table(QUERIES_SCHEMA, [(p.query_execution, p.query_string) for p in parts]),
         hits=_chunked_table(HITS_SCHEMA, [(p.hit_execution, p.rank, p.web_url) for p in parts]),
@@ -258,6 +278,11 @@ def _array(values: np.ndarray | pa.Array, kind: pa.DataType) -> pa.Array:
 
 def _any(mask: pa.Array) -> bool:
     return bool(pc.any(mask).as_py())
+
+
+def _valid_names(lists: pa.ChunkedArray) -> bool:
+    names = pc.list_flatten(lists)
+    return names.null_count == 0 and not _any(pc.equal(pc.binary_length(names), 0))
 
 
 def _has_duplicates(ids: pa.ChunkedArray) -> bool:
