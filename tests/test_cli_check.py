@@ -118,8 +118,8 @@ def test_bad_usage_and_input_exit_2_with_one_line(capsys, argv, message, tmp_pat
         assert message in err
 
 
-def test_a_log_checked_with_an_evaluator_that_needs_a_response_is_refused(capsys, tmp_path):
+def test_a_log_checked_with_an_evaluator_that_needs_an_expected_response_is_refused(capsys, tmp_path):
     config = tmp_path / "checks.json"
     config.write_text(json.dumps({"ExactMatch": {}}), encoding="utf-8")
     code, _, err = run_cli(capsys, "check", "--executions", LOG, "--config", str(config))
-    assert code == 2 and "'ExactMatch' cannot check an execution log (it has no responses)" in err
+    assert code == 2 and "'ExactMatch' cannot check an execution log (it holds executions, responses and invoked" in err

@@ -1,13 +1,15 @@
-"""RetrievalQuery and RetrievalResult over many records at once, column-wise.
+"""RetrievalQuery, RetrievalResult, KeywordMatch and ToolUse over many records at once, column-wise.
 
 A *check plan* (:class:`CheckPlan`) lists the checks: one row per (record, evaluator), with the
 evaluator's validated options as columns. :func:`run_checks` evaluates every row of a plan
 against :class:`~.tables.ExecutionTables` together: Arrow compute and numpy for the joins,
 filters and group-bys, numba kernels (:mod:`retrieval_eval.kernels.contains`) for containment
-with a needle per row, and no Python loop over executions, queries, hits or extracts.
+with a needle per row, and no Python loop over executions, queries, hits or extracts;
+KeywordMatch and ToolUse read the records' responses and invoked tools (:mod:`.answer_checks`).
 :func:`score_objects` turns its rows into the score objects of the per-item checks, equal key
-for key to ``RetrievalQuery.run(options, telemetry)`` and ``RetrievalResult.run(options,
-telemetry)``, reasons included (both paths build them with the same functions).
+for key to ``RetrievalQuery.run(options, telemetry)``, ``RetrievalResult.run(options,
+telemetry)``, ``KeywordMatch.run(options, response)`` and ``ToolUse.run(options,
+invoked_tools)``, reasons included (both paths build them with the same functions).
 
 Only the default matcher (casefolded containment) runs here. A custom
 :class:`~.matching.ExtractMatcher`, such as an entailment judge, is per-item only:
@@ -32,12 +34,16 @@ from ..data.ids import read_only
 from ..errors import ConfigError, InputError, RetrievalEvalError
 from ..kernels.contains import best_hits_in, contains_pairs
 from . import _columns as col
+from .answer_checks import KeywordChecks, ToolChecks
 from .casefold import Haystacks
 from .checks import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
 from .evaluator import errored
+from .keyword_match import KeywordMatch, keyword_score
 from .tables import ExecutionTables
+from .tool_use import ToolUse, tool_score
 
-EVALUATORS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult}
+EVALUATORS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult, "KeywordMatch": KeywordMatch,
+              "ToolUse": ToolUse}  # fmt: skip
 _INT64_MAX = 2**63 - 1
 _TERMS = pa.list_(pa.string())
 _OPTIONS_SCHEMA = pa.schema(
@@ -50,6 +56,11 @@ _OPTIONS_SCHEMA = pa.schema(
         ("max_rank", pa.int64()),
         ("min_expected_count", pa.int64()),
         ("expected_items", _TERMS),
+        ("keywords", _TERMS),
+        ("tools", _TERMS),
+        ("mode", pa.string()),
+        ("case_sensitive", pa.bool_()),
+        ("word_boundaries", pa.bool_()),
         ("error", pa.string()),
     ]
 )
@@ -78,6 +89,12 @@ RESULT_SCHEMA = pa.schema(
         ("matched_items", pa.list_(_MATCHED_ITEM)),
         ("missing_items", _TERMS),
         ("extract_failures", _TERMS),
+        ("mode", pa.string()),
+        ("matched_keywords", _TERMS),
+        ("missing_keywords", _TERMS),
+        ("matched_tools", _TERMS),
+        ("missing_tools", _TERMS),
+        ("invoked_tools", _TERMS),
     ]
 )
 CODES = (
@@ -98,11 +115,13 @@ PASS, FAILURE, NO_MATCH, MISSING, EXCLUDED, MIXED, ERROR, NOT_RETRIEVED, BELOW_M
 class CheckPlan:
     """The checks to run: ``table`` has one row per (record, evaluator), with the schema :data:`PLAN_SCHEMA`.
 
-    Columns: ``record`` (index into the records), ``evaluator`` (``RetrievalQuery`` or
-    ``RetrievalResult``), the options as validated (``capability``; RetrievalQuery's
-    ``selector``, ``includes``, ``excludes``; RetrievalResult's ``max_rank``,
-    ``min_expected_count`` (null: unset), ``expected_items`` (null: unset)), and ``error``: null
-    for valid options, else the message of their ConfigError (the option columns are then null).
+    Columns: ``record`` (index into the records), ``evaluator`` (a name of :data:`EVALUATORS`),
+    the options as validated (``capability``; RetrievalQuery's ``selector``, ``includes``,
+    ``excludes``; RetrievalResult's ``max_rank``, ``min_expected_count`` (null: unset),
+    ``expected_items`` (null: unset); KeywordMatch's ``keywords`` and ToolUse's ``tools``, with
+    their ``mode`` and ``case_sensitive``, and KeywordMatch's ``word_boundaries``), and
+    ``error``: null for valid options, else the message of their ConfigError (the option
+    columns are then null).
     """
 
     table: pa.Table
@@ -117,8 +136,8 @@ def plan_checks(n_records: int, evaluators: Mapping[str, Any]) -> CheckPlan:
     Raises
     ------
     ConfigError
-        An evaluator is not RetrievalQuery or RetrievalResult (invalid options are not raised:
-        they give the errored record, as ``run`` does).
+        An evaluator is not one of :data:`EVALUATORS` (invalid options are not raised: they
+        give the errored record, as ``run`` does).
     """
     rows = [_plan_row(name, options) for name, options in _evaluators(evaluators)]
     one = pa.Table.from_pylist(rows, schema=_OPTIONS_SCHEMA)
@@ -176,11 +195,13 @@ def _canonical(options: Any) -> str | None:
 def _plan_row(name: str, options: Any) -> dict[str, Any]:
     check = EVALUATORS.get(name)
     if check is None:
-        raise ConfigError(f"{name!r} is not a retrieval check; the batch path runs {' and '.join(EVALUATORS)}")
+        raise ConfigError(f"{name!r} cannot run on an execution log; the batch path runs {', '.join(EVALUATORS)}")
     try:
         parsed = check.from_options(options).options
     except RetrievalEvalError as exc:
         return {"evaluator": name, "error": str(exc)}
+    if check in (KeywordMatch, ToolUse):
+        return {"evaluator": name, **parsed.model_dump()}
     if check is RetrievalQuery:
         terms = {"includes": list(parsed.includes), "excludes": list(parsed.excludes)}
         return {"evaluator": name, "capability": parsed.capability, "selector": parsed.selector, **terms}
@@ -200,14 +221,17 @@ def _plan_row(name: str, options: Any) -> dict[str, Any]:
 def run_checks(tables: ExecutionTables, plan: CheckPlan) -> pa.Table:
     """Every check of ``plan`` on ``tables``: one row per plan row, in plan order (schema :data:`RESULT_SCHEMA`).
 
-    Columns: ``record``, ``evaluator``; ``score`` (null when errored), ``result`` (``pass``,
-    ``fail``, ``error``), ``diagnostic_code``, ``error`` (the errored record's text); the inputs
+    Columns: ``record``, ``evaluator``; ``score`` (null when errored, and for KeywordMatch and
+    ToolUse, which have none), ``result`` (``pass``, ``fail``, ``error``), ``diagnostic_code``
+    (the retrieval checks'), ``error`` (the errored record's text); the inputs
     of the reason text (``capability``, ``selector``, ``max_rank``, ``min_expected_count``,
     ``failed_executions`` on a retrieval failure (0: no executions at all), ``passing_query``);
     RetrievalQuery's ``matched_queries``, ``includes_missing``, ``excludes_found`` and
     RetrievalResult's ``results_evaluated``, ``matched_items`` (``extractMatch``,
     ``matchedHitUrl``, ``matchedHitRank``), ``missing_items`` and ``extract_failures`` (the
-    snippets). A check's columns are null on the other check's rows and on errored rows.
+    snippets); ``mode`` and KeywordMatch's ``matched_keywords``, ``missing_keywords``, ToolUse's
+    ``matched_tools``, ``missing_tools``, ``invoked_tools``. A check's columns are null on the
+    other checks' rows and on errored rows.
     """
     options = plan.table
     n = options.num_rows
@@ -216,25 +240,32 @@ def run_checks(tables: ExecutionTables, plan: CheckPlan) -> pa.Table:
         raise ConfigError(f"the plan names records outside the {tables.n_records} records of the tables")
     valid = col.booleans(options.column("error").is_null())
     evaluator = options.column("evaluator")
-    is_query = valid & col.booleans(pc.equal(evaluator, "RetrievalQuery"))
-    is_result = valid & col.booleans(pc.equal(evaluator, "RetrievalResult"))
-    if not np.all(is_query | is_result | ~valid):
-        raise ConfigError(f"the plan runs an evaluator other than {' and '.join(EVALUATORS)}")
+    is_query, is_result, is_keyword, is_tool = (
+        valid & col.booleans(pc.equal(evaluator, name)) for name in EVALUATORS
+    )
+    if not np.all(is_query | is_result | is_keyword | is_tool | ~valid):
+        raise ConfigError(f"the plan runs an evaluator other than {', '.join(EVALUATORS)}")
     layout = _Layout.of(tables)
-    scope = _Scope.of(tables, layout, options, record, valid)
+    retrieval = is_query | is_result
+    scope = _Scope.of(tables, layout, options, record, retrieval)
     query = _QueryChecks(tables, layout, options, scope, is_query)
     result = _ResultChecks(tables, layout, options, scope, is_result)
+    keyword = KeywordChecks(tables.records.column("response"), options, record, is_keyword)
+    tool = ToolChecks(tables.records.column("invoked_tools"), options, record, is_tool)
     code = np.where(is_query, query.code, result.code)
-    score = np.where(is_query, query.score, result.score)
-    errors = options.column("error")
+    # The answer checks' errors come from the records (no response, no invoked tools recorded).
+    errors = pc.coalesce(options.column("error"), pa.array(np.where(is_keyword, keyword.error, tool.error), pa.string()))
+    judged = col.booleans(errors.is_null())
+    answer_passed = np.where(is_keyword, keyword.passed, tool.passed)
+    passed = np.where(retrieval, code == PASS, answer_passed)
     messages = pc.unique(errors).drop_null()
     texts = pa.array([errored(message)["error"] for message in messages.to_pylist()], pa.string())
     columns = {
         "record": pa.array(record),
         "evaluator": evaluator,
-        "score": pa.array(score, mask=~valid),
-        "result": pc.take(pa.array(["fail", "pass", "error"]), np.where(~valid, 2, code == PASS)),
-        "diagnostic_code": pc.take(pa.array(CODES), pa.array(code, mask=~valid)),
+        "score": pa.array(np.where(is_query, query.score, result.score), mask=~retrieval),
+        "result": pc.take(pa.array(["fail", "pass", "error"]), np.where(~judged, 2, passed)),
+        "diagnostic_code": pc.take(pa.array(CODES), pa.array(code, mask=~retrieval)),
         "error": pc.take(texts, pc.index_in(errors, messages)),
         "capability": options.column("capability"),
         "selector": options.column("selector"),
@@ -249,6 +280,12 @@ def run_checks(tables: ExecutionTables, plan: CheckPlan) -> pa.Table:
         "matched_items": result.matched,
         "missing_items": result.missing,
         "extract_failures": result.failures,
+        "mode": pc.if_else(pa.array(judged & (is_keyword | is_tool)), options.column("mode"), None),
+        "matched_keywords": keyword.matched,
+        "missing_keywords": keyword.missing,
+        "matched_tools": tool.matched,
+        "missing_tools": tool.missing,
+        "invoked_tools": tool.invoked,
     }
     return pa.table(columns, schema=RESULT_SCHEMA)
 
@@ -279,11 +316,21 @@ class _ScoreRow(NamedTuple):
     results_evaluated: int | None
     matched_items: list[dict[str, Any]] | None
     missing_items: list[str] | None
+    mode: str | None
+    matched_keywords: list[str] | None
+    missing_keywords: list[str] | None
+    matched_tools: list[str] | None
+    missing_tools: list[str] | None
+    invoked_tools: list[str] | None
 
 
 def _score_object(row: _ScoreRow) -> dict[str, Any]:
     if row.result == "error":
         return {"result": "error", "error": row.error}
+    if row.evaluator == "KeywordMatch":
+        return keyword_score(row.mode, row.matched_keywords, row.missing_keywords)
+    if row.evaluator == "ToolUse":
+        return tool_score(row.mode, row.matched_tools, row.missing_tools, row.invoked_tools)
     if row.evaluator == "RetrievalQuery":
         return query_score(
             row.diagnostic_code,

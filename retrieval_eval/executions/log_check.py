@@ -1,4 +1,4 @@
-"""Checking an execution log in bulk: RetrievalQuery and RetrievalResult over every record, column-wise.
+"""Checking an execution log in bulk: RetrievalQuery, RetrievalResult, KeywordMatch and ToolUse over every record, column-wise.
 
 The checks come from a JSON configuration, in one of two forms:
 
@@ -7,7 +7,10 @@ The checks come from a JSON configuration, in one of two forms:
   {"evaluators": {...}, "evaluators_mode": "extend" | "replace"}}}``; records are matched by
   ``id``, and a record that ``items`` does not name gets the defaults.
 
-A log has no responses, so only the retrieval checks can run; any other evaluator in the
+The retrieval checks read a record's executions; KeywordMatch its ``response`` and ToolUse its
+``invoked_tools`` (see :mod:`.log`): a record without the field it needs gets that check's
+errored record, as an item without them does in a document. The other evaluators need what a
+log does not hold (an expected response, citations, a language model); any of them in the
 configuration is an error. Invalid options of a check become its errored record, per record.
 """
 
@@ -28,7 +31,7 @@ from ..errors import ConfigError, InputError, OutputError
 from ..io import read_json_file, write_json, write_table
 from ..io.atomic import atomic_write
 from .batch import plan_checks, plan_per_record, run_checks, score_objects
-from .evaluators import RETRIEVAL_CHECKS, score_key
+from .evaluators import LOG_CHECKS, score_key
 from .log import read_execution_log
 from .outcomes import CheckSummary
 from .tables import ExecutionTables
@@ -87,14 +90,14 @@ class LogCheck:
 
 
 def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike) -> LogCheck:
-    """Run the configured retrieval checks over every record of ``log`` (a JSON Lines or Parquet path, or its tables)."""
+    """Run the configured checks over every record of ``log`` (a JSON Lines or Parquet path, or its tables)."""
     tables = log if isinstance(log, ExecutionTables) else read_execution_log(log)
     evaluators = _read_config(config)
     label = None if isinstance(config, Mapping) else os.fspath(config)
     if "items" in evaluators or "default_evaluators" in evaluators:
         plan = plan_per_record(_per_record(tables, evaluators, label))
     else:
-        _only_retrieval(evaluators, label, "")
+        _only_loggable(evaluators, label, "")
         plan = plan_checks(tables.records.num_rows, evaluators)
     results = run_checks(tables, plan)
     results = results.append_column("id", pc.take(tables.records.column("id"), results.column("record")))
@@ -110,22 +113,22 @@ def _read_config(config: ConfigLike) -> Mapping[str, Any]:
     return value
 
 
-def _only_retrieval(evaluators: Any, label: str | None, where: str) -> None:
+def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
     if not isinstance(evaluators, Mapping):
         raise InputError(
             f"expected an object of evaluators, got {type(evaluators).__name__}", source=label, field=where or None
         )
-    others = [name for name in evaluators if name not in RETRIEVAL_CHECKS]
+    others = [name for name in evaluators if name not in LOG_CHECKS]
     if others:
         raise ConfigError(
             f"{label + ': ' if label else ''}{where + ': ' if where else ''}{others[0]!r} cannot check an execution log "
-            f"(it has no responses); use {' or '.join(RETRIEVAL_CHECKS)}"
+            f"(it holds executions, responses and invoked tools only); use {', '.join(LOG_CHECKS)}"
         )
 
 
 def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str | None) -> list[dict[str, Any]]:
     defaults = config.get("default_evaluators") or {}
-    _only_retrieval(defaults, label, "default_evaluators")
+    _only_loggable(defaults, label, "default_evaluators")
     items = config.get("items") or {}
     if not isinstance(items, Mapping):
         raise InputError("must be an object keyed by record id", source=label, field="items")
@@ -137,7 +140,7 @@ def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str |
                 f"expected an object with 'evaluators', got {type(item).__name__}", source=label, field=where
             )
         own = item.get("evaluators") or {}
-        _only_retrieval(own, label, f"{where}.evaluators")
+        _only_loggable(own, label, f"{where}.evaluators")
         mode = item.get("evaluators_mode", "extend")
         if mode not in ("extend", "replace"):
             raise InputError(

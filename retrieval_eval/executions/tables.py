@@ -281,7 +281,7 @@ def _any(mask: pa.Array) -> bool:
 
 
 def _valid_names(lists: pa.ChunkedArray) -> bool:
-    names = pc.list_flatten(lists)
+    names = pc.list_flatten(lists.cast(_NAMES))  # a Parquet column of empty lists may have null-typed names
     return names.null_count == 0 and not _any(pc.equal(pc.binary_length(names), 0))
 
 

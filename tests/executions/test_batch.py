@@ -185,7 +185,7 @@ def test_plan_per_record_validates_each_distinct_options_once(monkeypatch):
 
 @pytest.mark.parametrize("plan", [lambda e: plan_checks(1, e), lambda e: plan_per_record([e])])
 def test_an_unknown_evaluator_is_a_config_error(plan):
-    with pytest.raises(ConfigError, match="'ExactMatch' is not a retrieval check"):
+    with pytest.raises(ConfigError, match="'ExactMatch' cannot run on an execution log; the batch path runs Retrieval"):
         plan({"ExactMatch": {}})
     with pytest.raises(ConfigError, match="must be an object"):
         plan(["RetrievalQuery"])
