@@ -129,16 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="score an evaluation document, or check an execution log",
         description="Score the deterministic evaluators of an evaluation document (Citations, ExactMatch, "
-        "PartialMatch, RetrievalQuery, RetrievalResult), or run retrieval checks over every record of an "
-        "execution log. Prints pass rates per evaluator and counts per diagnostic code; exit code 1 when "
-        "an item fails.",
+        "PartialMatch, RetrievalQuery, RetrievalResult, KeywordMatch, ToolUse), or run RetrievalQuery, "
+        "RetrievalResult, KeywordMatch and ToolUse over every record of an execution log. Prints pass rates "
+        "per evaluator and counts per diagnostic code; exit code 1 when an item fails.",
         epilog=_CHECK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("document", nargs="?", help="evaluation document (JSON, schemaVersion 1.x)")
     check.add_argument("--executions", metavar="LOG",
-                       help="retrieval executions, one record per JSON line (or Parquet row, .parquet) with an 'id': "
-                       "matched to the document's items by extensions.id, or checked on their own with --config")
+                       help="retrieval executions (and 'response', 'invoked_tools'), one record per JSON line (or "
+                       "Parquet row, .parquet) with an 'id': matched to the document's items by extensions.id, or "
+                       "checked on their own with --config")
     check.add_argument("--config", metavar="CHECKS.json",
                        help="with --executions and no document: the checks to run on every record")
     check.add_argument("-o", "--output", help="output document (.json); with --config: results (.jsonl, .json, .parquet)")

@@ -123,3 +123,54 @@ def test_a_log_checked_with_an_evaluator_that_needs_an_expected_response_is_refu
     config.write_text(json.dumps({"ExactMatch": {}}), encoding="utf-8")
     code, _, err = run_cli(capsys, "check", "--executions", LOG, "--config", str(config))
     assert code == 2 and "'ExactMatch' cannot check an execution log (it holds executions, responses and invoked" in err
+
+
+def _answer_log(tmp_path: Path) -> Path:
+    log = tmp_path / "answers.jsonl"
+    records = [
+        {"id": "a", "response": "The standard deductible is $500.", "invoked_tools": ["SearchPolicies"]},
+        {"id": "b", "response": "Please call us.", "invoked_tools": [{"name": "Escalate", "type": "topic"}]},
+    ]
+    log.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return log
+
+
+def test_an_execution_log_checked_for_keywords_and_tools(capsys, tmp_path):
+    config = tmp_path / "checks.json"
+    checks = {"KeywordMatch": {"keywords": ["deductible", "$500"]}, "ToolUse": {"tools": ["searchpolicies"]}}
+    config.write_text(json.dumps(checks), encoding="utf-8")
+    results = tmp_path / "results.jsonl"
+    code, out, err = run_cli(
+        capsys, "check", "--executions", str(_answer_log(tmp_path)), "--config", str(config), "-o", str(results)
+    )
+    assert code == 1 and err == ""
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:4]}
+    assert rows == {"KeywordMatch": ["1", "1", "0", "0", "50.0%"], "ToolUse": ["1", "1", "0", "0", "50.0%"]}
+    written = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert [record["status"] for record in written] == ["pass", "fail"]
+    assert written[1]["scores"]["toolUse"]["invoked_tools"] == ["Escalate"]
+
+
+def test_a_document_scores_keywords_and_the_tools_of_its_log(capsys, tmp_path):
+    document = {
+        "schemaVersion": "1.6.0",
+        "default_evaluators": {"ToolUse": {"tools": ["SearchPolicies"]}},
+        "items": [
+            {"prompt": "Deductible?", "response": "It is $500.", "evaluators": {"KeywordMatch": {"keywords": ["$500"]}},
+             "extensions": {"id": "a"}},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "document.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    scored = tmp_path / "scored.json"
+    code, out, _ = run_cli(capsys, "check", str(path), "--executions", str(_one_record_log(tmp_path)), "-o", str(scored))
+    assert code == 0 and out.splitlines()[-1] == "items: 1 pass"
+    item = json.loads(scored.read_text(encoding="utf-8"))["items"][0]
+    assert item["diagnostics"] == {"invoked_tools": ["SearchPolicies"]}
+    assert item["scores"]["keywordMatch"]["result"] == item["scores"]["toolUse"]["result"] == "pass"
+
+
+def _one_record_log(tmp_path: Path) -> Path:
+    log = tmp_path / "one.jsonl"
+    log.write_text(json.dumps({"id": "a", "invoked_tools": ["SearchPolicies"]}) + "\n", encoding="utf-8")
+    return log

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
@@ -34,6 +34,8 @@ from . import strategies
 from .test_batch import _rechunked
 
 CHECKS = {"KeywordMatch": KeywordMatch, "ToolUse": ToolUse, "RetrievalQuery": RetrievalQuery}
+# Each example runs the whole engine (tens of Arrow calls, 10-20 ms): fewer of them than the profile's.
+ENGINE_EXAMPLES = min(40, settings().max_examples)
 
 records = st.fixed_dictionaries(
     {},
@@ -90,6 +92,7 @@ def assert_agrees(logged: list[dict], configs: list[dict], result: pa.Table) -> 
     ]
 
 
+@settings(max_examples=ENGINE_EXAMPLES)
 @given(st.lists(records, min_size=1, max_size=5), st.lists(evaluator_maps(), min_size=1, max_size=3), st.booleans())
 def test_random_logs_agree_with_the_per_item_evaluators(logged, maps, shared):
     configs = [maps[0]] * len(logged) if shared else [maps[i % len(maps)] for i in range(len(logged))]
@@ -97,6 +100,7 @@ def test_random_logs_agree_with_the_per_item_evaluators(logged, maps, shared):
     assert_agrees(logged, configs, run_checks(tables_of(logged), plan))
 
 
+@settings(max_examples=ENGINE_EXAMPLES)
 @given(st.lists(records, min_size=1, max_size=5), evaluator_maps(), st.lists(st.integers(0, 12), max_size=3))
 def test_chunked_records_give_the_same_results(logged, evaluators, cuts):
     tables = tables_of(logged)
@@ -110,6 +114,7 @@ def write_jsonl(folder: Path, logged: list[dict]) -> Path:
     return path
 
 
+@settings(max_examples=ENGINE_EXAMPLES)
 @given(st.lists(records, min_size=1, max_size=4), evaluator_maps())
 def test_check_log_of_a_file_agrees_with_the_per_item_evaluators_and_both_readings(logged, evaluators):
     logged = [{"id": f"r{number}", **record} for number, record in enumerate(logged)]
@@ -138,6 +143,7 @@ def test_the_arrow_reading_takes_responses_and_names_and_declines_what_it_cannot
         assert log_module._read_with_arrow(str(path)) is None, declined
 
 
+@settings(max_examples=ENGINE_EXAMPLES)
 @given(st.lists(records, min_size=1, max_size=4))
 def test_a_parquet_log_reads_as_the_same_log_in_json_lines(logged):
     # Parquet holds one shape per column: the invocations as names, the executions as written.
