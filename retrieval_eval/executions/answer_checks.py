@@ -4,7 +4,7 @@
 and the records' ``response`` and ``invoked_tools`` columns (:class:`~.tables.ExecutionTables`).
 The (row, expected keyword) pairs are searched by :func:`~retrieval_eval.kernels.keywords.keywords_found`
 in the casefolded (or, for case-sensitive rows, the raw) buffers; the (row, expected tool) pairs
-are matched to the invoked names by one Arrow hash join on (record, case mode, name). No Python
+are matched to the invoked names on integer keys of (record, case mode, name). No Python
 loop runs over records, rows or pairs; the only Python loop is over the distinct non-ASCII code
 points of the responses, to decide which are word characters. The results equal the per-item
 evaluators' (:mod:`.keyword_match`, :mod:`.tool_use`), errors included.
@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..data.ids import read_only
+from ..errors import InputError
 from ..kernels.contains import CODE_POINTS, code_points_in_rows
 from ..kernels.keywords import keywords_found
 from . import _columns as col
@@ -114,27 +115,20 @@ class ToolChecks:
 def _invoked(names: pa.Array, owner: np.ndarray, pairs: _Expectations, record: np.ndarray) -> np.ndarray:
     """For each (row, expected tool) pair: did the row's record invoke it (``names``, of the records ``owner``)?
 
-    One hash join on (record, case-sensitive, name); the names are casefolded for the rows that
-    are not case-sensitive, on both sides.
+    Every name is keyed (record, case-sensitive, name), the name casefolded for the rows that are
+    not case-sensitive, on both sides; the keys become integers (the name by its position in the
+    distinct names) and are looked up with ``np.isin``, a sort, instead of a hash join on strings
+    (0.25 s against 0.02 s for 200k pairs).
     """
-    invoked_keys = pa.table(
-        {
-            "record": np.concatenate([owner, owner]),
-            "sensitive": np.repeat([True, False], len(owner)),
-            "name": pa.concat_arrays([names.cast(pa.large_string()), casefold(names)]),
-        }
-    )
+    invoked = pa.concat_arrays([names.cast(pa.large_string()), casefold(names)])
+    invoked_sensitive = np.repeat([1, 0], len(owner))
     tools = pairs.terms.values.take(pa.array(pairs.term))
     sensitive = pairs.sensitive[pairs.row]
-    expected = pa.table(
-        {
-            "pair": np.arange(len(pairs.row), dtype=np.int64),
-            "record": record[pairs.row],
-            "sensitive": sensitive,
-            "name": pc.if_else(pa.array(sensitive), tools.cast(pa.large_string()), casefold(tools)),
-        }
-    )
-    hits = expected.join(invoked_keys, keys=["record", "sensitive", "name"], join_type="left semi")
-    found = np.zeros(len(pairs.row), dtype=bool)
-    found[hits.column("pair").to_numpy()] = True
-    return found
+    expected = pc.if_else(pa.array(sensitive), tools.cast(pa.large_string()), casefold(tools))
+    vocabulary = pc.unique(pa.concat_arrays([invoked, expected]))
+    size = len(vocabulary)
+    if (max(record.max(initial=0), owner.max(initial=0)) + 1) * 2 * size >= 2**63:
+        raise InputError(f"{size} distinct tool names in {len(owner)} records: too many to key in 64 bits")
+    invoked_key = (np.concatenate([owner, owner]) * 2 + invoked_sensitive) * size + col.codes(invoked, vocabulary)
+    expected_key = (record[pairs.row] * 2 + sensitive) * size + col.codes(expected, vocabulary)
+    return np.isin(expected_key, invoked_key)
