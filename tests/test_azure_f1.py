@@ -120,23 +120,28 @@ def test_golden_scores_equal_the_oracle() -> None:
     assert [oracle_f1(response, truth) for response, truth, _ in TEXT_PAIRS] == [score for *_, score in TEXT_PAIRS]
 
 
-@pytest.mark.parametrize("threshold", [0.5, 2 / 3, 1])
-def test_columnar_path_equals_the_sdk_on_every_golden_text(threshold: float) -> None:
+def test_columnar_path_equals_the_sdk_on_every_golden_text() -> None:
     rows = [{"response": response, "ground_truth": truth} for response, truth, _ in TEXT_PAIRS]
-    evaluator = F1ScoreEvaluator(threshold=threshold)
+    evaluator = F1ScoreEvaluator(threshold=2 / 3)  # a score the golden texts reach exactly
     table = evaluator.evaluate_table(rows)
     assert table["f1_score"].tolist() == [score for *_, score in TEXT_PAIRS]
-    assert table["f1_score_passed"].tolist() == [score >= threshold for *_, score in TEXT_PAIRS]
+    assert table["f1_score_passed"].tolist() == [score >= 2 / 3 for *_, score in TEXT_PAIRS]
+    assert table["f1_score_result"].tolist() == ["pass" if score >= 2 / 3 else "fail" for *_, score in TEXT_PAIRS]
     for ours, row in zip(evaluator.evaluate_rows(rows), rows):
         assert_identical(ours, evaluator(**row))
 
 
-# Characters that exercise each step: case with longer or contextual lower cases, ASCII and
-# non-ASCII punctuation, word characters of every kind, every kind of whitespace.
-ALPHABET = "aAnNtThHeE xyz_09.,'-!(\t\n\x1c\x85\xa0\u3000éÉßİΣσςΟΔ中🙂…«’½²ǅ\u0301"
-texts = st.text(alphabet=ALPHABET, max_size=40) | st.lists(
-    st.sampled_from(["the", "The", "a", "A", "an", "AN", "cat", "Cat.", "the_", "a1", "ΟΔΟΣ", "İ", "ﬁ", "é"]), max_size=12
-).map(" ".join)
+# Characters that exercise each step: case (with longer lower cases), ASCII and non-ASCII
+# punctuation, word characters of every kind, every kind of whitespace. Capital sigma and capital
+# I with dot are drawn in a third of the texts only: rows holding them leave the kernel.
+ALPHABET = "aAnNtThHeE xyz_09.,'-!(\t\n\x1c\x85\xa0\u3000éÉßσςΟΔ中🙂…«’½²ǅﬁK\u0301"
+WORDS = ["the", "The", "a", "A", "an", "AN", "cat", "Cat.", "the_", "a1", "ΟΔΟ", "é", "ﬁ", "K", "straße",
+         "€the", "€", "½a", "½", "…an…", "…", "cat€the€cat"]
+texts = (
+    st.text(alphabet=ALPHABET, max_size=40)
+    | st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+    | st.text(alphabet=ALPHABET + "ΣİΣİ", max_size=40)
+)
 
 
 @given(st.lists(st.tuples(texts, texts), min_size=1, max_size=12))
@@ -148,11 +153,11 @@ def test_columnar_path_equals_the_oracle_and_the_per_call_path(pairs: list[tuple
     assert scores == [evaluator(response=response, ground_truth=truth)["f1_score"] for response, truth in pairs]
 
 
-def test_rows_with_a_capital_sigma_are_counted_by_the_definition() -> None:
-    """Final sigma depends on the neighbours: such rows leave the kernel and are still exact."""
-    pairs = [("ΟΔΟΣ ΣΑΣ", "οδος σας"), ("ΟΔΟΣ.ΣΑΣ Σ", "οδοσσας σ"), ("ΣΑΣ", "σας"), ("cat", "cat")]
+def test_rows_the_kernel_cannot_read_are_counted_by_the_definition() -> None:
+    """Capital sigma (its lower case depends on its neighbours) and capital I with dot (two code points)."""
+    pairs = [("ΟΔΟΣ ΣΑΣ", "οδος σας"), ("ΟΔΟΣ.ΣΑΣ Σ", "οδοσσας σ"), ("İstanbul", "i̇stanbul"), ("cat", "cat"), ("İ", "i")]
     responses, truths = (pa.chunked_array([list(side)]) for side in zip(*pairs))
-    assert f1_scores(responses, truths).tolist() == [oracle_f1(r, t) for r, t in pairs] == [1.0, 1.0, 1.0, 1.0]
+    assert f1_scores(responses, truths).tolist() == [oracle_f1(r, t) for r, t in pairs] == [1.0, 1.0, 1.0, 1.0, 0.0]
 
 
 def test_files_of_every_format_give_the_same_scores(tmp_path: Path) -> None:

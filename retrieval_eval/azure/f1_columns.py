@@ -1,10 +1,11 @@
 """Answer F1 over whole columns: the token counts of every row in one kernel pass (:mod:`~retrieval_eval.kernels.answer_tokens`).
 
 The kernel needs, for each non-ASCII code point of the data, its lower case (``str.lower`` of
-the code point alone) and the class of every lowered code point (word, space, ASCII
-punctuation, other); Python computes those once per distinct code point, never per row. The
-rows the kernel flags (a capital sigma, whose lower case depends on its neighbours, or a hash
-shared by two distinct tokens) are counted with the definition, :func:`.f1_score.shared_token_count`.
+the code point alone) and that code point's class (word, space, ASCII punctuation, other);
+Python computes those once per distinct code point, never per row. The rows the kernel flags
+(a capital sigma, whose lower case depends on its neighbours; a capital I with dot, whose lower
+case is two code points; two distinct tokens with one hash) are counted with the definition,
+:func:`.f1_score.shared_token_count`.
 """
 
 from __future__ import annotations
@@ -55,34 +56,29 @@ def _class(char: str) -> int:
 
 
 class _LowerCases:
-    """``chr(c).lower()`` and its code points' classes for the non-ASCII code points ``c`` met so far.
+    """``chr(c).lower()`` and its class for the non-ASCII code points ``c`` met so far.
 
     Kept across calls (a process scoring many files meets the same alphabet again); the tables
     given out are new arrays each time, never changed afterwards.
     """
 
     def __init__(self) -> None:
-        self._lowered: dict[int, tuple[list[int], list[int]]] = {}
+        self._lowered: dict[int, tuple[int, int]] = {}
         self._lock = threading.Lock()
 
-    def tables(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(points, lower_start, lower_count, lower_points, lower_classes) for the sorted ``points``, as the kernel takes them."""
+    def tables(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(points, lowered, classes) for the sorted ``points``, as the kernel takes them."""
         with self._lock:
             for point in points.tolist():
                 if point not in self._lowered:
                     lowered = chr(point).lower()
-                    self._lowered[point] = ([ord(c) for c in lowered], [_class(c) for c in lowered])
+                    unread = point in kernel.UNREAD_POINTS or len(lowered) != 1
+                    self._lowered[point] = (point, kernel.UNREAD) if unread else (ord(lowered), _class(lowered))
             entries = [self._lowered[point] for point in points.tolist()]
-        counts = np.array([len(lowered) for lowered, _ in entries], dtype=np.int64)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(counts) else counts
-        lowered_points = [p for lowered, _ in entries for p in lowered]
-        classes = [c for _, kinds in entries for c in kinds]
         return (
             read_only(points.astype(np.int64)),
-            read_only(starts),
-            read_only(counts),
-            read_only(np.array(lowered_points, dtype=np.int64)),
-            read_only(np.array(classes, dtype=np.uint8)),
+            read_only(np.array([lowered for lowered, _ in entries], dtype=np.int64)),
+            read_only(np.array([kind for _, kind in entries], dtype=np.uint8)),
         )
 
 

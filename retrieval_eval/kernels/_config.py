@@ -97,16 +97,25 @@ class Kernel:
     compiles one specialization per combination), for :func:`compile_all`; kernels called only
     by other kernels have none, they are compiled inside their callers. ``python``, when given,
     is the python build instead of the function: a numpy equivalent with the same results, for
-    a kernel whose loops are fast compiled but slow in Python.
+    a kernel whose loops are fast compiled but slow in Python. ``work``, when given, is the
+    work of a call (from its arguments) as ``auto`` mode tallies it, instead of its rows: for
+    a kernel whose time goes with the bytes it reads.
     """
 
     def __init__(
-        self, function: Callable, *, parallel: bool, example: Callable[[], tuple] | None, python: Callable | None = None
+        self,
+        function: Callable,
+        *,
+        parallel: bool,
+        example: Callable[[], tuple] | None,
+        python: Callable | None = None,
+        work: Callable[..., int] | None = None,
     ) -> None:
         functools.update_wrapper(self, function)
         self.function = function
         self.is_parallel = parallel
         self.example = example
+        self._work: Callable[[tuple], int] = _size if work is None else lambda args: work(*args)
         self._builds: dict[str, Callable] = {} if python is None else {"python": python}
         REGISTRY.append(self)
 
@@ -156,11 +165,11 @@ class Kernel:
         return any(name != "python" and build.overloads for name, build in self._builds.items())
 
     def compiled_build(self, args: tuple) -> Any:
-        """The compiled build for these arguments: parallel for large inputs, else serial."""
-        return self.parallel if self.is_parallel and _size(args) >= SERIAL_BELOW else self.serial
+        """The compiled build for these arguments: parallel for large inputs (their work, as for ``auto``), else serial."""
+        return self.parallel if self.is_parallel and self._work(args) >= SERIAL_BELOW else self.serial
 
     def __call__(self, *args: Any) -> Any:
-        if _runs_python(self, _size(args)):
+        if _runs_python(self, self._work(args)):
             with np.errstate(over="ignore"):
                 return self.python(*args)
         return _call_compiled(self.compiled_build(args), args)
@@ -170,21 +179,29 @@ class Kernel:
 
 
 def jit(
-    function: Callable | None = None, *, example: Callable[[], tuple] | None = None, python: Callable | None = None
+    function: Callable | None = None,
+    *,
+    example: Callable[[], tuple] | None = None,
+    python: Callable | None = None,
+    work: Callable[..., int] | None = None,
 ) -> Any:
-    """Make a serial kernel (``@jit`` or ``@jit(example=..., python=...)``, see :class:`Kernel`)."""
+    """Make a serial kernel (``@jit`` or ``@jit(example=..., python=..., work=...)``, see :class:`Kernel`)."""
     if function is None:
-        return lambda f: Kernel(f, parallel=False, example=example, python=python)
-    return Kernel(function, parallel=False, example=example, python=python)
+        return lambda f: Kernel(f, parallel=False, example=example, python=python, work=work)
+    return Kernel(function, parallel=False, example=example, python=python, work=work)
 
 
 def parallel_jit(
-    function: Callable | None = None, *, example: Callable[[], tuple] | None = None, python: Callable | None = None
+    function: Callable | None = None,
+    *,
+    example: Callable[[], tuple] | None = None,
+    python: Callable | None = None,
+    work: Callable[..., int] | None = None,
 ) -> Any:
-    """Make a kernel whose outer loop is a ``prange`` over independent queries (``python=`` as for :func:`jit`)."""
+    """Make a kernel whose outer loop is a ``prange`` over independent queries (``python=``, ``work=`` as for :func:`jit`)."""
     if function is None:
-        return lambda f: Kernel(f, parallel=True, example=example, python=python)
-    return Kernel(function, parallel=True, example=example, python=python)
+        return lambda f: Kernel(f, parallel=True, example=example, python=python, work=work)
+    return Kernel(function, parallel=True, example=example, python=python, work=work)
 
 
 def read_only(values: Any, dtype: Any) -> np.ndarray:
