@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -24,6 +25,7 @@ import pyarrow.compute as pc
 from ..errors import InputError
 from .models import RetrievalTelemetry
 from .normalize import ExecutionsLike, load_executions
+from .tool_use import tool_names
 
 _INDEX = pa.int64()
 _NAMES = pa.list_(pa.string())
@@ -75,19 +77,20 @@ def flatten_records(
     ids: Sequence[str | None] | None = None,
     *,
     responses: Sequence[str | None] | None = None,
-    invoked_tools: Sequence[Sequence[str] | None] | None = None,
+    invoked_tools: Sequence[Any] | None = None,
 ) -> ExecutionTables:
     """The tables of ``records``: each is telemetry in any form :func:`~.normalize.load_executions` reads.
 
     None stands for a record without telemetry. ``ids`` (default: none) names the records;
-    ``responses`` and ``invoked_tools`` (names, as :func:`~.tool_use.tool_names` gives them)
-    are theirs (default: none recorded; None for one record: not recorded).
+    ``responses`` (strings) and ``invoked_tools`` (each an ``invoked_tools`` value, see
+    :mod:`.tool_use`) are theirs (default: none recorded; None for one record: not recorded).
 
     Raises
     ------
     InputError
-        A record cannot be loaded (naming its position as the row, and the field), or a rank
-        does not fit in 64 bits (the per-item checks take any integer; the tables cannot).
+        A record cannot be loaded, or its response or invoked tools are not of those shapes
+        (naming its position as the row, and the field), or a rank does not fit in 64 bits
+        (the per-item checks take any integer; the tables cannot).
     """
     for name, values in (("ids", ids), ("responses", responses), ("invoked_tools", invoked_tools)):
         if values is not None and len(values) != len(records):
@@ -102,14 +105,29 @@ def flatten_records(
             raise InputError(exc.detail, source=exc.source, row=index + 1, field=exc.field) from None
         columns.add(index, telemetry)
     none = [None] * len(records)
+    for index, response in enumerate(responses or ()):
+        if response is not None and not isinstance(response, str):
+            raise InputError(f"must be a string, got {type(response).__name__}", row=index + 1, field="response")
+    if invoked_tools is not None:
+        invoked_tools = [_names(value, index) for index, value in enumerate(invoked_tools)]
     try:
         return columns.tables(
             pa.table(
-                [list(values or none) for values in (ids, responses, invoked_tools)], schema=RECORDS_SCHEMA
+                [none if values is None else list(values) for values in (ids, responses, invoked_tools)],
+                schema=RECORDS_SCHEMA,
             )
         )
     except UnicodeEncodeError as exc:
         raise InputError("a string is not valid Unicode (it holds a lone surrogate)") from exc
+
+
+def _names(value: Any, index: int) -> list[str] | None:
+    if value is None:
+        return None
+    try:
+        return tool_names(value)
+    except InputError as exc:
+        raise InputError(exc.detail, row=index + 1, field=exc.field) from None
 
 
 class _Columns:

@@ -76,7 +76,7 @@ def tables_of(logged: list[dict]):
     return flatten_records(
         [record.get("retrieval_executions") for record in logged],
         responses=[record.get("response") for record in logged],
-        invoked_tools=[None if "invoked_tools" not in record else tool_names(record["invoked_tools"]) for record in logged],
+        invoked_tools=[record.get("invoked_tools") for record in logged],
     )
 
 
@@ -123,6 +123,15 @@ def test_check_log_of_a_file_agrees_with_the_per_item_evaluators_and_both_readin
         assert read_execution_log(path).equals(log_module._read_reference(str(path)))
         checked = check_log(path, evaluators)
     assert_agrees(logged, [evaluators] * len(logged), checked.results.drop_columns(["id"]))
+
+
+def test_flattened_records_take_the_shapes_of_a_log_and_name_the_bad_ones():
+    tables = flatten_records([None, None], responses=["x", None], invoked_tools=[["a", {"name": "b", "type": "topic"}], None])
+    assert tables.records.column("invoked_tools").to_pylist() == [["a", "b"], None]
+    with pytest.raises(InputError, match=r"row 2, field 'invoked_tools\[0\]\.name': must be a non-empty string"):
+        flatten_records([None, None], invoked_tools=[[], [{"name": 3}]])
+    with pytest.raises(InputError, match="row 1, field 'response': must be a string, got bytes"):
+        flatten_records([None], responses=[b"x"])
 
 
 def test_the_arrow_reading_takes_responses_and_names_and_declines_what_it_cannot_judge(tmp_path):
