@@ -16,12 +16,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data.ids import read_only
 from ..errors import InputError
+from ..io.arrays import read_only, string_buffers
 from ..kernels.contains import CODE_POINTS, code_points_in_rows
 from ..kernels.keywords import keywords_found
 from . import _columns as col
-from .casefold import casefold, string_buffers
+from .casefold import casefold
 from .keyword_match import NO_RESPONSE, is_word_character
 from .tool_use import not_recorded
 

@@ -22,10 +22,10 @@ from retrieval_eval.executions import KeywordMatch, RetrievalQuery, ToolUse, che
 from retrieval_eval.executions import log as log_module
 from retrieval_eval.executions.answer_checks import word_table
 from retrieval_eval.executions.batch import RESULT_SCHEMA, plan_checks, plan_per_record, run_checks, score_objects
-from retrieval_eval.executions.casefold import string_buffers
 from retrieval_eval.executions.log import read_execution_log
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.executions.tool_use import tool_names
+from retrieval_eval.io.arrays import string_buffers
 from retrieval_eval.kernels import contains, keywords
 from retrieval_eval.kernels._config import read_only
 
