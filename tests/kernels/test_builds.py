@@ -10,10 +10,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import retrieval_eval as rev
 from benchmarks.workload import make_workload
+from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.kernels import _config
@@ -68,6 +70,8 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     }
     run_checks(flatten_records(records), plan_per_record([checks, {"RetrievalQuery": checks["RetrievalQuery"]}, checks]))
     run_checks(flatten_records(records[:1]), plan_checks(1, checks))
+    answers = ["The café's ½ price.", "", "a an the", "Straße €the ΟΔΟΣ", "x", "ǅ ﬁne ﬁne"]
+    f1_scores(pa.chunked_array([answers]), pa.chunked_array([answers[::-1]]))
     return calls
 
 
