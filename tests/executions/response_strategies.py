@@ -33,7 +33,7 @@ def responses(draw) -> str:
     return text
 
 
-keywords = st.lists(st.sampled_from([word for word in WORDS if word]), min_size=1, max_size=5)
+keywords = st.lists(st.sampled_from([word for word in WORDS if word]) | st.text(min_size=1, max_size=3), min_size=1, max_size=5)
 modes = st.sampled_from(["all", "any"])
 tool_names = st.lists(st.sampled_from(TOOLS), max_size=5)
 # An invoked_tools value: names, or objects with a name (and other keys), mixed.

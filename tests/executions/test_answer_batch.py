@@ -41,7 +41,7 @@ records = st.fixed_dictionaries(
     {},
     optional={
         "retrieval_executions": strategies.executions,
-        "response": rs.responses(),
+        "response": rs.responses() | st.text(max_size=10),
         "invoked_tools": rs.invocations,
     },
 ).filter(lambda record: record != {})

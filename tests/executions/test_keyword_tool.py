@@ -37,6 +37,18 @@ def test_keyword_match_is_its_definition(response, options):
     assert without_reason(KeywordMatch.from_options(options)(response)) == rs.keyword_score_oracle(response, options)
 
 
+@given(
+    st.text(max_size=12),
+    st.lists(st.text(min_size=1, max_size=3), min_size=1, max_size=3),
+    rs.modes,
+    st.booleans(),
+    st.booleans(),
+)
+def test_keyword_match_is_its_definition_on_any_unicode_text(response, keywords, mode, case_sensitive, word_boundaries):
+    options = {"keywords": keywords, "mode": mode, "case_sensitive": case_sensitive, "word_boundaries": word_boundaries}
+    assert without_reason(KeywordMatch.from_options(options)(response)) == rs.keyword_score_oracle(response, options)
+
+
 @given(rs.responses(), rs.keywords, rs.modes, st.booleans(), st.booleans())
 def test_the_python_api_scores_as_the_options(response, keywords, mode, case_sensitive, word_boundaries):
     options = {"keywords": keywords, "mode": mode, "case_sensitive": case_sensitive, "word_boundaries": word_boundaries}
