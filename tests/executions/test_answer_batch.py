@@ -252,3 +252,26 @@ def test_one_specialization_of_the_keyword_kernel():
     run_checks(tables_of([{"response": "x"}]), plan_checks(1, {"KeywordMatch": {"keywords": ["X"], "case_sensitive": True}}))
     assert len(keywords.keywords_found.serial.signatures) <= 1
     assert len(contains.code_points_in_rows.signatures) <= 1
+
+
+def test_a_per_record_configuration_sets_each_record_s_keywords_over_the_defaults(tmp_path):
+    logged = [
+        {"id": "a", "response": "A joint check over $10,000.", "invoked_tools": ["SearchClaims"]},
+        {"id": "b", "response": "Deductibles start at $500.", "invoked_tools": ["SearchClaims", "Greeting"]},
+        {"id": "c", "response": "Let me hand you to an adjuster.", "invoked_tools": [{"name": "Escalate"}]},
+    ]
+    config = {
+        "default_evaluators": {"ToolUse": {"tools": ["SearchClaims"]}},
+        "items": {
+            "a": {"evaluators": {"KeywordMatch": {"keywords": ["joint check", "$10,000"]}}},
+            "b": {"evaluators": {"KeywordMatch": {"keywords": ["$500", "$1,000"], "mode": "any"}}},
+            "c": {"evaluators": {"KeywordMatch": {"keywords": ["adjuster"]}}, "evaluators_mode": "replace"},
+        },
+    }
+    checked = check_log(write_jsonl(tmp_path, logged), config)
+    assert list(checked.statuses) == ["pass", "pass", "pass"]
+    assert checked.results.select(["id", "evaluator"]).to_pylist() == [
+        {"id": "a", "evaluator": "ToolUse"}, {"id": "a", "evaluator": "KeywordMatch"},
+        {"id": "b", "evaluator": "ToolUse"}, {"id": "b", "evaluator": "KeywordMatch"},
+        {"id": "c", "evaluator": "KeywordMatch"},
+    ]  # fmt: skip
