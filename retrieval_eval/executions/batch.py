@@ -241,7 +241,8 @@ def run_checks(tables: ExecutionTables, plan: CheckPlan) -> pa.Table:
     valid = col.booleans(options.column("error").is_null())
     evaluator = options.column("evaluator")
     is_query, is_result, is_keyword, is_tool = (
-        valid & col.booleans(pc.equal(evaluator, name)) for name in EVALUATORS
+        valid & col.booleans(pc.equal(evaluator, name))
+        for name in ("RetrievalQuery", "RetrievalResult", "KeywordMatch", "ToolUse")
     )
     if not np.all(is_query | is_result | is_keyword | is_tool | ~valid):
         raise ConfigError(f"the plan runs an evaluator other than {', '.join(EVALUATORS)}")
