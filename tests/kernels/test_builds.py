@@ -70,6 +70,9 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     }
     run_checks(flatten_records(records), plan_per_record([checks, {"RetrievalQuery": checks["RetrievalQuery"]}, checks]))
     run_checks(flatten_records(records[:1]), plan_checks(1, checks))
+    answers = flatten_records(records, responses=["Straße ÉTÉ plan", None, "planning"], invoked_tools=[["Search"], None, []])
+    answer_checks = {"KeywordMatch": {"keywords": ["plan", "été"], "word_boundaries": True}, "ToolUse": {"tools": ["search"]}}
+    run_checks(answers, plan_checks(3, answer_checks))
     answers = ["The café's ½ price.", "", "a an the", "Straße €the ΟΔΟΣ", "x", "ǅ ﬁne ﬁne"]
     f1_scores(pa.chunked_array([answers]), pa.chunked_array([answers[::-1]]))
     return calls
