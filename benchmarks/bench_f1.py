@@ -2,7 +2,8 @@
 
 One fixed-seed workload of (response, ground truth) rows, QA-shaped: a response of 20-80 words
 that shares some of a 5-30 word ground truth, with case, punctuation and articles to normalize;
-``--unicode`` mixes in accented, Greek (capital sigma included), CJK and emoji words. The SDK
+``--unicode`` mixes in accented, Greek, Cyrillic, CJK and emoji words, ``--unread`` also words with
+a capital sigma or a capital I with dot (rows the kernel leaves to the definition in Python). The SDK
 and the drop-in's per-call loop score a sample (``--sdk-sample`` rows); the columnar path
 (``evaluate_table`` of a parquet file, reading included) scores every row. Per-row times are
 compared, each round interleaved with the others, medians of ``--rounds``; the SDK's scores and
@@ -44,14 +45,15 @@ WORDS = (
     "embedding latency recall precision relevance answer question context passage paris france "
     "capital river city population century war king museum art science data system user"
 ).split()
-UNICODE_WORDS = "café naïve straße ΟΔΟΣ σας Αθήνα 東京 北京 данные поиск 🙂 İstanbul ﬁnal".split()
+UNICODE_WORDS = "café naïve straße éte οδός ζωή Αθήνα 東京 北京 данные поиск 🙂 ﬁnal".split()
+UNREAD_WORDS = ["ΟΔΟΣ", "İstanbul"]
 PUNCTUATION = ["", "", "", "", ".", ",", "!", "?", ";", ":", "'s", "(", ")", '"']
 
 
-def make_rows(count: int, *, seed: int, unicode: bool) -> tuple[list[str], list[str]]:
+def make_rows(count: int, *, seed: int, unicode: bool, unread: bool = False) -> tuple[list[str], list[str]]:
     """``count`` (response, ground truth) pairs, QA-shaped (see the module docstring)."""
     rng = random.Random(seed)
-    vocabulary = WORDS + (UNICODE_WORDS * 3 if unicode else [])
+    vocabulary = WORDS + (UNICODE_WORDS * 3 if unicode else []) + (UNREAD_WORDS if unread else [])
 
     def word() -> str:
         text = rng.choice(vocabulary)
@@ -106,6 +108,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--unicode", action="store_true", help="mix non-ASCII words into the texts")
+    parser.add_argument("--unread", action="store_true", help="also words with a capital sigma or capital I with dot")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     return parser.parse_args(argv)
 
@@ -115,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     host = machine("azure-ai-evaluation")
     sdk = sdk_evaluator()
     drop_in = F1ScoreEvaluator()
-    responses, truths = make_rows(args.rows, seed=args.seed, unicode=args.unicode)
+    responses, truths = make_rows(args.rows, seed=args.seed, unicode=args.unicode, unread=args.unread)
     sample = min(args.sdk_sample, args.rows)
     with tempfile.TemporaryDirectory() as temp:
         directory = Path(temp)
@@ -142,7 +145,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ours = drop_in.evaluate_table(pa.table({"response": responses[:sample], "ground_truth": truths[:sample]}))
         agree = theirs == ours["f1_score"].tolist()
 
-    print(f"F1: {args.rows:,} rows ({'with' if args.unicode else 'no'} non-ASCII words), sample {sample:,}; "
+    words = "capital sigma / dotted I" if args.unread else ("non-ASCII" if args.unicode else "ASCII")
+    print(f"F1: {args.rows:,} rows ({words} words), sample {sample:,}; "
           f"{describe_machine(host)}")
     rows = [["contender", "us per row (median)", "min", "max"]]
     for name, values in times.items():

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -24,6 +25,8 @@ from hypothesis import strategies as st
 from retrieval_eval.azure import EvaluationException, F1ScoreEvaluator
 from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.arrays import string_buffers
+from retrieval_eval.kernels import answer_tokens
 from tests.reference.answer_f1 import oracle_f1
 from tests.reference.test_oracle_vs_golden import decode_input, decode_typed
 from tests.test_azure import assert_identical
@@ -131,16 +134,17 @@ def test_columnar_path_equals_the_sdk_on_every_golden_text() -> None:
         assert_identical(ours, evaluator(**row))
 
 
-# Characters that exercise each step: case (with longer lower cases), ASCII and non-ASCII
-# punctuation, word characters of every kind, every kind of whitespace. Capital sigma and capital
-# I with dot are drawn in a third of the texts only: rows holding them leave the kernel.
-ALPHABET = "aAnNtThHeE xyz_09.,'-!(\t\n\x1c\x85\xa0\u3000éÉßσςΟΔ中🙂…«’½²ǅﬁK\u0301"
-WORDS = ["the", "The", "a", "A", "an", "AN", "cat", "Cat.", "the_", "a1", "ΟΔΟ", "é", "ﬁ", "K", "straße",
-         "€the", "€", "½a", "½", "…an…", "…", "cat€the€cat"]
+# Characters that exercise each step: case (with the two lower cases that are not one code point
+# for one: capital sigma, final or not, and capital I with dot), case-ignorable characters around
+# sigmas ("'", ".", "^", soft hyphen, combining acute, modifier letter), ASCII and non-ASCII
+# punctuation, word characters of every kind, every kind of whitespace.
+ALPHABET = "aAnNtThHeE xyz_09.,'-!(\t\n\x1c\x85\xa0\u3000éÉßσςΣΣİΟΔ中🙂…«’½²ǅﬁK^\xad\u0301\u02b0"
+WORDS = ["the", "The", "a", "A", "an", "AN", "cat", "Cat.", "the_", "a1", "ΟΔΟΣ", "ΣΑΣ.", "Σ'Α", "İ", "é", "ﬁ", "K",
+         "straße", "€the", "€", "½a", "½", "…an…", "…", "cat€the€cat"]
 texts = (
     st.text(alphabet=ALPHABET, max_size=40)
     | st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
-    | st.text(alphabet=ALPHABET + "ΣİΣİ", max_size=40)
+    | st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
 )
 
 
@@ -153,11 +157,26 @@ def test_columnar_path_equals_the_oracle_and_the_per_call_path(pairs: list[tuple
     assert scores == [evaluator(response=response, ground_truth=truth)["f1_score"] for response, truth in pairs]
 
 
-def test_rows_the_kernel_cannot_read_are_counted_by_the_definition() -> None:
-    """Capital sigma (its lower case depends on its neighbours) and capital I with dot (two code points)."""
-    pairs = [("ΟΔΟΣ ΣΑΣ", "οδος σας"), ("ΟΔΟΣ.ΣΑΣ Σ", "οδοσσας σ"), ("İstanbul", "i̇stanbul"), ("cat", "cat"), ("İ", "i")]
+def test_capital_sigma_and_capital_i_with_dot_are_read_by_the_kernel() -> None:
+    """The two code points whose lower case is not one code point of their own, read exactly, no row left to Python."""
+    pairs = [("ΟΔΟΣ ΣΑΣ", "οδος σας"), ("ΟΔΟΣ.ΣΑΣ Σ", "οδοσσας σ"), ("AΣ'B Σ", "aσb σ"), ("ΣΑΣ.", "σας"),
+             ("İstanbul", "i̇stanbul"), ("x İ y", "x i̇ y"), ("İ", "i"), ("ΑΣ\u0301Σ", "ασ́ς")]
     responses, truths = (pa.chunked_array([list(side)]) for side in zip(*pairs))
-    assert f1_scores(responses, truths).tolist() == [oracle_f1(r, t) for r, t in pairs] == [1.0, 1.0, 1.0, 1.0, 0.0]
+    r_offsets, r_data = string_buffers(responses)
+    t_offsets, t_data = string_buffers(truths)
+    points = np.array(sorted({ord(c) for pair in pairs for c in "".join(pair) if ord(c) >= 0x80}), dtype=np.int64)
+    points.setflags(write=False)
+    table = answer_tokens.code_point_table(points)
+    *_, flagged = answer_tokens.answer_token_counts(r_offsets, r_data, t_offsets, t_data, points, table, answer_tokens.ASCII_TABLE)
+    assert not flagged.any()
+    assert f1_scores(responses, truths).tolist() == [oracle_f1(r, t) for r, t in pairs] == [1.0] * 6 + [0.0, 1.0]
+
+
+def test_every_other_code_point_lowers_to_one_code_point() -> None:
+    """What the kernel's tables assume of ``str.lower`` (U+0130 is read as two code points, U+03A3 by its context)."""
+    longer = [point for point in range(0x110000) if len(chr(point).lower()) != 1]
+    assert longer == [answer_tokens.DOTTED_CAPITAL_I] and chr(longer[0]).lower() == "i\u0307"
+    assert answer_tokens.char_class("\u0307") == answer_tokens.OTHER
 
 
 def test_files_of_every_format_give_the_same_scores(tmp_path: Path) -> None:
@@ -203,3 +222,39 @@ def test_bad_file_lines_are_named(tmp_path: Path) -> None:
     with pytest.raises(InputError) as raised:
         F1ScoreEvaluator().evaluate_table(path)
     assert str(path) in str(raised.value) and "ground_truth" in str(raised.value)
+
+
+def test_rows_flagged_by_the_kernel_are_counted_by_the_definition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row the kernel flags (two distinct tokens with one hash) is scored by the definition, exactly."""
+    real = answer_tokens.answer_token_counts
+
+    def flag_odd_rows(*args: Any) -> tuple:
+        predicted, reference, shared, flagged = real(*args)
+        flagged = flagged.copy()
+        flagged[1::2] = True
+        return predicted * 0, reference * 0, shared * 0, flagged
+
+    monkeypatch.setattr(answer_tokens, "answer_token_counts", flag_odd_rows)
+    pairs = [(r, t) for r, t, _ in TEXT_PAIRS[:30]]
+    responses, truths = (pa.chunked_array([list(side)]) for side in zip(*pairs))
+    scores = f1_scores(responses, truths).tolist()
+    assert scores[1::2] == [oracle_f1(r, t) for r, t in pairs[1::2]]
+    assert any(scores[1::2])
+
+
+def test_a_hash_shared_by_distinct_tokens_is_flagged() -> None:
+    """The kernel's table confirms every hash match on the tokens' code points."""
+    data = np.frombuffer(b"cat dog", dtype=np.uint8)
+    same_hash = np.array([7, 7], dtype=np.uint64)
+    spans = np.array([[0, 4], [3, 7]], dtype=np.int64)  # "cat", "dog"
+    empty = np.empty(0, dtype=np.int64)
+    table = answer_tokens.code_point_table(empty)
+    slots, counts = np.empty(8, dtype=np.int64), np.empty(2, dtype=np.int64)
+    shared = answer_tokens._shared.python
+    args = (slots, counts, empty, table, answer_tokens.ASCII_TABLE)
+    # The ground truth's two tokens collide: flagged while the table is built.
+    assert shared(data, 0, 7, same_hash, spans, 2, data, 0, 7, same_hash, spans, 2, *args) == -1
+    # A response token colliding with a ground-truth token: flagged at lookup; equal tokens count.
+    one, first_span, second_span = np.array([7], dtype=np.uint64), spans[:, :1].copy(), spans[:, 1:].copy()
+    assert shared(data, 0, 7, one, second_span, 1, data, 0, 7, one, first_span, 1, *args) == -1
+    assert shared(data, 0, 7, one, first_span, 1, data, 0, 7, one, first_span, 1, *args) == 1
