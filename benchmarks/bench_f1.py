@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.harness import describe_machine, interleave, machine, print_table, ratios  # noqa: E402
 from retrieval_eval.azure import F1ScoreEvaluator  # noqa: E402
 
-TARGET_BATCH_RATIO = 100.0
 WORDS = (
     "the a an of to and in is was for on with as by at from that this it be are or which search engine "
     "index query document retrieval ranking model vector dense sparse hybrid fusion rerank chunk "
@@ -159,11 +158,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sdk_times = times["azure-ai-evaluation per call"]
         batch = ratios(sdk_times, times["retrieval_eval evaluate_table (parquet)"])
         call = ratios(sdk_times, times["retrieval_eval per call"])
-        met = batch.median >= TARGET_BATCH_RATIO
         print_table(
             [["ratio (SDK time / ours)", "median", "min", "max"],
-             [f"columnar path (target {TARGET_BATCH_RATIO:.0f}x: {'MET' if met else 'MISSED'})",
-              f"{batch.median:.0f}x", f"{batch.min:.0f}x", f"{batch.max:.0f}x"],
+             ["columnar path", f"{batch.median:.0f}x", f"{batch.min:.0f}x", f"{batch.max:.0f}x"],
              ["per call", f"{call.median:.1f}x", f"{call.min:.1f}x", f"{call.max:.1f}x"]],
             title="Ratios, round by round",
         )
