@@ -32,9 +32,9 @@ from ..metrics.names import Metric
 from ..metrics.options import LabelRange
 from ..metrics.registry import REGISTRY
 from .exceptions import EvaluationException
+from .output import PASS_FAIL, evaluator_output
 
 K = 3
-PASS_FAIL = {True: "pass", False: "fail"}
 # Azure's property names, in Azure's order, and the registry metric each one is; the registry
 # holds Azure's default thresholds, directions and value kinds.
 _PROPERTIES = {
@@ -196,18 +196,7 @@ class DocumentRetrievalEvaluator:
             properties[f"{name}_passed"] = passed
             properties[f"{name}_threshold"] = threshold
             properties[f"{name}_higher_is_better"] = higher_is_better
-        score = float(properties["ndcg@3"])
-        passed = score >= self._threshold
-        return {
-            "document_retrieval": score,
-            "document_retrieval_score": score,
-            "document_retrieval_passed": passed,
-            "document_retrieval_result": PASS_FAIL[passed],
-            "document_retrieval_reason": None,
-            "document_retrieval_status": "completed",
-            "document_retrieval_threshold": self._threshold,
-            "document_retrieval_properties": properties,
-        }
+        return evaluator_output("document_retrieval", float(properties["ndcg@3"]), self._threshold, properties)
 
 
 def _property_values(row: np.ndarray) -> dict[str, Any]:

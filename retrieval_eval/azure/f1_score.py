@@ -50,11 +50,11 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .exceptions import EvaluationException
+from .output import PASS_FAIL, evaluator_output
 
 if TYPE_CHECKING:
     import pandas as pd
 
-PASS_FAIL = {True: "pass", False: "fail"}
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 _NAME = "F1ScoreEvaluator"
@@ -168,17 +168,7 @@ class F1ScoreEvaluator:
         return f1_from_counts(shared, predicted, reference)
 
     def _output(self, score: float) -> dict[str, Any]:
-        passed = score >= self._threshold
-        return {
-            "f1_score": score,
-            "f1_score_score": score,
-            "f1_score_passed": passed,
-            "f1_score_result": PASS_FAIL[passed],
-            "f1_score_reason": None,
-            "f1_score_status": "completed",
-            "f1_score_threshold": self._threshold,
-            "f1_score_properties": None,
-        }
+        return evaluator_output("f1_score", score, self._threshold, None)
 
     def _conversation(self, conversation: Any) -> dict[str, Any]:
         turns = [self._output(self._score(response, truth)) for response, truth in _turns(conversation)]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions.evaluator import errored
 from retrieval_eval.executions.text_match import PARTIAL_MATCH_MODES, ExactMatch, PartialMatch, token_f1, tokens
+from tests.reference.answer_f1 import multiset_overlap
 
 PARTIAL_KEYS = ["score", "result", "threshold", "reason", "mode"]
 
@@ -275,12 +276,7 @@ def oracle_f1(response: str, expected: str, case_sensitive: bool) -> float:
     got, want = oracle_tokens(response, case_sensitive), oracle_tokens(expected, case_sensitive)
     if not got and not want:
         return 1.0
-    unmatched = list(want)
-    overlap = 0
-    for token in got:
-        if token in unmatched:
-            unmatched.remove(token)
-            overlap += 1
+    overlap = multiset_overlap(got, want)
     if overlap == 0:
         return 0.0
     precision, recall = overlap / len(got), overlap / len(want)

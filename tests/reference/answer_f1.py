@@ -39,15 +39,21 @@ def oracle_tokens(text: str) -> list[str]:
     return tokens
 
 
+def multiset_overlap(got: list[str], want: list[str]) -> int:
+    """How many tokens of ``got`` can be paired with an equal token of ``want``, each used once."""
+    unmatched = list(want)
+    overlap = 0
+    for token in got:
+        if token in unmatched:
+            unmatched.remove(token)
+            overlap += 1
+    return overlap
+
+
 def oracle_f1(response: str, ground_truth: str) -> float:
     """F1 = 2PR/(P+R) of the shared tokens (0 when none are shared), in the SDK's order of operations."""
     predicted, reference = oracle_tokens(response), oracle_tokens(ground_truth)
-    unmatched = list(reference)
-    shared = 0
-    for token in predicted:
-        if token in unmatched:
-            unmatched.remove(token)
-            shared += 1
+    shared = multiset_overlap(predicted, reference)
     if shared == 0:
         return 0.0
     precision = 1.0 * shared / len(predicted)
