@@ -4,7 +4,7 @@ The kernel needs, for each non-ASCII code point of the data, its lower case, cla
 flags (:func:`~retrieval_eval.kernels.answer_tokens.describe`); Python computes those once per
 distinct code point met in the process, never per row. The rows the kernel flags (two distinct
 tokens with one 64-bit hash, which no real text is known to hold) are counted with the
-definition, :func:`.f1_score.shared_token_count`.
+definition, :func:`.answer_f1.shared_token_count`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..io.arrays import read_only, string_buffers
 from ..kernels import answer_tokens as kernel
 from ..kernels import start_of_work
 from ..kernels.contains import code_points_in_rows
-from .f1_score import f1_from_counts, shared_token_count
+from .answer_f1 import f1_from_counts, shared_token_count
 
 
 def f1_scores(responses: pa.ChunkedArray | pa.Array, ground_truths: pa.ChunkedArray | pa.Array) -> np.ndarray:

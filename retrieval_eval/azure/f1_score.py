@@ -43,54 +43,19 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
-import string
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .answer_f1 import f1_from_counts, shared_token_count
 from .exceptions import EvaluationException
 from .output import PASS_FAIL, evaluator_output
 
 if TYPE_CHECKING:
     import pandas as pd
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _NAME = "F1ScoreEvaluator"
 _MISSING_INPUTS = f"{_NAME}: Either 'conversation' or individual inputs must be provided."
 _BOTH_INPUTS = f"{_NAME}: Cannot provide both 'conversation' and individual inputs at the same time."
-
-
-def answer_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` after the SDK's normalization (see the module docstring)."""
-    return _ARTICLES.sub(" ", text.lower().translate(_PUNCTUATION)).split()
-
-
-def shared_token_count(response: str, ground_truth: str) -> tuple[int, int, int]:
-    """(response tokens, ground-truth tokens, size of their multiset intersection)."""
-    predicted, reference = answer_tokens(response), answer_tokens(ground_truth)
-    shared = Counter(predicted) & Counter(reference)
-    return len(predicted), len(reference), sum(shared.values())
-
-
-def f1_from_counts(shared: Any, predicted: Any, reference: Any) -> Any:
-    """F1 from token counts, in the SDK's order of operations; numbers or numpy arrays of them.
-
-    0 where ``shared`` is 0 (then a count may be 0 too, and no division happens).
-    """
-    if isinstance(shared, numbers.Integral):
-        if shared == 0:
-            return 0.0
-        precision = 1.0 * shared / predicted
-        recall = 1.0 * shared / reference
-        return (2.0 * precision * recall) / (precision + recall)
-    import numpy as np
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = 1.0 * shared / predicted
-        recall = 1.0 * shared / reference
-        return np.where(shared == 0, 0.0, (2.0 * precision * recall) / (precision + recall))
 
 
 class F1ScoreEvaluator:

@@ -1,6 +1,6 @@
 """Shared answer tokens: the token counts of SQuAD-style answer F1, over Arrow-style UTF-8 string buffers.
 
-A text is normalized as azure-ai-evaluation's F1 score does it (``retrieval_eval.azure.f1_score``
+A text is normalized as azure-ai-evaluation's F1 score does it (``retrieval_eval.azure.answer_f1``
 states the definition in Python): lower-cased (``str.lower``), its ASCII punctuation
 (``string.punctuation``) deleted, every article deleted (a maximal run of word characters,
 Python's Unicode ``\\w``, that is ``a``, ``an`` or ``the``: what ``re.sub(r"\\b(a|an|the)\\b", " ",
