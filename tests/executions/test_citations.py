@@ -1,15 +1,19 @@
-"""Citations: each marker format, distinct-marker counting, bad options and inputs, the schema, and a scanner oracle."""
+"""Citations: each marker format, distinct markers, bad options and inputs, the schema, two oracles, linear time."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.executions.citations import CITATION_FORMATS, Citations
+from retrieval_eval.executions import citations
+from retrieval_eval.executions.citations import CITATION_FORMATS, Citations, markers
 from retrieval_eval.executions.evaluator import errored
+from tests.reference.citations import oracle_count, regex_markers, scanned_markers
 
 KEYS = ["count", "result", "threshold", "format", "reason"]
 
@@ -90,6 +94,9 @@ def test_bracket(text, expected):
         ("[x](https://a)", 0),
         ("[1](https://a", 0),
         ("[^1^] [1] " + OAI_1, 0),
+        ("[1]([2](u)", 1),  # a [N] inside the url of a marker begins none: the search resumes after it
+        ("[1]([2](u) [2](u)", 2),
+        ("[1]([2] [3](u)", 1),  # the first url stops at the space, so [1] is no marker and [3] is one
     ],
 )
 def test_markdown(text, expected):
@@ -128,6 +135,8 @@ def test_mixed_does_not_count_plain_brackets():
         ("[1]()", 1),
         ("[0] [01] [-1] [1.5] [ 1]", 0),
         ("[^1^] " + OAI_1, 0),
+        ("[1]([2](u)", 0),  # both begin a markdown link, even the one inside the other's url
+        ("[1]([2] u)", 2),
     ],
 )
 def test_plain_is_an_opt_in_format_that_leaves_markdown_links_to_markdown(text, expected):
@@ -217,95 +226,41 @@ def test_error_records_are_valid_citation_scores(conforms):
     conforms(Citations.run({}, None), "CitationScore")
 
 
-# -- against an oracle: a character scanner written from the definitions ------------------------
-
-DIGITS = "0123456789"
-
-
-def _digits(text: str, i: int) -> int:
-    """The index after the run of ASCII digits starting at ``i``."""
-    while i < len(text) and text[i] in DIGITS:
-        i += 1
-    return i
-
-
-def _number(text: str, i: int) -> int | None:
-    """The end of ``[N]`` at ``i`` (N positive, no leading zero), or None."""
-    if not text.startswith("[", i) or i + 1 >= len(text) or text[i + 1] not in "123456789":
-        return None
-    end = _digits(text, i + 1)
-    return end + 1 if text.startswith("]", end) else None
-
-
-def _link(text: str, i: int) -> int | None:
-    """The end of ``(url)`` at ``i``, or None."""
-    if not text.startswith("(", i):
-        return None
-    end = i + 1
-    while end < len(text) and not text[end].isspace() and text[end] != ")":
-        end += 1
-    return end + 1 if end > i + 1 and text.startswith(")", end) else None
-
-
-def _oai(text: str, i: int) -> int | None:
-    head = "\ue200cite\ue202turn"
-    if not text.startswith(head, i):
-        return None
-    end = _digits(text, i + len(head))
-    if end == i + len(head) or not text.startswith("search", end):
-        return None
-    start = end + len("search")
-    end = _digits(text, start)
-    return end + 1 if end > start and text.startswith("\ue201", end) else None
-
-
-def _bracket(text: str, i: int) -> int | None:
-    if not text.startswith("[^", i):
-        return None
-    end = _digits(text, i + 2)
-    return end + 2 if end > i + 2 and text.startswith("^]", end) else None
-
-
-def _markdown(text: str, i: int) -> int | None:
-    end = _number(text, i)
-    return None if end is None else _link(text, end)
-
-
-def _plain(text: str, i: int) -> int | None:
-    end = _number(text, i)
-    return None if end is None or _link(text, end) is not None else end
-
-
-SCANNERS = {"oai_unicode": _oai, "bracket": _bracket, "markdown": _markdown, "plain": _plain}
-
-
-def oracle(text: str, citation_format: str) -> int:
-    """Distinct markers, found left to right, each scan resuming after the marker it found."""
-    formats = ["oai_unicode", "bracket", "markdown"] if citation_format == "mixed" else [citation_format]
-    markers = set()
-    for fmt in formats:
-        i = 0
-        while i < len(text):
-            end = SCANNERS[fmt](text, i)
-            if end is None:
-                i += 1
-            else:
-                markers.add(text[i:end])
-                i = end
-    return len(markers)
-
+# -- against oracles: a character scanner written from the definitions, and the earlier regexes --
 
 PIECES = [
-    "[", "]", "^", "(", ")", "#", " ", "\n", "0", "1", "2", "12", "x", "\u0661",
-    "\ue200", "\ue201", "\ue202", "cite", "turn", "search", "https://a",
+    "[", "]", "^", "(", ")", "#", " ", "\n", "\t", "\u2003", "\x1c", "0", "1", "2", "12", "x", "\u0661",
+    "\ue200", "\ue201", "\ue202", "cite", "turn", "search", "https://a", "[1](", "[^1", "\ue200cite\ue202turn1search",
     OAI_1, OAI_2, "[^1^]", "[^2^]", "[1]", "[2]", "[1](https://a)", "[1](https://a#b)", "[2](u)",
 ]  # fmt: skip
 texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=25).map("".join)
+# Few pieces, so that links inside urls, links left open and stops of every kind meet often.
+NUMBERED = ["[1]", "[2]", "[1](", "[1](u)", "(", ")", "u", " ", "\u2003", "[", "]", "0", "1"]
+numbered_texts = st.lists(st.sampled_from(NUMBERED), max_size=12).map("".join)
+ONE_FORMAT = [fmt for fmt in CITATION_FORMATS if fmt != "mixed"]
 
 
 @given(texts, st.sampled_from(CITATION_FORMATS), st.integers(1, 4))
 def test_the_count_agrees_with_a_character_scanner(text, citation_format, threshold):
-    assert count(text, citation_format, threshold) == oracle(text, citation_format)
+    assert count(text, citation_format, threshold) == oracle_count(text, citation_format)
+
+
+@given(texts | numbered_texts, st.sampled_from(ONE_FORMAT))
+def test_the_markers_are_the_scanner_s_and_the_earlier_regexes(text, citation_format):
+    found = markers(text, citation_format)
+    assert found == scanned_markers(text, citation_format) == regex_markers(text, citation_format)
+
+
+@given(texts)
+def test_the_markers_of_mixed_are_those_of_its_three_formats(text):
+    assert markers(text, "mixed") == scanned_markers(text, "oai_unicode") | scanned_markers(text, "bracket") | (
+        scanned_markers(text, "markdown")
+    )
+
+
+def test_markers_of_an_unknown_format_is_a_config_error():
+    with pytest.raises(ConfigError, match="unknown citation format 'MIXED'; known formats: oai_unicode, bracket"):
+        markers("[1]", "MIXED")
 
 
 @given(texts)
@@ -318,3 +273,63 @@ def test_mixed_counts_the_sum_of_its_three_formats(text):
 def test_repeating_the_response_adds_no_citation(text, citation_format):
     # No marker contains whitespace, so none spans the two copies.
     assert count(f"{text} \n{text}", citation_format) == count(text, citation_format)
+
+
+# -- linear time on hostile responses -----------------------------------------------------------
+
+SIZE = 200_000
+
+
+def hostile(piece: str) -> str:
+    """``piece`` repeated to SIZE characters."""
+    return (piece * (SIZE // len(piece) + 1))[:SIZE]
+
+
+# Each one made a regular expression retry the rest of the text from every start (quadratic).
+HOSTILE = {
+    "open links": "[1](",
+    "open links with a url": "[1](x",
+    "links inside a url": "[1]([2](x)",
+    "a long url": "[1](" + "u" * 997 + ")",
+    "oai_unicode starts": "\ue200cite\ue202turn1search",
+    "bracket starts": "[^1",
+    "brackets": "[1",
+}
+
+
+class _CountingStops:
+    """The url-stop pattern, counting the characters each search reads."""
+
+    def __init__(self, pattern):
+        self.pattern, self.read = pattern, 0
+
+    def search(self, text, position):
+        found = self.pattern.search(text, position)
+        self.read += (len(text) if found is None else found.end()) - position
+        return found
+
+
+@pytest.mark.parametrize("piece", list(HOSTILE.values()), ids=list(HOSTILE))
+@pytest.mark.parametrize("citation_format", ["markdown", "plain"])
+def test_no_character_is_searched_twice_for_the_end_of_a_url(monkeypatch, piece, citation_format):
+    stops = _CountingStops(citations._URL_STOP)
+    monkeypatch.setattr(citations, "_URL_STOP", stops)
+    text = hostile(piece)
+    markers(text, citation_format)
+    assert 0 < stops.read <= len(text) if "(" in piece else stops.read == 0
+
+
+_HANG_GUARD = """
+import sys
+from retrieval_eval.executions.citations import CITATION_FORMATS, Citations
+for piece in sys.argv[1:]:
+    text = (piece * ({size} // len(piece) + 1))[:{size}]
+    for citation_format in CITATION_FORMATS:
+        Citations(citation_format=citation_format)(text)
+"""
+
+
+def test_hostile_responses_of_200_kb_are_checked_without_hanging():
+    # A hang guard, not a timing: each of these took 18 to 33 s before, and takes under 40 ms now.
+    script = _HANG_GUARD.format(size=SIZE)
+    subprocess.run([sys.executable, "-c", script, *HOSTILE.values()], check=True, timeout=20)
