@@ -1,17 +1,18 @@
-"""Write a file atomically: a temporary file in the same directory, fsync, rename.
+"""Write a file atomically: a scratch file in the same directory, fsync, rename.
 
 Readers of the target path see either the old file or the complete new one, never a
-half-written file, and a failure leaves nothing behind.
+half-written file, and a failure (or an interrupt) leaves nothing behind. What a killed
+process left beside the target is removed by the next write of it (:mod:`.scratch`).
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 
 from retrieval_eval.errors import OutputError
+from retrieval_eval.io.scratch import claim_scratch, clear_stale_scratch
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
@@ -28,56 +29,37 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> 
     """
     target = Path(os.fspath(path))
     directory = target.parent
+    clear_stale_scratch(target)
     try:
-        temp = _create_temp(target)
+        scratch = claim_scratch(target)
     except OSError as exc:
         if not directory.is_dir():
             raise OutputError(
                 f"{target}: cannot write: directory {str(directory)!r} does not exist"
             ) from exc
         raise OutputError(f"{target}: cannot write: {_reason(exc)}") from exc
+    # The scratch file is created with mode 0666 less the umask, as any new file (not
+    # tempfile.mkstemp's 0600, which the rename would hand on to the output). Writers open
+    # the path themselves (pyarrow wants a path).
+    temp = str(scratch.path)
     try:
         write(temp)
         with open(temp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temp, target)
-    except BaseException as exc:  # also KeyboardInterrupt: never leave the temp file
-        _remove(temp)
+    except BaseException as exc:  # also KeyboardInterrupt: never leave the scratch file
+        scratch.remove()
         if isinstance(exc, Exception):
             raise OutputError(f"{target}: cannot write: {_reason(exc)}") from exc
         raise
+    scratch.release()
     _fsync_directory(directory)
-
-
-def _create_temp(target: Path) -> str:
-    """Create an empty, uniquely named file beside ``target``.
-
-    Not :func:`tempfile.mkstemp`: it creates files with mode 0600, which the rename
-    would hand on to the output; ``os.open(..., 0o666)`` lets the umask decide, as for
-    any new file.
-    """
-    for _ in range(100):
-        temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(temp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
-        except FileExistsError:
-            continue
-        os.close(fd)  # writers open the path themselves (pyarrow wants a path)
-        return str(temp)
-    raise FileExistsError(f"no free temporary name beside {target}")
 
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
-
-
-def _remove(temp: str) -> None:
-    try:
-        os.unlink(temp)
-    except FileNotFoundError:
-        pass
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -1,17 +1,19 @@
 """The per-query dataset: parquet parts written as pieces are scored, published whole or not at all.
 
-Parts go to a staging directory beside the target (``.<name>.<token>.tmp``); only when every
-piece is scored is it renamed to the target, so a failed run never leaves a partial dataset
-where a complete one is expected. Without a target the parts still go to disk (the summary
-is read back from them one column at a time) and are removed at the end.
+Parts go to a staging directory beside the target (``.<name>.<token>.tmp``, a claimed scratch
+directory of :mod:`retrieval_eval.io.scratch`); only when every piece is scored is it renamed
+to the target, so a failed run never leaves a partial dataset where a complete one is
+expected. Without a target the parts still go to disk (the summary is read back from them one
+column at a time), to a scratch directory in the temporary directory, removed at the end.
+Staging that a killed run left behind (its lock is gone with its process) is removed by the
+next run that writes the same target, or the next run without a target in the same temporary
+directory.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import secrets
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -22,6 +24,7 @@ import pyarrow.dataset as pa_ds
 import pyarrow.parquet as pq
 
 from ..errors import OutputError
+from ..io.scratch import Scratch, adopt, claim_scratch, clear_stale_scratch
 
 _PART = re.compile(r"^part-[\w.-]+\.parquet$")
 
@@ -55,20 +58,18 @@ class PerQueryDataset:
         self.target = Path(os.fspath(output)) if output is not None else None
         if self.target is not None:
             _check_target(self.target)
-            self.staging = self.target.with_name(f".{self.target.name}.{secrets.token_hex(6)}.tmp")
-            try:
-                self.staging.mkdir()
-            except OSError as exc:
-                raise OutputError(f"{self.target}: cannot write: {exc.strerror or exc}") from exc
+            self._scratch = _claim(self.target)
         else:
-            self.staging = Path(tempfile.mkdtemp(prefix="retrieval-eval-per-query-", dir=temp_dir))
+            self._scratch = scratch_directory(temp_dir, "retrieval-eval-per-query")
+        self.staging = self._scratch.path
         self._parts = 0
 
     def __enter__(self) -> "PerQueryDataset":
         return self
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        # After publish the staging path is gone (it was renamed to the target): only the lock is left.
+        self._scratch.remove()
 
     def add(self, per_query: pd.DataFrame, name: str | None = None) -> None:
         """Write the next numbered part, or the part ``name`` (a name Dask's numbered parts cannot take)."""
@@ -102,14 +103,32 @@ class PerQueryDataset:
         """Move the parts to the target; returns its path (None without a target)."""
         if self.target is None:
             return None
-        previous = None
-        if self.target.exists():
-            previous = self.target.with_name(f".{self.target.name}.{secrets.token_hex(6)}.old")
-            os.replace(self.target, previous)
+        # The dataset written before is first moved to a scratch name of its own (claimed, so that
+        # a run killed right then leaves it to be cleared), then removed.
+        previous = adopt(self.target, self.target) if self.target.exists() else None
         os.replace(self.staging, self.target)
         if previous is not None:
-            shutil.rmtree(previous, ignore_errors=True)
+            previous.remove()
         return str(self.target)
+
+
+def scratch_directory(temp_dir: str | os.PathLike[str] | None, name: str) -> Scratch:
+    """A claimed scratch directory ``.<name>.<token>.tmp`` in ``temp_dir`` (default: the system's),
+    after removing those that killed runs left there."""
+    place = Path(os.fspath(temp_dir) if temp_dir is not None else tempfile.gettempdir())
+    clear_stale_scratch(place / name)
+    try:
+        return claim_scratch(place / name, directory=True)
+    except OSError as exc:
+        raise OutputError(f"{place}: cannot create a temporary directory there: {exc.strerror or exc}") from exc
+
+
+def _claim(target: Path) -> Scratch:
+    clear_stale_scratch(target)
+    try:
+        return claim_scratch(target, directory=True)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from exc
 
 
 def _check_target(target: Path) -> None:

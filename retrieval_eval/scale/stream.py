@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -27,6 +26,7 @@ from ..data import Run
 from ..data.ids import id_column
 from ..data.run import rankable_scores
 from ..errors import ConfigError
+from ..io.output_paths import check_output_paths
 from ..io.parquet_stream import TypedBatch, arrow_bytes_per_row, count_rows, iter_run_batches, parquet_files
 from ..kernels.grouping import segment_starts
 from ..metrics.evaluator import Evaluator
@@ -35,7 +35,7 @@ from ..metrics.options import EvaluationOptions
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
 from .memory import release_freed_memory
-from .output import PerQueryDataset
+from .output import PerQueryDataset, scratch_directory
 from .pieces import QueryTally, score_piece
 from .publish import Progress, finish
 from .result import DatasetResult
@@ -84,7 +84,9 @@ def evaluate_dataset(
         As for :class:`~retrieval_eval.Evaluator`.
     output
         Directory for the per-query dataset (``part-*.parquet``), written whole or not at all;
-        an earlier dataset there is replaced. None: no per-query output.
+        an earlier dataset there is replaced. None: no per-query output. It may not be, hold
+        or be inside a run file or directory or the qrels file (an ``OutputError`` says which,
+        before anything is scored).
     memory_budget
         Bytes, or a size such as ``"1GiB"`` or ``"512MB"``: the most the run's batches, the
         qrels and the scoring of a chunk take together. Inputs not grouped by query are
@@ -106,6 +108,7 @@ def evaluate_dataset(
     """
     files = parquet_files(run)
     label = name if name is not None else _label(run)
+    check_output_paths({"output": output}, [*_given(run), *files, _qrels_path(qrels)])
     evaluator = _evaluator(qrels, metrics, thresholds, options)
     release_freed_memory()  # what reading and indexing the qrels freed
     budget = parse_memory_budget(memory_budget)
@@ -233,8 +236,11 @@ class _Stream:
     def score_bucketed(self, report: Progress, temp_dir: str | os.PathLike[str] | None) -> QueryTally:
         """Partition the run by query into buckets on disk that fit the budget, then score each."""
         tally = QueryTally(self.qrels.n_queries)
-        with tempfile.TemporaryDirectory(prefix="retrieval-eval-buckets-", dir=temp_dir) as directory:
-            self._score_buckets(self.files, count_rows(self.files), directory, 0, tally, report)
+        buckets = scratch_directory(temp_dir, "retrieval-eval-buckets")
+        try:
+            self._score_buckets(self.files, count_rows(self.files), str(buckets.path), 0, tally, report)
+        finally:
+            buckets.remove()
         return tally
 
     def _score_buckets(
@@ -311,6 +317,19 @@ class _ClosedQueries:
         keys = keys[keys != last[0]]
         self.close(keys[~self._contains(keys)])
         self.open = None
+
+
+def _given(run: Any) -> list[str | os.PathLike[str]]:
+    """The run's paths as given (its directories among them: an output must not be inside one)."""
+    return [run] if isinstance(run, (str, os.PathLike)) else list(run)
+
+
+def _qrels_path(qrels: Any) -> str | os.PathLike[str] | None:
+    """The file the qrels are (or were) read from; None for qrels in memory."""
+    if isinstance(qrels, Evaluator):
+        # An in-memory label ("<DataFrame>") names no file, and a missing path is skipped.
+        return qrels.qrels.source
+    return qrels if isinstance(qrels, (str, os.PathLike)) else None
 
 
 def _label(run: Any) -> str:

@@ -1,0 +1,115 @@
+"""The output-path guard: an output that is, holds or is inside an input (or another output) is refused."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from retrieval_eval.errors import OutputError
+from retrieval_eval.io.output_paths import check_output_paths
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """``runs/a.csv`` and ``q.csv`` in a fresh working directory."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "a.csv").write_text("a\n")
+    (tmp_path / "q.csv").write_text("q\n")
+    return tmp_path
+
+
+# How an output may name an input (q.csv, a file) or a directory input (runs): each must be refused.
+def _is(tree):
+    return "q.csv", "q.csv", "it is the input q.csv"
+
+
+def _other_spelling(tree):
+    return str(tree / "runs" / ".." / "q.csv"), "q.csv", "it is the input q.csv"
+
+
+def _hard_link(tree):
+    os.link("q.csv", "hard.csv")
+    return "hard.csv", "q.csv", "it is the same file as the input q.csv"
+
+
+def _symlink(tree):
+    os.symlink("q.csv", "link.csv")
+    return "link.csv", "q.csv", "it is the same file as the input q.csv"
+
+
+def _symlink_to_the_directory(tree):
+    os.symlink("runs", "link")
+    return "link", "runs", "it is the same file as the input runs"
+
+
+def _directory_holding_it(tree):
+    return "runs", "runs/a.csv", "the input runs/a.csv is inside it"
+
+
+def _working_directory(tree):
+    return ".", "q.csv", "the input q.csv is inside it"
+
+
+def _new_path_inside_it(tree):
+    return "runs/out", "runs", "it is inside the input runs"
+
+
+def _inside_it_through_a_symlink(tree):
+    os.symlink("runs", "link")
+    return "link/out", "runs", "it is inside the input runs"
+
+
+def _deep_inside_it(tree):
+    return "runs/x/y/out.parquet", "runs", "it is inside the input runs"
+
+
+RELATIONS = [_is, _other_spelling, _hard_link, _symlink, _symlink_to_the_directory, _directory_holding_it,
+             _working_directory, _new_path_inside_it, _inside_it_through_a_symlink, _deep_inside_it]
+
+
+@pytest.mark.parametrize("relation", RELATIONS, ids=lambda f: f.__name__.strip("_"))
+def test_an_output_over_an_input_is_refused(tree, relation):
+    output, source, message = relation(tree)
+    with pytest.raises(OutputError, match=f"^-o {_escaped(output)}: refused: {_escaped(message)}"):
+        check_output_paths({"-o": output}, ["elsewhere.csv", source])
+
+
+@pytest.mark.parametrize("output", ["new.csv", "runs2", "q.csv.out", "runs.parquet"])
+def test_an_output_beside_the_inputs_passes(tree, output):
+    check_output_paths({"-o": output, "--summary-output": None}, ["q.csv", "runs", "runs/a.csv", None])
+
+
+def test_a_sibling_with_a_common_prefix_is_not_inside(tree):
+    # runs2/out shares the string prefix "runs" with the input directory, not the directory.
+    check_output_paths({"-o": "runs2/out"}, ["runs"])
+
+
+def test_missing_inputs_are_left_to_their_readers(tree):
+    check_output_paths({"-o": "missing.csv"}, ["missing.csv"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        ("s.json", "s.json", "it is -o s.json"),
+        ("s.json", "./s.json", "it is -o s.json"),
+        ("out", "out/s.json", "it is inside -o out"),
+        ("out/s.json", "out", "-o out/s.json is inside it"),
+    ],
+)
+def test_two_outputs_may_not_overlap(tree, first, second, message):
+    with pytest.raises(OutputError, match=f"^--summary-output {_escaped(os.path.normpath(second))}: refused: {message}"):
+        check_output_paths({"-o": first, "--summary-output": second}, [])
+
+
+def test_two_existing_outputs_linked_to_each_other(tree):
+    os.link("q.csv", "hard.csv")
+    with pytest.raises(OutputError, match="it is the same file as -o q.csv"):
+        check_output_paths({"-o": "q.csv", "--report": "hard.csv"}, [])
+
+
+def _escaped(text: str) -> str:
+    return re.escape(str(text))
