@@ -1,6 +1,8 @@
 """The ``retrieval-eval`` command: a thin shell over the Python API.
 
-Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input.
+Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM); interrupted or terminated, a command removes
+what it had begun to write (temporary files, buckets, staging) and prints one line.
 Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 """
@@ -8,12 +10,16 @@ numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import glob
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
@@ -28,6 +34,8 @@ if TYPE_CHECKING:
     from .metrics import Evaluator, EvaluationSummary
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+#: 128 + the signal's number, as a shell reports a command that a signal ended.
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 _TABLE_FILE_SUFFIXES = (".csv", ".tsv", ".json", ".jsonl", ".gz")
 
 _EVALUATE_EXAMPLES = """\
@@ -209,12 +217,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     command = {"check": _check, "sweep": _sweep, "compile": _compile}.get(args.command, _evaluate_and_print)
     try:
-        return command(args)
+        with _signals_raise():
+            return command(args)
     except (RetrievalEvalError, OSError) as error:
         if args.debug:
             raise
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except (KeyboardInterrupt, _Terminated) as stop:
+        # What was being written is removed already, by the with blocks and handlers it unwound.
+        if args.debug:
+            raise
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        print(f"retrieval-eval: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+        return EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt (not an Exception: nothing catches it)."""
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Within: SIGINT raises KeyboardInterrupt and SIGTERM :class:`_Terminated`, so that a command unwinds
+    (and cleans up) on either; once one came, both are ignored, so that a second one cannot cut the cleanup
+    short. Python's default for SIGTERM is to die on the spot, leaving temporary files behind."""
+    if threading.current_thread() is not threading.main_thread():  # signals go to the main thread only
+        yield
+        return
+
+    def stop(number: int, frame: object) -> None:
+        for other in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(other, signal.SIG_IGN)
+        raise KeyboardInterrupt if number == signal.SIGINT else _Terminated
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            # None: a handler not installed from Python, which cannot be put back; the default is.
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+
+
+def _check_outputs(outputs: dict[str, str | None], inputs: list[str | None]) -> None:
+    """Refuse, before any work, an output that is, holds or is inside an input (a glob's files among
+    them) or another output (see :mod:`retrieval_eval.io.output_paths`)."""
+    from .io.output_paths import check_output_paths
+
+    matched = [match for item in inputs if item is not None and _is_glob(item) for match in glob.glob(item, recursive=True)]
+    check_output_paths(outputs, [*inputs, *matched])
 
 
 def _evaluate_and_print(args: argparse.Namespace) -> int:
@@ -234,6 +286,7 @@ def _check(args: argparse.Namespace) -> int:
     from .executions import check_document, check_log
     from .io import write_json
 
+    _check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.document, args.executions, args.config])
     if args.document is not None:
         if args.config is not None:
             raise _usage("--config goes with --executions alone; a document names its own evaluators")
@@ -255,6 +308,9 @@ def _sweep(args: argparse.Namespace) -> int:
     from .report import write_report
     from .sweep import runs_from_files, sweep
 
+    # A run's sidecars (RUN.json or RUN.EXT.json, which runs_from_files reads) are inputs too.
+    sidecars = [path for run in args.runs for path in (f"{run}.json", os.path.splitext(run)[0] + ".json")]
+    _check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, *sidecars])
     runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern)
     result = sweep(
         args.qrels,
@@ -311,6 +367,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
 
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
+    _check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.qrels, *args.run])
     # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
     options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
     thresholds = _parse_thresholds(args.threshold)

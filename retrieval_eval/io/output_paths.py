@@ -33,7 +33,8 @@ def check_output_paths(outputs: Mapping[str, PathLike | None], inputs: Iterable[
         Each output by the name the user gave it (``"-o"``, ``"--summary-output"``,
         ``"output"``), to the path; None for an output not asked for.
     inputs
-        Every file or directory the command reads (None and missing paths are skipped).
+        Every file or directory the command reads (None and missing paths are skipped); a
+        directory stands for every file below it too.
 
     Raises
     ------
@@ -43,6 +44,8 @@ def check_output_paths(outputs: Mapping[str, PathLike | None], inputs: Iterable[
     """
     given = [(name, Path(os.fspath(path))) for name, path in outputs.items() if path is not None]
     read = [Path(os.fspath(path)) for path in inputs if path is not None and os.path.lexists(path)]
+    # A directory is read whole: a hard link to any file below it is an input too.
+    read += [below for path in read if path.is_dir() for below in _files_below(path)]
     directories: dict[Path, list[_Identity]] = {}  # the files of a run directory share their parents
     lineages = {path: _lineage(path, directories) for path in read}
     for name, output in given:
@@ -58,6 +61,10 @@ def check_output_paths(outputs: Mapping[str, PathLike | None], inputs: Iterable[
             if overlap is not None:
                 raise OutputError(f"{name} {output}: refused: {_describe(overlap, f'{other_name} {other}', output, other)}; "
                                   "give each output its own path")
+
+
+def _files_below(directory: Path) -> list[Path]:
+    return [Path(root) / name for root, _, names in os.walk(directory) for name in names]
 
 
 def _overlap(output: list[_Identity], other: list[_Identity]) -> str | None:
