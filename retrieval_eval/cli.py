@@ -28,6 +28,7 @@ from .metrics.options import EvaluationOptions
 from .metrics.registry import REGISTRY
 from .policies import DUPLICATE_POLICIES, PARTIAL_MATCH_MODES, QUERY_POLICIES, QUERY_SETS, TIE_ORDERS
 from .scale.budget import DEFAULT_BUDGET
+from .sweep.settings import STATISTICS
 
 if TYPE_CHECKING:
     from .data import Qrels
@@ -179,10 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_argument("-k", type=int, default=_DEFAULT_K, help=f"cutoff for metrics named without @k (default {_DEFAULT_K})")
     ranking.add_argument("--query-policy", choices=QUERY_POLICIES, default=QUERY_POLICIES[0],
                          help="queries compared: those every run has, or all with 0 where a run has none")
-    ranking.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    ranking.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    ranking.add_argument("--rounds", type=int, default=10_000, help="randomization-test rounds (default 10000)")
-    ranking.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    for setting in STATISTICS:
+        # The text goes to the API's own check, so that a bad value reads as it would from Python.
+        ranking.add_argument(f"--{setting.name}", type=setting.from_text, metavar=setting.name.upper(),
+                             help=f"{setting.help}: {setting.allowed} (default {setting.default})")
     ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
     ranking.add_argument("--report", metavar="REPORT.html",
                          help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
@@ -311,7 +312,8 @@ def _sweep(args: argparse.Namespace) -> int:
     # A run's sidecars (RUN.json or RUN.EXT.json, which runs_from_files reads) are inputs too.
     sidecars = [path for run in args.runs for path in (f"{run}.json", os.path.splitext(run)[0] + ".json")]
     _check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, *sidecars])
-    runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern)
+    runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
+    statistics = {setting.name: getattr(args, setting.name) for setting in STATISTICS if getattr(args, setting.name) is not None}
     result = sweep(
         args.qrels,
         runs,
@@ -321,10 +323,7 @@ def _sweep(args: argparse.Namespace) -> int:
         objective=args.objective,
         options=EvaluationOptions(k=args.k),
         query_policy=args.query_policy,
-        alpha=args.alpha,
-        resamples=args.resamples,
-        rounds=args.rounds,
-        seed=args.seed,
+        **statistics,
         progress=_progress_bar() if sys.stderr.isatty() else None,
     )
     if args.output:

@@ -1,28 +1,29 @@
-"""Parameter sweeps: many runs of the same queries, compared with paired statistics."""
+"""Parameter sweeps: many runs of the same queries, compared with paired statistics.
 
-from .analysis import SweepResult, sweep
-from .chunks import chunks_to_documents
-from .configurations import runs_from_files, runs_from_table
-from .curves import cutoff_curve
-from .effects import marginal_effects, pareto_front
-from .leaderboard import QUERY_POLICIES, Leaderboard, leaderboard
-from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
+Names are loaded on first use, so that the command line reads the settings' defaults
+(:mod:`.settings`) without loading pandas or scipy.
+"""
 
-__all__ = [
-    "QUERY_POLICIES",
-    "Leaderboard",
-    "SweepResult",
-    "bootstrap_ci",
-    "chunks_to_documents",
-    "cutoff_curve",
-    "holm",
-    "leaderboard",
-    "marginal_effects",
-    "paired_effect_size",
-    "paired_t_test",
-    "pareto_front",
-    "randomization_test",
-    "runs_from_files",
-    "runs_from_table",
-    "sweep",
-]
+from .._lazy import lazy_attributes
+
+_EXPORTS = {
+    "QUERY_POLICIES": ".ranking",
+    "Leaderboard": ".ranking",
+    "SweepResult": ".analysis",
+    "bootstrap_ci": ".stats",
+    "chunks_to_documents": ".chunks",
+    "cutoff_curve": ".curves",
+    "holm": ".stats",
+    "leaderboard": ".ranking",
+    "marginal_effects": ".effects",
+    "paired_effect_size": ".stats",
+    "paired_t_test": ".stats",
+    "pareto_front": ".effects",
+    "randomization_test": ".stats",
+    "runs_from_files": ".configurations",
+    "runs_from_table": ".configurations",
+    "sweep": ".analysis",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

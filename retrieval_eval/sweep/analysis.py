@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..errors import ConfigError
 from ..io import write_table
 from ..metrics.registry import REGISTRY
+from .configurations import cost_value
 from .effects import marginal_effects, pareto_front
-from .leaderboard import Leaderboard, RankingSettings, leaderboard
+from .ranking import Leaderboard, RankingSettings, check_runs, leaderboard
+from .settings import unknown_settings
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SweepResult:
-    """``leaderboard`` (see :class:`~.leaderboard.Leaderboard`); ``parameters`` (one row per
+    """``leaderboard`` (see :class:`~.ranking.Leaderboard`); ``parameters`` (one row per
     configuration); ``effects`` (the objective's marginal effect of each parameter, None without
     parameters); ``pareto`` (on the front or not, None without cost columns)."""
 
@@ -52,13 +55,39 @@ def sweep(
     costs: Sequence[str] = (),
     **ranking: Unpack[RankingSettings],
 ) -> SweepResult:
-    """Rank ``runs`` against ``qrels`` (:func:`~.leaderboard.leaderboard`, which ``ranking`` goes to), and
-    relate the ranking to the ``parameters`` (indexed by configuration name) and ``costs`` (columns of it)."""
-    board = leaderboard(qrels, runs, metrics, **ranking)
+    """Rank ``runs`` against ``qrels`` (:func:`~.ranking.leaderboard`, which ``ranking`` goes to), and
+    relate the ranking to the ``parameters`` (indexed by configuration name) and ``costs`` (columns of it).
+
+    Every argument is checked before any run is scored: a keyword that is no setting of
+    :func:`~.ranking.leaderboard` is a :class:`~retrieval_eval.ConfigError` naming it, and a
+    cost that is not a finite number for every configuration is an
+    :class:`~retrieval_eval.InputError` naming the configuration and the column.
+    """
+    unknown_settings(ranking, RankingSettings.__annotations__)
+    check_runs(runs)
+    if parameters is not None and not isinstance(parameters, pd.DataFrame):
+        raise ConfigError(f"parameters must be a pandas DataFrame indexed by configuration, got {type(parameters).__name__}")
     known = parameters if parameters is not None else pd.DataFrame(index=pd.Index(list(runs), name="configuration"))
+    costs = _cost_columns(costs, known)
+    for cost in costs:
+        for name in runs:
+            value = known.at[name, cost] if name in known.index else None
+            cost_value(value, configuration=name, cost=cost, source="parameters")
+    board = leaderboard(qrels, runs, metrics, **ranking)
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]
     effects = marginal_effects(frame, names, board.objective) if names else None
     higher = REGISTRY.definition(REGISTRY.parse(board.objective)).higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
     return SweepResult(board, known, effects, front)
+
+
+def _cost_columns(costs: Any, parameters: pd.DataFrame) -> list[str]:
+    """``costs`` as a list of columns of ``parameters`` (a bare string is one name, not its letters: refused)."""
+    if isinstance(costs, str) or not isinstance(costs, Sequence):
+        raise ConfigError(f"costs must be a list of column names, got {costs!r}")
+    for cost in costs:
+        if not isinstance(cost, str) or cost not in parameters.columns:
+            columns = ", ".join(map(str, parameters.columns)) or "none"
+            raise ConfigError(f"cost {cost!r} is not a column of the parameters; their columns are {columns}")
+    return list(costs)

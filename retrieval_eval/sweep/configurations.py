@@ -15,6 +15,8 @@ becomes that number, so that values sort as numbers (``k5`` before ``k10``).
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import re
 from collections.abc import Sequence
@@ -25,18 +27,21 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..io import read_json_file
+from .settings import shown
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
 def runs_from_files(
-    paths: Sequence[str | os.PathLike[str]], *, param_pattern: str | None = None
+    paths: Sequence[str | os.PathLike[str]], *, param_pattern: str | None = None, costs: Sequence[str] = ()
 ) -> tuple[dict[str, str], pd.DataFrame]:
     """The runs of ``paths`` by configuration name, and their parameters (one row per configuration).
 
     The name is the file name; two files with the same name are an error. The parameter table
     is indexed by configuration name; a parameter a configuration lacks is missing (NaN).
+    Each of ``costs`` must be a finite number for every configuration (:func:`cost_value`); an
+    error names the sidecar (or the run file, for a cost taken from its name, or lacking).
     """
     pattern = _compile(param_pattern)
     runs: dict[str, str] = {}
@@ -47,13 +52,23 @@ def runs_from_files(
             raise ConfigError(f"two runs are named {name!r}; configurations are named by their file names")
         runs[name] = str(path)
         parameters = _from_name(path, pattern) if pattern is not None else {}
-        for key, value in _sidecar(path).items():
+        sources = dict.fromkeys(parameters, str(path))
+        sidecar, values = _sidecar(path)
+        for key, value in values.items():
             if key in parameters and parameters[key] != value:
                 raise InputError(
                     f"parameter {key!r} is {parameters[key]!r} in the file name but {value!r} in the sidecar",
                     source=str(path),
                 )
-            parameters[key] = value
+            parameters[key], sources[key] = value, str(sidecar)
+        for cost in costs:
+            if cost not in parameters:
+                raise InputError(
+                    f"no cost {cost!r} for this configuration: give it in its sidecar ({name}.json) or its file name",
+                    source=str(path),
+                    field=cost,
+                )
+            cost_value(parameters[cost], configuration=name, cost=cost, source=sources[cost])
         rows[name] = parameters
     return runs, pd.DataFrame.from_dict(rows, orient="index").rename_axis("configuration")
 
@@ -96,7 +111,21 @@ def _from_name(path: Path, pattern: re.Pattern[str]) -> dict[str, Any]:
     return {key: _number_or_text(value) for key, value in match.groupdict().items() if value is not None}
 
 
-def _sidecar(path: Path) -> dict[str, Any]:
+def cost_value(value: Any, *, configuration: str, cost: str, source: str) -> float:
+    """A configuration's cost: a finite number (not a boolean, text, null or missing), else an InputError naming where."""
+    if value is None:
+        raise InputError(f"configuration {configuration!r} has no cost {cost!r}", source=source, field=cost)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise InputError(
+            f"the cost of configuration {configuration!r} must be a finite number, got {shown(value)!r}",
+            source=source,
+            field=cost,
+        )
+    return float(value)
+
+
+def _sidecar(path: Path) -> tuple[Path | None, dict[str, Any]]:
+    """The sidecar of a run file and its values (None and nothing when it has none)."""
     for candidate in (path.with_name(path.name + ".json"), path.with_suffix(".json")):
         if candidate != path and candidate.is_file():
             value = read_json_file(candidate)
@@ -104,8 +133,8 @@ def _sidecar(path: Path) -> dict[str, Any]:
                 raise InputError(
                     "a sidecar holds one JSON object of parameter names and plain values", source=str(candidate)
                 )
-            return value
-    return {}
+            return candidate, value
+    return None, {}
 
 
 def _number_or_text(value: str) -> int | float | str:

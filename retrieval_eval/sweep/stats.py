@@ -18,6 +18,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
+from .settings import LEVEL, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
+
 _BATCH_CELLS = 4_000_000  # draws x queries per batch: about 32 MB of float64
 
 
@@ -45,7 +47,9 @@ def paired_t_test(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray,
     return t, p
 
 
-def randomization_test(scores: np.ndarray, baseline: np.ndarray, *, rounds: int = 10_000, seed: int = 0) -> np.ndarray:
+def randomization_test(
+    scores: np.ndarray, baseline: np.ndarray, *, rounds: int = ROUNDS.default, seed: int = SEED.default
+) -> np.ndarray:
     """Two-sided paired (Fisher) randomization test of each row of ``scores`` against ``baseline``.
 
     Under the null hypothesis each query's two scores are exchangeable, so the sign of its
@@ -55,8 +59,7 @@ def randomization_test(scores: np.ndarray, baseline: np.ndarray, *, rounds: int 
     1 / (1 + rounds) can be shown). Identical scores give 1.
     """
     scores, baseline = _paired(scores, baseline)
-    if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    rounds, seed = ROUNDS.check(rounds), SEED.check(seed)
     differences = scores - baseline
     n = differences.shape[-1]
     observed = np.abs(differences.sum(axis=-1))
@@ -73,23 +76,23 @@ def randomization_test(scores: np.ndarray, baseline: np.ndarray, *, rounds: int 
 
 
 def bootstrap_ci(
-    scores: np.ndarray, *, resamples: int = 10_000, level: float = 0.95, seed: int = 0
+    scores: np.ndarray, *, resamples: int = RESAMPLES.default, level: float = LEVEL.default, seed: int = SEED.default
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap confidence interval of the mean of each row of ``scores`` (configurations x queries).
 
     Each resample draws n queries with replacement (the same draws for every configuration, so
     the intervals are paired) and takes each configuration's mean over them; the interval is
     the (1 - level) / 2 and (1 + level) / 2 quantiles of those means (numpy's linear
-    interpolation). Returns ``(low, high)``, one value per configuration.
+    interpolation). Returns ``(low, high)``, one value per configuration. ``resamples`` x
+    configurations x 8 bytes of means are held at once, within the bound of
+    :func:`~.settings.check_bootstrap_memory`.
     """
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim not in (1, 2) or scores.shape[-1] == 0:
         raise ValueError("scores must be configurations x queries, with at least one query")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    if resamples < 1:
-        raise ValueError(f"resamples must be at least 1, got {resamples}")
+    level, resamples, seed = LEVEL.check(level), RESAMPLES.check(resamples), SEED.check(seed)
     matrix = np.atleast_2d(scores)
+    check_bootstrap_memory(resamples, matrix.shape[0])
     n = matrix.shape[-1]
     rng = np.random.default_rng(seed)
     means = np.empty((resamples, matrix.shape[0]))

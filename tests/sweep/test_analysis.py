@@ -38,7 +38,7 @@ def test_a_sweep_joins_parameters_effects_and_the_pareto_front(tmp_path):
 
 def test_a_missing_cost_column_names_it_and_the_columns_found():
     runs, parameters = _setup()
-    with pytest.raises(ConfigError, match="no column 'price'; the columns are ndcg@5, top_k, mode, latency_ms"):
+    with pytest.raises(ConfigError, match="cost 'price' is not a column of the parameters; their columns are top_k, mode, latency_ms"):
         sweep(qrels(), runs, ["ndcg@5"], parameters=parameters, costs=["price"], **FAST)
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval import EvaluationOptions
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.sweep.leaderboard import leaderboard
+from retrieval_eval.sweep import leaderboard
 
 FAST = {"resamples": 300, "rounds": 300}
 

@@ -153,8 +153,8 @@ def test_holm_leaves_nan_out():
         (lambda: paired_t_test(np.ones((2, 3)), np.ones(4)), "configurations x queries"),
         (lambda: paired_t_test(np.ones((2, 1)), np.ones(1)), "at least two queries"),
         (lambda: paired_t_test(np.array([[np.nan, 1.0]]), np.ones(2)), "must not be NaN"),
-        (lambda: randomization_test(np.ones((1, 3)), np.ones(3), rounds=0), "rounds must be at least 1"),
-        (lambda: bootstrap_ci(np.ones((1, 3)), level=1.0), r"level must be in \(0, 1\)"),
+        (lambda: randomization_test(np.ones((1, 3)), np.ones(3), rounds=0), "rounds must be an integer from 1 to 1000000, got 0"),
+        (lambda: bootstrap_ci(np.ones((1, 3)), level=1.0), r"level must be a number in \(0, 1\), got 1.0"),
         (lambda: bootstrap_ci(np.ones((1, 0))), "at least one query"),
     ],
 )

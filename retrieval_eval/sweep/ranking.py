@@ -33,9 +33,8 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..metrics.selection import resolve_metrics
 from ..policies import QUERY_POLICIES
+from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
-
-
 
 class RankingSettings(TypedDict, total=False):
     """The keyword arguments of :func:`leaderboard` after the data, for callers that pass them on."""
@@ -79,22 +78,32 @@ def leaderboard(
     objective: str | None = None,
     options: EvaluationOptions | None = None,
     query_policy: str = "intersection",
-    alpha: float = 0.05,
-    resamples: int = 10_000,
-    rounds: int = 10_000,
-    seed: int = 0,
+    alpha: float = ALPHA.default,
+    resamples: int = RESAMPLES.default,
+    rounds: int = ROUNDS.default,
+    seed: int = SEED.default,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> Leaderboard:
     """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
 
     ``metrics`` and ``options`` as for :class:`~retrieval_eval.Evaluator`, which scores every
     run against the qrels indexed once; the ``objective`` (default: the first metric) ranks the
-    configurations and is tested. ``progress(done, total, name)`` is called after each run is scored.
+    configurations and is tested. ``alpha`` (in (0, 1)), ``resamples`` and ``rounds`` (1 to
+    10^6) and ``seed`` (an integer >= 0) follow the rules of :mod:`.settings`; every argument is
+    checked before any run is scored, and a bad one is a :class:`~retrieval_eval.ConfigError`
+    naming it. ``progress(done, total, name)`` is called after each run is scored.
     """
-    if not runs:
-        raise ConfigError("give at least one run to rank")
+    check_runs(runs)
     if query_policy not in QUERY_POLICIES:
         raise ConfigError(f"query_policy must be one of {', '.join(QUERY_POLICIES)}, got {query_policy!r}")
+    alpha, resamples, rounds, seed = ALPHA.check(alpha), RESAMPLES.check(resamples), ROUNDS.check(rounds), SEED.check(seed)
+    check_bootstrap_memory(resamples, len(runs))
+    if objective is not None and not isinstance(objective, str):
+        raise ConfigError(f"objective must be a metric name such as 'ndcg@10', got {objective!r}")
+    if options is not None and not isinstance(options, EvaluationOptions):
+        raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+    if progress is not None and not callable(progress):
+        raise ConfigError(f"progress must be a function progress(done, total, name), got {progress!r}")
     options = EvaluationOptions() if options is None else options
     metric_list = resolve_metrics(metrics, options.k, options.rel_level)
     goal = REGISTRY.parse(objective, default_k=options.k) if objective is not None else metric_list[0]
@@ -137,6 +146,20 @@ def leaderboard(
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
     return Leaderboard(table, scores.loc[order], str(goal), [str(metric) for metric in metric_list], notes)
+
+
+def check_runs(runs: Any) -> None:
+    """Refuse ``runs`` that are not a non-empty mapping of configuration names (text) to runs."""
+    if not isinstance(runs, Mapping):
+        raise ConfigError(
+            f"runs must be a mapping of configuration name -> run (a file or a table), got a {type(runs).__name__}; "
+            "name each run, e.g. runs_from_files(paths)[0] or dict(zip(names, paths))"
+        )
+    if not runs:
+        raise ConfigError("give at least one run to rank")
+    for name in runs:
+        if not isinstance(name, str):
+            raise ConfigError(f"configuration names must be text, got {name!r}")
 
 
 def _wide(per_query: Mapping[str, pd.DataFrame], metric: str) -> pd.DataFrame:

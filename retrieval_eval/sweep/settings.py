@@ -1,0 +1,128 @@
+"""The numeric settings of a sweep's statistics, each with one rule for the API and the command line.
+
+A setting's rule says what it allows (``alpha``: a number in (0, 1)); :meth:`Setting.check`
+applies it to a value from Python, and the command line hands its text to the same check
+(:meth:`Setting.from_text` reads a number where the text is one and passes anything else on
+as text), so that ``--alpha nan`` and ``alpha=float("nan")`` fail with the same message.
+A leaf like :mod:`retrieval_eval.policies`: the command line reads the defaults from here
+without loading the numerical stack.
+
+The bounds on the resampling counts:
+
+- ``resamples`` and ``rounds`` are at most :data:`MAX_DRAWS` (10^6). A percentile of 10^6
+  bootstrap means, or a p-value from 10^6 randomization rounds (resolution 10^-6), is already
+  far finer than per-query scores of a few hundred queries can support; the time of both grows
+  with draws x queries x configurations.
+- The bootstrap keeps every resample's mean of every configuration (8 bytes each) and
+  ``np.quantile`` copies them once, so resamples x configurations x 8 bytes is at most
+  :data:`MAX_BOOTSTRAP_BYTES` (512 MiB, about 1 GiB at the peak): with the default 10^4
+  resamples, up to 6710 configurations (:func:`check_bootstrap_memory`). The draws themselves
+  go in batches of a fixed size, whatever the number of queries.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigError
+
+#: The most bootstrap resamples or randomization rounds (see the module docstring).
+MAX_DRAWS = 1_000_000
+#: The most memory the bootstrap means of a leaderboard may take: resamples x configurations x 8 bytes.
+MAX_BOOTSTRAP_BYTES = 512 * 2**20
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A number a sweep takes: an ``integer`` (or a real number) within ``[low, high]``, open at a bound where said.
+
+    Booleans, text and non-finite numbers are never a setting's value; a real setting takes an
+    integer too (``alpha=0`` is the number 0, outside (0, 1)).
+    """
+
+    name: str
+    default: int | float
+    integer: bool
+    low: float
+    high: float | None = None
+    open_bounds: bool = False
+    help: str = ""
+
+    @property
+    def allowed(self) -> str:
+        """What the setting allows, as the error messages and ``--help`` say it."""
+        if not self.integer:
+            return f"a number in ({self.low:g}, {self.high:g})" if self.open_bounds else f"a number in [{self.low:g}, {self.high:g}]"
+        if self.high is None:
+            return f"an integer >= {int(self.low)}"
+        return f"an integer from {int(self.low)} to {int(self.high)}"
+
+    def check(self, value: Any) -> int | float:
+        """``value`` as an int or float within the bounds, else a :class:`~retrieval_eval.ConfigError` naming the setting."""
+        kind = numbers.Integral if self.integer else numbers.Real
+        # An int is finite (and math.isfinite would overflow on a huge one).
+        if isinstance(value, bool) or not isinstance(value, kind) or (not self.integer and not math.isfinite(value)):
+            raise self._error(value)
+        number = int(value) if self.integer else float(value)
+        low_ok = number > self.low if self.open_bounds else number >= self.low
+        high_ok = self.high is None or (number < self.high if self.open_bounds else number <= self.high)
+        if not (low_ok and high_ok):
+            raise self._error(value)
+        return number
+
+    def from_text(self, text: str) -> Any:
+        """The number ``text`` reads as (an int for an integer setting, a float otherwise), or else ``text`` itself.
+
+        Nothing is rejected here: :meth:`check` judges the result, so the command line and the
+        API give the same message.
+        """
+        try:
+            return int(text) if self.integer else float(text)
+        except ValueError:
+            return text
+
+    def _error(self, value: Any) -> ConfigError:
+        return ConfigError(f"{self.name} must be {self.allowed}, got {shown(value)!r}")
+
+
+def shown(value: Any) -> Any:
+    """A numpy number as the Python number it holds (``inf``, not ``np.float64(inf)``), for messages."""
+    return value.item() if isinstance(value, numbers.Number) and hasattr(value, "item") else value
+
+
+ALPHA = Setting("alpha", 0.05, integer=False, low=0.0, high=1.0, open_bounds=True,
+                help="significance level of the comparisons with the best")  # fmt: skip
+RESAMPLES = Setting("resamples", 10_000, integer=True, low=1, high=MAX_DRAWS, help="bootstrap resamples")
+ROUNDS = Setting("rounds", 10_000, integer=True, low=1, high=MAX_DRAWS, help="randomization-test rounds")
+SEED = Setting("seed", 0, integer=True, low=0, help="seed of the random draws (numpy's PCG64)")
+LEVEL = Setting("level", 0.95, integer=False, low=0.0, high=1.0, open_bounds=True,
+                help="confidence level of the bootstrap intervals")  # fmt: skip
+
+#: The numeric settings of a leaderboard, each a flag of ``retrieval-eval sweep`` of the same name.
+STATISTICS = (ALPHA, RESAMPLES, ROUNDS, SEED)
+
+
+def check_bootstrap_memory(resamples: int, configurations: int) -> None:
+    """Refuse a bootstrap whose means (resamples x configurations x 8 bytes) pass :data:`MAX_BOOTSTRAP_BYTES`."""
+    needed = resamples * configurations * 8
+    if needed > MAX_BOOTSTRAP_BYTES:
+        most = MAX_BOOTSTRAP_BYTES // (8 * configurations)
+        raise ConfigError(
+            f"resamples x configurations = {resamples} x {configurations} would hold {needed / 2**30:.2f} GiB of "
+            f"bootstrap means (8 bytes each; at most {MAX_BOOTSTRAP_BYTES // 2**20} MiB): give resamples <= {most}"
+        )
+
+
+def unknown_settings(given: Iterable[str], known: Iterable[str]) -> None:
+    """Refuse a keyword that is none of ``known``, naming it and the closest known one."""
+    known = list(known)
+    for name in given:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(f"unknown sweep setting {name!r}; {hint}the settings are {', '.join(known)}")
