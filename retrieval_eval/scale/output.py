@@ -60,7 +60,7 @@ class PerQueryDataset:
             _check_target(self.target)
             self._scratch = _claim(self.target)
         else:
-            self._scratch = scratch_directory(temp_dir, "retrieval-eval-per-query")
+            self._scratch = scratch_directory(temp_dir, PER_QUERY_SCRATCH)
         self.staging = self._scratch.path
         self._parts = 0
 
@@ -112,15 +112,27 @@ class PerQueryDataset:
         return str(self.target)
 
 
+#: The scratch directories a run makes in the temporary directory: parts without a target, buckets.
+PER_QUERY_SCRATCH, BUCKET_SCRATCH = "retrieval-eval-per-query", "retrieval-eval-buckets"
+
+
 def scratch_directory(temp_dir: str | os.PathLike[str] | None, name: str) -> Scratch:
-    """A claimed scratch directory ``.<name>.<token>.tmp`` in ``temp_dir`` (default: the system's),
-    after removing those that killed runs left there."""
-    place = Path(os.fspath(temp_dir) if temp_dir is not None else tempfile.gettempdir())
-    clear_stale_scratch(place / name)
+    """A claimed scratch directory ``.<name>.<token>.tmp`` in ``temp_dir`` (default: the system's)."""
+    place = _temp_place(temp_dir)
     try:
         return claim_scratch(place / name, directory=True)
     except OSError as exc:
         raise OutputError(f"{place}: cannot create a temporary directory there: {exc.strerror or exc}") from exc
+
+
+def clear_stale_temp(temp_dir: str | os.PathLike[str] | None) -> None:
+    """Remove the scratch directories that killed runs left in ``temp_dir`` (whatever this run will need)."""
+    for name in (PER_QUERY_SCRATCH, BUCKET_SCRATCH):
+        clear_stale_scratch(_temp_place(temp_dir) / name)
+
+
+def _temp_place(temp_dir: str | os.PathLike[str] | None) -> Path:
+    return Path(os.fspath(temp_dir) if temp_dir is not None else tempfile.gettempdir())
 
 
 def _claim(target: Path) -> Scratch:

@@ -35,7 +35,7 @@ from ..metrics.options import EvaluationOptions
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
 from .memory import release_freed_memory
-from .output import PerQueryDataset, scratch_directory
+from .output import BUCKET_SCRATCH, PerQueryDataset, clear_stale_temp, scratch_directory
 from .pieces import QueryTally, score_piece
 from .publish import Progress, finish
 from .result import DatasetResult
@@ -112,6 +112,7 @@ def evaluate_dataset(
     evaluator = _evaluator(qrels, metrics, thresholds, options)
     release_freed_memory()  # what reading and indexing the qrels freed
     budget = parse_memory_budget(memory_budget)
+    clear_stale_temp(temp_dir)
     if dask is not None:
         from .cluster import evaluate_on_dask
 
@@ -236,7 +237,7 @@ class _Stream:
     def score_bucketed(self, report: Progress, temp_dir: str | os.PathLike[str] | None) -> QueryTally:
         """Partition the run by query into buckets on disk that fit the budget, then score each."""
         tally = QueryTally(self.qrels.n_queries)
-        buckets = scratch_directory(temp_dir, "retrieval-eval-buckets")
+        buckets = scratch_directory(temp_dir, BUCKET_SCRATCH)
         try:
             self._score_buckets(self.files, count_rows(self.files), str(buckets.path), 0, tally, report)
         finally:
