@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from tests.test_cli import run_cli
 
@@ -50,3 +54,60 @@ def test_a_file_name_the_pattern_does_not_match_exits_2_naming_it(capsys, tmp_pa
     code, stdout, err = run_cli(capsys, "sweep", QRELS, *runs, "--param-pattern", r"top(?P<k>\d+)", *FAST)
     assert code == 2 and stdout == ""
     assert "k10_hybrid.trec: the file name does not match the parameter pattern" in err
+
+
+# numba's thread variables, checked before any command runs (sweep's kernels, like every command's).
+
+_BAD_ENVIRONMENT = [
+    ("NUMBA_NUM_THREADS", "abc", "NUMBA_NUM_THREADS must be a positive integer (numba's threads), got 'abc'"),
+    ("NUMBA_NUM_THREADS", "0", "NUMBA_NUM_THREADS must be a positive integer (numba's threads), got '0'"),
+    ("NUMBA_NUM_THREADS", "-3", "NUMBA_NUM_THREADS must be a positive integer (numba's threads), got '-3'"),
+    ("NUMBA_NUM_THREADS", "2.5", "NUMBA_NUM_THREADS must be a positive integer (numba's threads), got '2.5'"),
+    ("NUMBA_NUM_THREADS", "", "NUMBA_NUM_THREADS must be a positive integer (numba's threads), got ''"),
+    ("NUMBA_THREADING_LAYER", "bogus",
+     "NUMBA_THREADING_LAYER must be one of default, safe, forksafe, threadsafe, tbb, omp, workqueue, got 'bogus'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), _BAD_ENVIRONMENT, ids=lambda v: str(v)[:20])
+@pytest.mark.parametrize("command", ["sweep", "evaluate"])
+def test_a_bad_numba_variable_is_one_line_naming_it(capsys, monkeypatch, tmp_path, variable, value, message, command):
+    monkeypatch.setenv(variable, value)
+    code, stdout, err = run_cli(capsys, command, QRELS, *_runs(tmp_path)[:1], *(FAST if command == "sweep" else []))
+    assert (code, stdout, err) == (2, "", f"retrieval-eval: error: {message}\n")
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "", "2"])
+def test_the_thread_counts_refused_are_those_numba_rejects_or_ignores(monkeypatch, value):
+    # numba itself as the oracle: it raises on a count below 1 and warns (and ignores it) on text that is no integer.
+    from retrieval_eval.kernels._config import check_numba_environment
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": value}
+    numba = subprocess.run([sys.executable, "-W", "error", "-c", "import numba"], env=env, capture_output=True)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", value)
+    try:
+        check_numba_environment()
+        refused = False
+    except ValueError:
+        refused = True
+    assert refused == (numba.returncode != 0)
+
+
+def _loads_tbb() -> bool:
+    try:
+        import numba.np.ufunc.tbbpool  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("layer", ["default", "safe", "forksafe", "threadsafe", "tbb", "omp", "workqueue", "TBB", "Workqueue"])
+def test_every_threading_layer_numba_knows_passes_unless_its_library_is_missing(monkeypatch, layer):
+    from retrieval_eval.kernels._config import check_numba_environment
+
+    monkeypatch.setenv("NUMBA_THREADING_LAYER", layer)
+    if layer.lower() in ("tbb", "safe") and not _loads_tbb():
+        with pytest.raises(ValueError, match=rf"^NUMBA_THREADING_LAYER={layer} needs TBB \(pip install tbb\), which numba cannot load"):
+            check_numba_environment()
+    else:
+        check_numba_environment()

@@ -254,6 +254,52 @@ def mode() -> str:
     return value
 
 
+#: numba's threading layers (``NUMBA_THREADING_LAYER``, read lowercased), and the pools of those
+#: that need a library beside numba (TBB, OpenMP; numba/np/ufunc/parallel.py); the rest can
+#: always fall back on numba's own workqueue.
+THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "tbb", "omp", "workqueue")
+_LAYER_POOLS = {"tbb": ("tbbpool",), "safe": ("tbbpool",), "omp": ("omppool",), "threadsafe": ("tbbpool", "omppool")}
+
+
+def check_numba_environment() -> None:
+    """Refuse a ``NUMBA_NUM_THREADS`` or ``NUMBA_THREADING_LAYER`` that numba would reject later.
+
+    numba reads them when it is imported or first runs a parallel kernel, and then fails with
+    a traceback (a thread count of 0), warns and ignores the value (one that is no integer), or
+    fails at the first large input (a layer it does not know, or whose library is not
+    installed). Raises ``ValueError`` naming the variable and what it allows. Only a layer that
+    needs TBB or OpenMP makes this import numba (to try loading the pool).
+    """
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None:
+        try:
+            positive = int(threads) > 0
+        except ValueError:
+            positive = False
+        if not positive:
+            raise ValueError(f"NUMBA_NUM_THREADS must be a positive integer (numba's threads), got {threads!r}")
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer is None:
+        return
+    if layer.lower() not in THREADING_LAYERS:
+        raise ValueError(f"NUMBA_THREADING_LAYER must be one of {', '.join(THREADING_LAYERS)}, got {layer!r}")
+    pools = _LAYER_POOLS.get(layer.lower(), ())
+    if pools and not any(_loads(f"numba.np.ufunc.{pool}") for pool in pools):
+        needs = " or ".join({"tbbpool": "TBB (pip install tbb)", "omppool": "OpenMP"}[pool] for pool in pools)
+        raise ValueError(
+            f"NUMBA_THREADING_LAYER={layer} needs {needs}, which numba cannot load here; "
+            "unset it, or choose default, forksafe or workqueue"
+        )
+
+
+def _loads(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def jit_disabled() -> bool:
     """numba's JIT is off (``NUMBA_DISABLE_JIT``), read without importing numba when it is not imported yet."""
     numba = sys.modules.get("numba")

@@ -42,7 +42,12 @@ from .pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
 from .publish import Progress, finish, publish
 from .result import DatasetResult
 
-_LOCAL = re.compile(r"^local(?::(?P<workers>\d+))?$")
+_LOCAL = re.compile(r"^local(?::(?P<workers>.*))?$")
+# scheme://host:port, the scheme one of distributed's network transports (tcp when left out).
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
+#: Worker processes per core that ``local:N`` may start: each is a process of its own (about 100 MB
+#: before any data) on one thread, so more than two per core only adds memory and start-up time.
+LOCAL_WORKERS_PER_CORE = 2
 #: Qrels above this share of a worker's budget are shuffled with the run rather than copied to every worker.
 BROADCAST_SHARE = 0.25
 _ORDER = ("__partition", "__row")
@@ -64,12 +69,13 @@ def evaluate_on_dask(
     ``budget``: bytes per worker, which sets the number of partitions. The qrels are copied to
     every worker when they take at most :data:`BROADCAST_SHARE` of it, else shuffled with the run.
     """
+    target = dask_target(dask)
     dd, delayed = _dask_modules()
     qrels = evaluator.qrels
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     names = run_column_names(files[0], run_columns)
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
-    with _client(dask) as client, PerQueryDataset(output, temp_dir) as dataset:
+    with _client(target) as client, PerQueryDataset(output, temp_dir) as dataset:
         frame = dd.read_parquet(files, columns=list(names.values()))
         _check_query_kinds(qrels, frame[names["query_id"]].dtype, label)
         n_partitions = max(frame.npartitions, math.ceil(count_rows(files) / sizing.chunk_rows))
@@ -193,35 +199,71 @@ def _gather(client: Any, tasks: list[Any], progress: Progress | None) -> Iterato
 
 def _dask_modules() -> tuple[Any, Any]:
     """dask.dataframe and dask.delayed; a clear error when the ``dask`` extra is not installed."""
-    if importlib.util.find_spec("distributed") is None:
-        raise ConfigError("scoring on Dask needs the 'dask' extra: pip install 'retrieval_eval[dask]'")
+    _require_dask()
     import dask.dataframe as dd
     from dask import delayed
 
     return dd, delayed
 
 
+def _require_dask() -> None:
+    if importlib.util.find_spec("distributed") is None:
+        raise ConfigError("scoring on Dask needs the 'dask' extra: pip install 'retrieval_eval[dask]'")
+
+
+@dataclass(frozen=True)
+class LocalWorkers:
+    """``"local"`` or ``"local:N"``: a LocalCluster of ``n`` worker processes, started and stopped with the job."""
+
+    n: int
+
+
+def dask_target(dask: Any) -> Any:
+    """What ``dask=`` (or ``--dask``) names: a ``distributed.Client`` (as is), :class:`LocalWorkers`, or an address.
+
+    The forms: a Client; ``"local"`` (a worker per core) or ``"local:N"``, N from 1 to
+    :data:`LOCAL_WORKERS_PER_CORE` per core of this machine; a scheduler address
+    ``[scheme://]host:port`` (scheme tcp, tls, ws, wss or ucx; tcp when left out). Anything
+    else is a :class:`~retrieval_eval.ConfigError` at once, before any file is read or any
+    connection tried, as is every form when the ``dask`` extra is not installed.
+    """
+    _require_dask()
+    from distributed import Client
+
+    if isinstance(dask, (Client, LocalWorkers)):
+        return dask
+    text = dask.strip() if isinstance(dask, str) else None
+    local = _LOCAL.match(text) if text is not None else None
+    cores = os.cpu_count() or 1
+    if local is not None:
+        workers = local["workers"]
+        if workers is None:
+            return LocalWorkers(cores)
+        if workers.isascii() and workers.isdigit() and 1 <= int(workers) <= LOCAL_WORKERS_PER_CORE * cores:
+            return LocalWorkers(int(workers))
+    elif text is not None and (match := _ADDRESS.match(text)) is not None and 1 <= int(match["port"]) <= 65535:
+        return text
+    raise ConfigError(
+        "dask must be a distributed.Client, a scheduler address such as 'tcp://host:8786', or 'local' / 'local:N' "
+        f"with N from 1 to {LOCAL_WORKERS_PER_CORE * cores} worker processes ({cores} cores here); got {dask!r}"
+    )
+
+
 @contextmanager
-def _client(dask: Any) -> Iterator[Any]:
-    """A client for ``dask``: a Client (used as is), ``"local:N"`` (a LocalCluster we start and stop), or an address."""
+def _client(target: Any) -> Iterator[Any]:
+    """A client for a :func:`dask_target`: the Client as is, a LocalCluster started and stopped here, or a connection."""
     from distributed import Client, LocalCluster
-    if isinstance(dask, Client):
-        yield dask
-        return
-    if not isinstance(dask, str):
-        raise ConfigError(f"dask must be a distributed.Client, a scheduler address or 'local:N', got {dask!r}")
-    local = _LOCAL.match(dask.strip())
-    if local is None:
-        with Client(dask.strip()) as client:
+
+    if isinstance(target, Client):
+        yield target
+    elif isinstance(target, LocalWorkers):
+        with LocalCluster(
+            n_workers=target.n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+        ) as cluster, Client(cluster) as client:
             yield client
-        return
-    workers = int(local["workers"] or os.cpu_count() or 1)
-    if workers < 1:
-        raise ConfigError(f"'local:N' needs N >= 1 worker processes, got {dask!r}")
-    with LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-    ) as cluster, Client(cluster) as client:
-        yield client
+    else:
+        with Client(target) as client:
+            yield client
 
 
 def _with_position(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
