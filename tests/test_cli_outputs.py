@@ -27,7 +27,8 @@ def work(tmp_path, monkeypatch):
     for name in ("qrels.trec", "run.trec", "eval_document.json", "executions.jsonl", "checks.json"):
         shutil.copy(DATA / name, name)
     shutil.copy("run.trec", "other.trec")
-    Path("run.json").write_text('{"top_k": 10}\n')  # run.trec's sidecar, read by sweep
+    Path("run.json").write_text('{"top_k": 10}\n')  # the runs' sidecars, read by sweep: RUN.json and RUN.EXT.json
+    Path("other.trec.json").write_text('{"top_k": 20}\n')
     Path("runs").mkdir()
     run = pq.read_table(DATA / "run.parquet")
     pq.write_table(run.slice(0, 40), "runs/part-0.parquet")
@@ -56,7 +57,7 @@ COMMANDS = {
     "check log": (["check", "--executions", "executions.jsonl", "--config", "checks.json"],
                   {"-o": "results.jsonl", "--summary-output": "s.json"}, ["executions.jsonl", "checks.json"]),
     "sweep": (["sweep", "qrels.trec", "run.trec", "other.trec"], {"-o": "board.csv", "--report": "report.html"},
-              ["qrels.trec", "run.trec", "other.trec", "run.json"]),
+              ["qrels.trec", "run.trec", "other.trec", "run.json", "other.trec.json"]),
 }
 
 

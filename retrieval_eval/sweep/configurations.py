@@ -124,10 +124,16 @@ def cost_value(value: Any, *, configuration: str, cost: str, source: str) -> flo
     return float(value)
 
 
+def sidecar_candidates(path: str | os.PathLike[str]) -> list[Path]:
+    """Where a run file's sidecar may be, in the order looked at: ``RUN.EXT.json``, then ``RUN.json``."""
+    path = Path(os.fspath(path))
+    return [candidate for candidate in (path.with_name(path.name + ".json"), path.with_suffix(".json")) if candidate != path]
+
+
 def _sidecar(path: Path) -> tuple[Path | None, dict[str, Any]]:
     """The sidecar of a run file and its values (None and nothing when it has none)."""
-    for candidate in (path.with_name(path.name + ".json"), path.with_suffix(".json")):
-        if candidate != path and candidate.is_file():
+    for candidate in sidecar_candidates(path):
+        if candidate.is_file():
             value = read_json_file(candidate)
             if not isinstance(value, dict) or any(isinstance(v, (dict, list)) for v in value.values()):
                 raise InputError(
