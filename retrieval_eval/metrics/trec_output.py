@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import InputError
 from .names import Metric
 from .registry import REGISTRY
 from .result import EvaluationResult
@@ -53,8 +54,10 @@ def trec_lines(
     """
     lines: list[str] = []
     definitions = {metric: REGISTRY.definition(metric) for metric in metrics}
+    run = result.run if run_id is None else run_id
     if per_query:
         ids = [str(query_id) for query_id in result.query_ids.to_pylist()]
+        _printable("query id", ids)
         # trec_eval prints geometric means (gm_map) only for all queries.
         columns = [
             (f"{trec_name(metric, rel_level):<22}", definitions[metric].integer, result.values(metric).tolist())
@@ -64,7 +67,7 @@ def trec_lines(
         for row in sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")):
             for name, whole, values in columns:
                 lines.append(f"{name}\t{ids[row]}\t{_value(values[row], whole)}")
-    lines.append(f"{'runid':<22}\tall\t{result.run if run_id is None else run_id}")
+    lines.append(f"{'runid':<22}\tall\t{run}")
     lines.append(f"{'num_q':<22}\tall\t{len(result.query_ids)}")
     means = result.means
     for metric in metrics:
@@ -74,6 +77,19 @@ def trec_lines(
             total, whole = means[str(metric)], False
         lines.append(f"{trec_name(metric, rel_level):<22}\tall\t{_value(total, whole)}")
     return lines
+
+
+def _printable(what: str, values: list[str]) -> None:
+    """Refuse a value that would break the columns: trec_eval's lines are split on whitespace.
+
+    (The run id is the last column, read to the end of the line; a path with spaces stays.)
+    """
+    for value in values:
+        if not value or any(char.isspace() for char in value):
+            raise InputError(
+                f"{what} {value!r} is empty or holds whitespace, which trec_eval's output format cannot print; "
+                "use the per-query table (-o) instead"
+            )
 
 
 def _value(value: float, whole: bool) -> str:
