@@ -8,25 +8,31 @@ process left beside the target is removed by the next write of it (:mod:`.scratc
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from retrieval_eval.errors import OutputError
+from retrieval_eval.io.output_paths import check_output_paths
 from retrieval_eval.io.scratch import claim_scratch, clear_stale_scratch
 
 
-def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+def atomic_write(
+    path: str | os.PathLike[str], write: Callable[[str], None], *, inputs: Iterable[str | os.PathLike[str]] = ()
+) -> None:
     """Call ``write(temp_path)`` and move the result to ``path``.
 
     The temporary file is in the target's directory, so that :func:`os.replace` is a
-    rename within one file system (atomic on POSIX and Windows).
+    rename within one file system (atomic on POSIX and Windows). ``inputs``: the files
+    (and directories) the output was made from, which ``path`` may not be, hold or be
+    inside (:func:`~retrieval_eval.io.output_paths.check_output_paths`).
 
     Raises
     ------
     OutputError
         Naming the path and the reason (missing directory, permission denied, a
-        writer error...). The temporary file is removed first.
+        writer error, an input in the way...). The temporary file is removed first.
     """
+    check_output_paths({"output": path}, inputs)
     target = Path(os.fspath(path))
     directory = target.parent
     clear_stale_scratch(target)

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.io.atomic import atomic_write
+from retrieval_eval.io.output_paths import check_output_paths
 from retrieval_eval.io.pandas_objects import is_dataframe, is_pandas_missing
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def write_table(
     path: str | os.PathLike[str],
     *,
     format: str | None = None,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> None:
     """Write a table to ``path``, atomically (a crash never leaves half a file).
 
@@ -55,13 +57,18 @@ def write_table(
         ``"parquet"``, ``"csv"``, ``"tsv"``, ``"json"`` (an array of records) or
         ``"jsonl"`` (one record per line); by default taken from the extension.
         In JSON, NaN and infinities are written as ``null``.
+    inputs:
+        The files (or directories) the table was made from: ``path`` may not be one of
+        them (also by a hard link or a symlink), hold one, or be inside one.
 
     Raises
     ------
     OutputError
-        Unknown extension or format (the message lists the supported ones), or the
-        file cannot be written (the reason is given; nothing is left behind).
+        Unknown extension or format (the message lists the supported ones), ``path``
+        is an input, or the file cannot be written (the reason is given; nothing is
+        left behind).
     """
+    check_output_paths({"output": path}, inputs)  # before any other complaint about the path
     fmt = _format_of(path, format)
     try:
         arrow = _as_arrow(table)
@@ -70,18 +77,20 @@ def write_table(
     atomic_write(path, lambda temp: _WRITERS[fmt](arrow, temp))
 
 
-def write_json(obj: Any, path: str | os.PathLike[str]) -> None:
+def write_json(obj: Any, path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = ()) -> None:
     """Write ``obj`` as pretty-printed (indented, UTF-8) JSON, atomically.
 
     NaN, +inf and -inf are written as ``null`` (JSON has no such numbers). numpy
     scalars and arrays, tuples, paths, dates and mappings are converted to their JSON
-    equivalents.
+    equivalents. ``inputs``: as for :func:`write_table`.
 
     Raises
     ------
     OutputError
-        ``obj`` holds something JSON cannot represent, or the file cannot be written.
+        ``obj`` holds something JSON cannot represent, ``path`` is an input, or the file
+        cannot be written.
     """
+    check_output_paths({"output": path}, inputs)
     try:
         text = json.dumps(_plain(obj), indent=2, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:

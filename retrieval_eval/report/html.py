@@ -48,9 +48,10 @@ def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots:
 
 
 def write_report(result: SweepResult, path: str | os.PathLike[str], **options: object) -> None:
-    """Write :func:`html_report` to ``path``, atomically."""
+    """Write :func:`html_report` to ``path``, atomically; an :class:`~retrieval_eval.errors.OutputError`
+    if ``path`` is (or holds) one of the sweep's sources."""
     text = html_report(result, **options)
-    atomic_write(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+    atomic_write(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"), inputs=result.sources)
 
 
 def _figures(result: SweepResult) -> list[str]:

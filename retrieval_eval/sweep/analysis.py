@@ -26,12 +26,14 @@ if TYPE_CHECKING:
 class SweepResult:
     """``leaderboard`` (see :class:`~.ranking.Leaderboard`); ``parameters`` (one row per
     configuration); ``effects`` (the objective's marginal effect of each parameter, None without
-    parameters); ``pareto`` (on the front or not, None without cost columns)."""
+    parameters); ``pareto`` (on the front or not, None without cost columns); ``sources`` (the
+    qrels and runs given as paths, which :meth:`write` and the HTML report never write over)."""
 
     leaderboard: Leaderboard
     parameters: pd.DataFrame
     effects: pd.DataFrame | None
     pareto: pd.Series | None
+    sources: tuple[str, ...] = ()
 
     @property
     def table(self) -> pd.DataFrame:
@@ -42,8 +44,9 @@ class SweepResult:
         return table
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write :attr:`table` (parquet, CSV, TSV, JSON or JSON Lines, from the extension), atomically."""
-        write_table(self.table.reset_index(), path)
+        """Write :attr:`table` (parquet, CSV, TSV, JSON or JSON Lines, from the extension), atomically;
+        an :class:`~retrieval_eval.errors.OutputError` if ``path`` is (or holds) one of the :attr:`sources`."""
+        write_table(self.table.reset_index(), path, inputs=self.sources)
 
 
 def sweep(
@@ -79,7 +82,8 @@ def sweep(
     effects = marginal_effects(frame, names, board.objective) if names else None
     higher = REGISTRY.definition(REGISTRY.parse(board.objective)).higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
-    return SweepResult(board, known, effects, front)
+    sources = tuple(os.fspath(path) for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike)))
+    return SweepResult(board, known, effects, front, sources)
 
 
 def _cost_columns(costs: Any, parameters: pd.DataFrame) -> list[str]:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import re
 
+import pyarrow as pa
 import pytest
 
 from retrieval_eval.errors import OutputError
+from retrieval_eval.io import write_json, write_table
+from retrieval_eval.io.atomic import atomic_write
 from retrieval_eval.io.output_paths import check_output_paths
 
 
@@ -113,3 +116,27 @@ def test_two_existing_outputs_linked_to_each_other(tree):
 
 def _escaped(text: str) -> str:
     return re.escape(str(text))
+
+
+WRITERS = {
+    "write_table": lambda path, inputs: write_table(pa.table({"a": [1]}), path, inputs=inputs),
+    "write_json": lambda path, inputs: write_json({"a": 1}, path, inputs=inputs),
+    "atomic_write": lambda path, inputs: atomic_write(path, lambda temp: open(temp, "w").write("x"), inputs=inputs),
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+@pytest.mark.parametrize("relation", [_is, _hard_link, _symlink, _working_directory], ids=lambda f: f.__name__.strip("_"))
+def test_every_writer_refuses_its_inputs(tree, writer, relation):
+    output, source, _ = relation(tree)
+    before = (tree / source).read_bytes()
+    with pytest.raises(OutputError, match=f"^output {_escaped(output)}: refused"):
+        WRITERS[writer](output, [source])
+    assert (tree / source).read_bytes() == before
+    assert not any(name.startswith(".") for name in os.listdir(tree))
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_every_writer_writes_beside_its_inputs(tree, writer):
+    WRITERS[writer]("new.json", ["q.csv", "runs"])
+    assert (tree / "new.json").exists()
