@@ -33,7 +33,6 @@ the reference's.
 from __future__ import annotations
 
 import contextlib
-import json
 import mmap
 import os
 from collections.abc import Iterator
@@ -47,6 +46,8 @@ import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
 from ..errors import InputError
+from ..io.jsonio import MAX_DEPTH, parse_json_line
+from ..kernels.json_depth import first_too_deep
 from .models import RetrievalTelemetry
 from .normalize import load_executions
 from .tables import ExecutionTables, flatten_nested, flatten_records
@@ -85,7 +86,10 @@ LOG_SCHEMA = pa.schema(
         ("raw_artifact", pa.struct([])),  # any object
     ]
 )
-_PARSE = pa_json.ParseOptions(explicit_schema=LOG_SCHEMA, unexpected_field_behavior="ignore")
+# Other fields are parsed too ("infer", not "ignore"), so that Arrow refuses a key repeated anywhere in a
+# record, as the reference reading does (then that reading names it); a field whose type changes
+# between records makes Arrow fail as well (and the reference reading takes the log).
+_PARSE = pa_json.ParseOptions(explicit_schema=LOG_SCHEMA, unexpected_field_behavior="infer")
 # Larger blocks parse faster; a line longer than a block makes Arrow fail (and the reference reads it).
 _BLOCK_BYTES = 64 << 20
 _SCAN_BYTES = 1 << 20  # small enough for the comparison to stay in cache
@@ -182,20 +186,10 @@ class _RecordLoader:
 
 
 def _parse_line(raw: bytes, number: int, label: str) -> dict[str, Any] | None:
-    try:
-        # A byte-order mark may open the file, as Arrow allows it there too.
-        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-    except UnicodeDecodeError:
-        raise InputError("invalid UTF-8 text", source=label, row=number) from None
-    if not text.strip():
-        return None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON at column {exc.colno}: {exc.msg}", source=label, row=number) from None
-    if not isinstance(record, dict):
-        raise InputError(f"a record must be a JSON object, got {type(record).__name__}", source=label, row=number)
-    return record
+    record = parse_json_line(raw, label, number)
+    if record is None or isinstance(record, dict):
+        return record
+    raise InputError(f"a record must be a JSON object, got {type(record).__name__}", source=label, row=number)
 
 
 def read_execution_log(path: str | os.PathLike[str]) -> ExecutionTables:
@@ -345,14 +339,16 @@ def _read_with_arrow(path: str) -> ExecutionTables | None:
         table = pa_json.read_json(path, pa_json.ReadOptions(block_size=_BLOCK_BYTES), _PARSE)
     except pa.ArrowInvalid:
         return None
-    # Arrow reads "{...} {...}" on one line as two records; the reference rejects the line.
-    if table.num_rows != objects:
+    # Arrow reads "{...} {...}" on one line as two records; the reference rejects the line. Records in the
+    # raw form ("executions") are the reference's too.
+    if table.num_rows != objects or "executions" in table.column_names:
         return None
     return flatten_nested(*(table.column(name) for name in _RECORD_COLUMNS), table.column("retrieval_executions"))
 
 
 def _object_lines(path: str) -> int | None:
-    """The number of non-blank lines of the file, or None when it is not valid UTF-8.
+    """The number of non-blank lines of the file, or None when it is not valid UTF-8 or a line nests too deep
+    (more than :data:`~retrieval_eval.io.jsonio.MAX_DEPTH` levels, where Arrow's reader could crash).
 
     The file is read through a memory map, a window of whole lines at a time; each window's pages
     are let go once counted, so that the file does not stay in the process's memory.
@@ -401,7 +397,9 @@ def _release(mapped: mmap.mmap, start: int, stop: int) -> None:
 
 
 def _object_lines_in(window: np.ndarray) -> int | None:
-    """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8."""
+    """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8 or one nests too deep."""
+    if first_too_deep(window, MAX_DEPTH, True) >= 0:
+        return None
     ends = _line_ends(window)
     starts = np.concatenate([[0], ends[:-1] + 1])
     offsets = pa.py_buffer(np.append(starts, window.size))

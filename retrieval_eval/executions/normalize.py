@@ -29,7 +29,9 @@ scalars become a one-element ``queries[]`` (``queryString`` "" when missing);
 ``latencyMs`` and ``totalResultCount`` move up to the execution; a missing ``webUrl`` becomes
 ""; the debugInfo itself is kept as ``raw_debugInfo``.
 
-Any other malformed value raises :class:`~retrieval_eval.errors.InputError` naming the field.
+An object with both ``retrieval_executions`` and ``executions`` is an error (one form would be
+dropped unread). Any other malformed value raises :class:`~retrieval_eval.errors.InputError`
+naming the field.
 """
 
 from __future__ import annotations
@@ -67,6 +69,13 @@ def _normalize(data: Any) -> tuple[dict[str, Any], list[str]]:
     # Also returns the input path of each execution kept, so that errors name the field the
     # user wrote even after raw records were renamed or dropped.
     if isinstance(data, Mapping):
+        if "retrieval_executions" in data and "executions" in data:
+            # Reading one would silently drop the other, however malformed it is.
+            raise InputError(
+                "holds executions in both forms, 'retrieval_executions' (normalized) and 'executions' "
+                "(raw Work IQ form); give one",
+                field="executions",
+            )
         if "retrieval_executions" in data:
             records = _records(data["retrieval_executions"], "retrieval_executions")
             executions, paths = _executions(records, "retrieval_executions", raw=False)

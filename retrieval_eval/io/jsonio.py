@@ -4,19 +4,37 @@ Arrow reads JSON Lines fast but its errors name neither line nor column, it reje
 column whose type changes between rows, and it turns date-like strings into
 timestamps. In each of those cases the file is read again with the json module, which
 gives exact error positions and plain Python values (typed later, column by column).
+
+Every reader here, and every reader of the package that parses JSON from a file, first checks
+the bytes (:func:`check_json_bytes`): they must be UTF-8 and nest at most :data:`MAX_DEPTH`
+levels deep, because parsers recurse once per level (Python's json module raises
+``RecursionError`` near a thousand levels, and Arrow's reader crashes the process near twenty
+thousand). An object that repeats a key is an error too (:func:`parse_json`): the json module
+would keep the last value, silently. Arrow's reader refuses a repeated key itself (then the
+json module reads the file again and names it); so Arrow's fast path costs only the byte
+checks.
 """
 
 from __future__ import annotations
 
 import json
+import json.decoder
+import json.scanner
 import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.io.sources import Source, open_stream, read_all
+from retrieval_eval.io.sources import Source, read_all
+from retrieval_eval.kernels.json_depth import first_too_deep
+
+#: The deepest nesting of JSON objects and arrays read (``{"a": [1]}`` is 2 deep). An evaluation
+#: document with its retrieval executions nests about 10 deep and a log record about 8.
+MAX_DEPTH = 64
+_BOM = b"\xef\xbb\xbf"
 
 
 def read_json_source(src: Source) -> pa.Table | list:
@@ -28,30 +46,29 @@ def read_json_source(src: Source) -> pa.Table | list:
     timestamps (see :func:`has_temporal`) in a column it needs calls
     :func:`read_json_records` instead.
     """
+    data = read_all(src)
     if src.format == "jsonl":
+        check_json_bytes(data, src.label, lines=True)
         import pyarrow.json as pa_json  # here: only this path needs it
 
         try:
-            with open_stream(src) as stream:
-                return pa_json.read_json(stream)
+            return pa_json.read_json(pa.BufferReader(data))
         except pa.ArrowInvalid:
-            return read_json_records(src)
-    text = _decode(src)
+            return _parse_json_lines(_text(data), src.label)
+    check_json_bytes(data, src.label, lines=False)
+    text = _text(data)
     head = text.lstrip()[:1]
     if head == "[":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _syntax_error(exc, src.label, exc.lineno) from exc
+        return parse_json(text, src.label)
     if head == "{":
         # One object (maybe pretty-printed) or JSON Lines: "Extra data" after the first
         # object means lines follow.
         try:
-            return [json.loads(text)]
-        except json.JSONDecodeError as exc:
-            if not exc.msg.startswith("Extra data"):
-                raise _syntax_error(exc, src.label, exc.lineno) from exc
-        return parse_json_lines(text, src.label)
+            return [parse_json(text, src.label)]
+        except _ExtraData:
+            pass
+        check_json_bytes(data, src.label, lines=True)  # the lines are parsed one by one
+        return _parse_json_lines(text, src.label)
     if not head:
         return []
     raise InputError(
@@ -67,64 +84,176 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
     Raises
     ------
     InputError
-        Naming the file: it cannot be read, is not UTF-8, or is not valid JSON (with the line
-        and column).
+        Naming the file: it cannot be read, is not UTF-8, nests deeper than :data:`MAX_DEPTH`,
+        is not valid JSON, or repeats a key in an object (each with the line and column).
     """
     label = os.fspath(path)
     try:
-        text = Path(label).read_text(encoding="utf-8-sig")
+        data = Path(label).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", source=label) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"invalid UTF-8 text at byte {exc.start}", source=label) from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=label) from exc
+    check_json_bytes(data, label, lines=False)
+    return parse_json(_text(data), label)
 
 
 def read_json_records(src: Source) -> list:
     """Read a JSON Lines file with the json module (exact error positions)."""
-    return parse_json_lines(_decode(src), src.label)
+    data = read_all(src)
+    check_json_bytes(data, src.label, lines=True)
+    return _parse_json_lines(_text(data), src.label)
 
 
-def parse_json_lines(text: str, label: str) -> list:
-    """Parse JSON Lines with the json module; blank lines are skipped.
+def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines: bool, first_line: int = 1) -> None:
+    """Refuse JSON text that is not UTF-8 or nests deeper than :data:`MAX_DEPTH`, before it is parsed.
+
+    ``data`` is the text's bytes: one document, or JSON Lines when ``lines`` (nesting counted per
+    line, see :mod:`retrieval_eval.kernels.json_depth`). Its first line is line ``first_line``
+    of the file ``label``. A UTF-8 byte-order mark may open it.
 
     Raises
     ------
     InputError
-        A line is not valid JSON (naming its line and column).
+        Naming the line (``row``): invalid UTF-8, or the line and column of the bracket that
+        opens level ``MAX_DEPTH + 1``.
     """
-    rows = []
-    decode = json.JSONDecoder().decode
+    raw = np.frombuffer(data, dtype=np.uint8).view()
+    raw.setflags(write=False)  # read-only whatever holds the bytes: the kernel is compiled for one kind
+    offsets = pa.py_buffer(np.array([0, raw.size], dtype=np.int64))
+    try:
+        # Arrow's check of UTF-8 reads gigabytes a second; Python's decoder says where it fails.
+        pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(data)]).validate(full=True)
+    except pa.ArrowInvalid:
+        try:
+            raw.tobytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = first_line + int(np.count_nonzero(raw[: exc.start] == ord("\n")))
+            raise InputError("invalid UTF-8 text", source=label, row=line) from None
+    deep = first_too_deep(raw, MAX_DEPTH, lines)
+    if deep >= 0:
+        newlines = np.flatnonzero(raw[:deep] == ord("\n"))
+        start = int(newlines[-1]) + 1 if newlines.size else 0
+        column = len(raw[start:deep].tobytes().decode("utf-8-sig" if start == 0 else "utf-8")) + 1
+        line = first_line + newlines.size
+        raise InputError(
+            f"nested deeper than {MAX_DEPTH} levels (objects and arrays) at line {line}, column {column}",
+            source=label,
+            row=line,
+        )
+
+
+def parse_json_line(raw: bytes, label: str, number: int) -> Any:
+    """The JSON value of line ``number`` of the JSON Lines file ``label``, from its bytes (a terminator may end
+    them); None for a blank line. Checked as :func:`check_json_bytes` does, parsed as :func:`parse_json` does.
+    """
+    try:
+        # A byte-order mark may open the file, as Arrow allows it there too.
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError:
+        raise InputError("invalid UTF-8 text", source=label, row=number) from None
+    if not text.strip():
+        return None
+    if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH:  # with fewer brackets it cannot nest deeper
+        check_json_bytes(raw, label, lines=True, first_line=number)
+    return parse_json(text, label, line=number)
+
+
+def parse_json(text: str, label: str, *, line: int | None = None) -> Any:
+    """The JSON value of ``text``, an object that repeats a key being an error.
+
+    ``text`` is a whole file's text, or, when ``line`` is given, that line of the file
+    ``label`` (a line terminator may end it). Check its bytes first (:func:`check_json_bytes`).
+
+    Raises
+    ------
+    InputError
+        Malformed JSON, or a repeated key (naming it), with the line and column (of the error,
+        or of the object that repeats the key).
+    """
+    if line is not None:
+        text = text.rstrip("\r\n")  # so that an error at the end of the line is at its end, not on the next
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        failure: Exception = exc
+        position = exc.pos
+    except _DuplicateKey as exc:
+        failure, position = exc, _object_position(text)
+    if line is None:
+        line = text.count("\n", 0, position) + 1
+        column = position - text.rfind("\n", 0, position)
+    else:
+        column = position + 1
+    where = f"at line {line}, column {column}"
+    if isinstance(failure, _DuplicateKey):
+        raise InputError(f"duplicate key {failure.key!r} in the object {where}", source=label, row=line) from None
+    error = _ExtraData if failure.msg == "Extra data" else InputError
+    raise error(f"invalid JSON {where}: {failure.msg}", source=label, row=line) from None
+
+
+class _ExtraData(InputError):
+    """More JSON after the first value (JSON Lines, when the text was read as one document)."""
+
+
+class _DuplicateKey(Exception):
+    """An object repeats ``key``; ``position`` is where that object starts, once known."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+        self.position: int | None = None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return value
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+
+def _object_position(text: str) -> int:
+    """Where the first object of ``text`` that repeats a key starts: the text parsed again by the
+    pure-Python scanner, which, unlike the C one, hands each object's position to a hook."""
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[dict[str, Any], int]:
+        try:
+            return json.decoder.JSONObject(s_and_end, *args)
+        except _DuplicateKey as exc:
+            if exc.position is None:  # this is the object that repeats the key; enclosing ones pass it on
+                exc.position = s_and_end[1] - 1
+            raise
+
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+    decoder.parse_object = parse_object
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    try:
+        decoder.decode(text)
+    except _DuplicateKey as exc:
+        return exc.position or 0
+    return 0  # not reached: both scanners meet the same objects in the same order
+
+
+def _parse_json_lines(text: str, label: str) -> list:
+    """Parse JSON Lines (checked as bytes) with the json module; blank lines are skipped."""
     # split("\n"), not splitlines(): JSON strings may hold U+2028 and other characters
     # that splitlines() would treat as line ends.
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(decode(line))
-        except json.JSONDecodeError as exc:
-            raise _syntax_error(exc, label, number) from exc
-    return rows
+    return [
+        parse_json(line, label, line=number)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if line.strip()
+    ]
 
 
-def _decode(src: Source) -> str:
-    data = read_all(src).to_pybytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError("invalid UTF-8 text", source=src.label, row=line) from exc
-
-
-def _syntax_error(exc: json.JSONDecodeError, label: str, line: int) -> InputError:
-    return InputError(
-        f"malformed JSON at line {line}, column {exc.colno}: {exc.msg}",
-        source=label,
-        row=line,
-    )
+def _text(data: bytes | pa.Buffer) -> str:
+    """The text of bytes :func:`check_json_bytes` accepted (a byte-order mark left out)."""
+    raw = data if isinstance(data, bytes) else data.to_pybytes()
+    return raw.decode("utf-8-sig")
 
 
 def has_temporal(kind: pa.DataType) -> bool:

@@ -126,8 +126,8 @@ def test_records_keep_their_line_id_and_telemetry(tmp_path):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"id": "a", "retrieval_executions": [}', "row 2: malformed JSON at column 38: Expecting value"),
-        ('{"id": "a"} {"id": "b"}', "row 2: malformed JSON at column 13: Extra data"),
+        ('{"id": "a", "retrieval_executions": [}', "row 2: invalid JSON at line 2, column 38: Expecting value"),
+        ('{"id": "a"} {"id": "b"}', "row 2: invalid JSON at line 2, column 13: Extra data"),
         ("[1, 2]", "row 2: a record must be a JSON object, got list"),
         ('{"id": 5, "retrieval_executions": []}', "row 2, field 'id': must be a string, got int"),
         ('{"id": "a", "retrieval_executions": []}', "row 2, field 'id': duplicate id 'a' (first on line 1)"),

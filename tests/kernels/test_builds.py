@@ -18,6 +18,7 @@ from benchmarks.workload import make_workload
 from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
 from tests.executions.fixtures import ODSP, example_telemetry
@@ -75,6 +76,8 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     run_checks(answers, plan_checks(3, answer_checks))
     answers = ["The café's ½ price.", "", "a an the", "Straße €the ΟΔΟΣ", "x", "ǅ ﬁne ﬁne"]
     f1_scores(pa.chunked_array([answers]), pa.chunked_array([answers[::-1]]))
+    for lines in (True, False):  # JSON checked before parsing: per line (JSON Lines) and as one document
+        check_json_bytes(b'{"a": [1, "]\\"[", {"b": []}]}\n[[]]\n', "<json>", lines=lines)
     return calls
 
 
