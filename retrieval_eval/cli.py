@@ -3,6 +3,7 @@
 Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input,
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); interrupted or terminated, a command removes
 what it had begun to write (temporary files, buckets, staging) and prints one line.
+``check`` exits 3 when nothing was checked (no evaluator ran on any item).
 Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 """
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from .metrics import Evaluator, EvaluationSummary
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_NOTHING_CHECKED = 3  # `check`: no evaluator ran on any item, which a gate must not take for a pass
 #: 128 + the signal's number, as a shell reports a command that a signal ended.
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 _TABLE_FILE_SUFFIXES = (".csv", ".tsv", ".json", ".jsonl", ".gz")
@@ -57,6 +59,14 @@ examples:
   retrieval-eval check data/eval_document.json -o scored.json
   retrieval-eval check data/eval_document.json --executions data/executions.jsonl
   retrieval-eval check --executions data/executions.jsonl --config data/checks.json -o results.jsonl
+  retrieval-eval check document.json --custom-evaluator ToolUsage
+
+exit codes:
+  0  something was checked and every item passed
+  1  an item did not pass: fail, partial (an evaluator errored) or error (the agent gave no response)
+  2  bad usage or input, such as an evaluator name close to a built-in one (RetreivalQuery, exactmatch)
+  3  nothing was checked: no record, no evaluator, or only evaluators that are skipped offline
+     (LLM-judged, custom) on every item
 """
 
 _SWEEP_EXAMPLES = """\
@@ -140,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score the deterministic evaluators of an evaluation document (Citations, ExactMatch, "
         "PartialMatch, RetrievalQuery, RetrievalResult, KeywordMatch, ToolUse), or run RetrievalQuery, "
         "RetrievalResult, KeywordMatch and ToolUse over every record of an execution log. Prints pass rates "
-        "per evaluator and counts per diagnostic code; exit code 1 when an item fails.",
+        "per evaluator and counts per diagnostic code; exit code 1 when an item fails, 3 when nothing was "
+        "checked.",
         epilog=_CHECK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -156,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("table", "json"), default="table", help="summary format on stdout")
     check.add_argument("--partial-match-mode", choices=PARTIAL_MATCH_MODES, default=PARTIAL_MATCH_MODES[0],
                        help="PartialMatch's mode where its options name none (default: %(default)s)")
+    check.add_argument("--custom-evaluator", action="append", default=[], metavar="NAME", dest="custom_evaluators",
+                       help="a custom evaluator of the document whose name is close to a built-in one's (else refused "
+                       "as a misspelling), repeatable")
     check.add_argument("--debug", action="store_true", help="show tracebacks")
 
     ranking = commands.add_parser(
@@ -291,8 +305,11 @@ def _check(args: argparse.Namespace) -> int:
     if args.document is not None:
         if args.config is not None:
             raise _usage("--config goes with --executions alone; a document names its own evaluators")
-        checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode)
+        checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode,
+                                 custom_evaluators=args.custom_evaluators)
     elif args.executions is not None and args.config is not None:
+        if args.custom_evaluators:
+            raise _usage("--custom-evaluator goes with a document; a log is checked by built-in evaluators only")
         checked = check_log(args.executions, args.config)
     else:
         raise _usage("give an evaluation document, or --executions LOG with --config CHECKS.json")
@@ -302,7 +319,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.summary_output:
         write_json(summary.to_dict(), args.summary_output)
     _emit(json.dumps(summary.to_dict(), indent=2) if args.format == "json" else summary.to_text())
-    return EXIT_OK if checked.passed else EXIT_THRESHOLD_FAILED
+    return {"pass": EXIT_OK, "fail": EXIT_THRESHOLD_FAILED, "nothing_checked": EXIT_NOTHING_CHECKED}[checked.verdict]
 
 
 def _sweep(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from retrieval_eval.cli import main
+from tests.executions import test_gate as gate
 from tests.test_cli import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -174,3 +176,69 @@ def _one_record_log(tmp_path: Path) -> Path:
     log = tmp_path / "one.jsonl"
     log.write_text(json.dumps({"id": "a", "invoked_tools": ["SearchPolicies"]}) + "\n", encoding="utf-8")
     return log
+
+
+# -- as a gate: misspelled evaluators refused, nothing checked is its own exit code -----------------
+
+
+def _write(tmp_path: Path, name: str, value: object) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(value), encoding="utf-8")
+    return str(path)
+
+
+def test_a_misspelled_evaluator_exits_2_with_the_name_it_is_close_to(capsys, tmp_path):
+    path = _write(tmp_path, "typo.json", gate.document(gate.item({"RetreivalQuery": gate.QUERY})))
+    code, out, err = run_cli(capsys, "check", path)
+    assert code == 2 and out == ""
+    assert err == (
+        f"retrieval-eval: error: {path}, field 'items[0].evaluators.RetreivalQuery': unknown evaluator "
+        "'RetreivalQuery'; did you mean 'RetrievalQuery'? (a custom evaluator of a name this close to a built-in "
+        "one is declared: custom_evaluators=, or --custom-evaluator)\n"
+    )
+
+
+def test_a_misspelled_log_check_exits_2(capsys, tmp_path):
+    config = _write(tmp_path, "checks.json", {"retrievalquery": gate.QUERY})
+    code, _, err = run_cli(capsys, "check", "--executions", LOG, "--config", config)
+    assert code == 2 and err.endswith("unknown evaluator 'retrievalquery'; did you mean 'RetrievalQuery'?\n")
+
+
+def test_a_declared_custom_evaluator_is_skipped(capsys, tmp_path):
+    source = gate.document(gate.item({"ToolUsage": {}, "ExactMatch": {}}, expected_response="x"))
+    path = _write(tmp_path, "custom.json", source)
+    code, out, _ = run_cli(capsys, "check", path, "--custom-evaluator", "ToolUsage")
+    assert code == 1 and "ToolUsage".ljust(15) + "0     0      0        1         -" in out
+    code, _, err = run_cli(capsys, "check", "--executions", LOG, "--config", CHECKS, "--custom-evaluator", "ToolUsage")
+    assert code == 2 and "--custom-evaluator goes with a document" in err
+
+
+@pytest.mark.parametrize("shape", gate.NOTHING_IN_DOCUMENTS)
+def test_every_document_that_checks_nothing_exits_3(capsys, tmp_path, shape):
+    path = _write(tmp_path, "document.json", gate.NOTHING_IN_DOCUMENTS[shape])
+    code, out, err = run_cli(capsys, "check", path)
+    assert code == 3 and err == ""
+    assert "Empty DataFrame" not in out and out.splitlines()[-1].startswith("nothing checked: no evaluator ran on any")
+    code, out, _ = run_cli(capsys, "check", path, "--format", "json")
+    assert code == 3 and json.loads(out)["verdict"] == "nothing_checked" and json.loads(out)["ran"] == 0
+
+
+@pytest.mark.parametrize("shape", gate.LOG_SHAPES)
+def test_every_log_check_that_checks_nothing_exits_3(capsys, tmp_path, shape):
+    log, config = gate.nothing_in_logs(tmp_path)[shape]
+    code, out, err = run_cli(capsys, "check", "--executions", str(log), "--config", _write(tmp_path, "c.json", config))
+    assert code == 3 and err == ""
+    assert "Empty DataFrame" not in out and out.splitlines()[-1].startswith("nothing checked: no evaluator ran on any")
+
+
+def test_a_failed_item_outranks_nothing_checked_on_the_command_line(capsys, tmp_path):
+    failed = gate.document(gate.item({"ExactMatch": {}}, error={"code": "agentRequestFailed", "message": "timeout"}))
+    code, out, _ = run_cli(capsys, "check", _write(tmp_path, "failed.json", failed))
+    assert code == 1 and "nothing checked" not in out
+
+
+def test_the_help_of_check_lists_its_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    out = capsys.readouterr().out
+    assert "exit codes:" in out and "3  nothing was checked" in out and "--custom-evaluator NAME" in out

@@ -9,10 +9,19 @@ model, and any other name is a user's custom evaluator whose code lives beside t
 CLI's project; neither can be run offline, so both are reported as skipped, with the reason.
 Each result goes under the evaluator's key in ``scores``: its name with a lower-case first
 letter (``RetrievalQuery`` -> ``retrievalQuery``), as upstream writes it.
+
+A misspelled built-in name would pass for a custom evaluator, be skipped, and let the item
+pass unchecked. So a name that is not a built-in one but is close to one (:func:`near_miss`)
+is refused, unless it is declared custom: *close* means that, both names casefolded and with
+``_`` removed, they are equal or their ``difflib.SequenceMatcher`` ratio (2 x matched
+characters / total characters) is at least :data:`CLOSENESS`. That catches one deleted,
+added, changed or swapped character in every built-in name (``ToolUse``, the shortest, has 7
+letters: 6/7 = 0.857), and any change of case or ``_``.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +90,26 @@ _RUNNERS: dict[str, _Runner] = {
     ),
 }
 DETERMINISTIC = tuple(_RUNNERS)
+BUILT_IN = (*DETERMINISTIC, *LLM_JUDGED)
+CLOSENESS = 0.85
+
+
+def _folded(name: str) -> str:
+    return name.casefold().replace("_", "")
+
+
+def near_miss(name: str) -> str | None:
+    """The built-in evaluator that ``name`` is close to but not (see the module docstring), or None.
+
+    >>> near_miss("RetreivalQuery"), near_miss("retrievalquery"), near_miss("RetrievalQuery"), near_miss("toneCheck")
+    ('RetrievalQuery', 'RetrievalQuery', None, None)
+    """
+    if name in BUILT_IN:
+        return None
+    folded = _folded(name)
+    ratios = {known: difflib.SequenceMatcher(None, folded, _folded(known)).ratio() for known in BUILT_IN}
+    best = max(ratios, key=ratios.__getitem__)  # the first of equals, in the order of BUILT_IN
+    return best if ratios[best] >= CLOSENESS else None
 
 
 def score_key(name: str) -> str:

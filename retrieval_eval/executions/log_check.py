@@ -11,7 +11,10 @@ The retrieval checks read a record's executions; KeywordMatch its ``response`` a
 ``invoked_tools`` (see :mod:`.log`): a record without the field it needs gets that check's
 errored record, as an item without them does in a document. The other evaluators need what a
 log does not hold (an expected response, citations, a language model); any of them in the
-configuration is an error. Invalid options of a check become its errored record, per record.
+configuration is an error, and so is any other name (with the built-in name it is close to,
+by the rule of :func:`~.evaluators.near_miss`). Invalid options of a check become its
+errored record, per record. The run's verdict is that of :mod:`.outcomes`: a log without
+records, or a configuration that gives no record a check, is ``nothing_checked``.
 """
 
 from __future__ import annotations
@@ -31,9 +34,9 @@ from ..errors import ConfigError, InputError, OutputError
 from ..io import read_json_file, write_json, write_table
 from ..io.atomic import atomic_write
 from .batch import plan_checks, plan_per_record, run_checks, score_objects
-from .evaluators import LOG_CHECKS, score_key
+from .evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from .log import read_execution_log
-from .outcomes import CheckSummary
+from .outcomes import CheckSummary, verdict
 from .tables import ExecutionTables
 
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
@@ -53,14 +56,20 @@ class LogCheck:
     statuses: pd.Series
 
     @property
+    def verdict(self) -> str:
+        """``fail`` if a record did not pass, else ``nothing_checked`` if no check ran, else ``pass``."""
+        return verdict(self.statuses, self.results.num_rows)
+
+    @property
     def passed(self) -> bool:
-        """Whether every record passed every check."""
-        return bool((self.statuses == "pass").all())
+        """Whether some check ran and every record passed every check (the verdict is ``pass``)."""
+        return self.verdict == "pass"
 
     @property
     def summary(self) -> CheckSummary:
-        """Pass rate per check, counts per diagnostic code, and record statuses."""
+        """Pass rate per check, counts per diagnostic code, record statuses, and the verdict."""
         outcomes = self.results.select(["evaluator", "result", "diagnostic_code"]).to_pandas()
+        outcomes["ran"] = True  # every row of the results is a check that ran
         return CheckSummary.from_outcomes(outcomes, statuses=list(self.statuses))
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -90,7 +99,22 @@ class LogCheck:
 
 
 def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike) -> LogCheck:
-    """Run the configured checks over every record of ``log`` (a JSON Lines or Parquet path, or its tables)."""
+    """Run the configured checks over every record of ``log`` (a JSON Lines or Parquet path, or its tables).
+
+    ``config`` is the checks (see the module docstring): a mapping, or the path of a JSON file.
+
+    Raises
+    ------
+    ConfigError
+        ``log`` or ``config`` is of the wrong type (named), or the configuration names an
+        evaluator that cannot check a log.
+    InputError
+        The log or the configuration file is not what is expected (naming the file, row or field).
+    """
+    if not isinstance(log, (str, os.PathLike, ExecutionTables)):
+        raise ConfigError(f"log must be a path or ExecutionTables, got {type(log).__name__}")
+    if not isinstance(config, (Mapping, str, os.PathLike)):
+        raise ConfigError(f"config must be a mapping of checks or the path of a JSON file, got {type(config).__name__}")
     tables = log if isinstance(log, ExecutionTables) else read_execution_log(log)
     evaluators = _read_config(config)
     label = None if isinstance(config, Mapping) else os.fspath(config)
@@ -119,11 +143,17 @@ def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
             f"expected an object of evaluators, got {type(evaluators).__name__}", source=label, field=where or None
         )
     others = [name for name in evaluators if name not in LOG_CHECKS]
-    if others:
+    if not others:
+        return
+    name, close = others[0], near_miss(others[0])
+    prefix = f"{label + ': ' if label else ''}{where + ': ' if where else ''}"
+    if name in BUILT_IN:
         raise ConfigError(
-            f"{label + ': ' if label else ''}{where + ': ' if where else ''}{others[0]!r} cannot check an execution log "
-            f"(it holds executions, responses and invoked tools only); use {', '.join(LOG_CHECKS)}"
+            f"{prefix}{name!r} cannot check an execution log (it holds executions, responses and invoked tools only); "
+            f"use {', '.join(LOG_CHECKS)}"
         )
+    hint = f"did you mean {close!r}?" if close is not None else f"a log is checked with {', '.join(LOG_CHECKS)}"
+    raise ConfigError(f"{prefix}unknown evaluator {name!r}; {hint}")
 
 
 def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str | None) -> list[dict[str, Any]]:

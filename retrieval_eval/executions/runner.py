@@ -9,7 +9,14 @@ scored. Evaluators that cannot run offline (LLM-judged or custom) are listed, wi
 reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
 already has in the input is kept and counts towards the status. Then ``status`` (and
 ``error``) of each item and turn, and ``summary`` of each thread, follow the rollup rules
-of :mod:`.rollup`.
+of :mod:`.rollup`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) is that of
+:mod:`.outcomes`.
+
+A name close to a built-in evaluator's but not one (``RetreivalQuery``, ``retrievalquery``;
+the rule is :func:`~.evaluators.near_miss`) is refused before anything is scored, naming
+where it is and the name it is close to: taken for a custom evaluator, it would be skipped
+and its item would pass unchecked. A custom evaluator that really has such a name is
+declared in ``custom_evaluators``.
 
 An item or turn whose input ``error`` says the agent gave no response (``agentRequestFailed``,
 ``turnSkipped``) is left as it is, with status ``error``: there is nothing to score.
@@ -25,7 +32,7 @@ the item's diagnostics, so the output document holds what was checked.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,12 +42,12 @@ import pandas as pd
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
 from .document import DocumentLike, Unit, read_document, units
-from .evaluators import Settings, Turn, run_evaluator, score_key, skip_reason
+from .evaluators import BUILT_IN, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
 from .tool_use import INVOKED_TOOLS
 from .log import iter_execution_records
 from .matching import SUBSTRING, ExtractMatcher
 from .normalize import ExecutionsLike, load_executions
-from .outcomes import OUTCOME_COLUMNS, CheckSummary
+from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
 from .rollup import thread_summary, turn_status
 from .text_match import PARTIAL_MATCH_MODES
 
@@ -65,9 +72,14 @@ class DocumentCheck:
     statuses: dict[str, str] = field(default_factory=dict)
 
     @property
+    def verdict(self) -> str:
+        """``fail`` if an item or turn did not pass, else ``nothing_checked`` if no evaluator ran, else ``pass``."""
+        return verdict(self.statuses.values(), int(self.outcomes["ran"].sum()))
+
+    @property
     def passed(self) -> bool:
-        """Whether every item and turn has status ``pass``."""
-        return all(status == "pass" for status in self.statuses.values())
+        """Whether some evaluator ran and every item and turn has status ``pass`` (the verdict is ``pass``)."""
+        return self.verdict == "pass"
 
     @property
     def summary(self) -> CheckSummary:
@@ -90,6 +102,7 @@ def check_document(
     executions: ExecutionSource | None = None,
     matcher: ExtractMatcher = SUBSTRING,
     partial_match_mode: str = "token_f1",
+    custom_evaluators: Collection[str] = (),
 ) -> DocumentCheck:
     """Score every deterministic evaluator of ``document`` (a path or the parsed JSON; never modified).
 
@@ -98,13 +111,24 @@ def check_document(
     document. An id of the log that no item has, or an item with executions (or invoked tools)
     both in the document and in the log, is an error.
     ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
-    ``partial_match_mode`` is PartialMatch's mode where its options name none.
+    ``partial_match_mode`` is PartialMatch's mode where its options name none;
+    ``custom_evaluators`` names custom evaluators whose names are close to a built-in one's
+    (others need no declaring).
+
+    Raises
+    ------
+    ConfigError
+        An argument of the wrong type or value (named), or a custom name that is a built-in one.
+    InputError
+        The document, or the log, is not what is expected (see :func:`.read_document`), or an
+        evaluator's name is close to a built-in one's (``items[0].evaluators.RetreivalQuery``).
     """
-    if partial_match_mode not in PARTIAL_MATCH_MODES:
-        raise ConfigError(f"partial_match_mode must be one of {', '.join(PARTIAL_MATCH_MODES)}, got {partial_match_mode!r}")
+    custom = _arguments(document, executions, matcher, partial_match_mode, custom_evaluators)
     output = read_document(document)
+    label = None if isinstance(document, Mapping) else os.fspath(document)
     logged = _Logged.of(executions)
     all_units = list(units(output))
+    _check_names(output, all_units, custom, label)
     _check_ids(all_units, logged, executions)
     settings = Settings(matcher=matcher, partial_match_mode=partial_match_mode)
     defaults = output.get("default_evaluators") or {}
@@ -116,6 +140,51 @@ def check_document(
         if "turns" in item:
             item["summary"] = thread_summary([turn["status"] for turn in item["turns"]])
     return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses)
+
+
+def _arguments(
+    document: Any, executions: Any, matcher: Any, partial_match_mode: Any, custom_evaluators: Any
+) -> frozenset[str]:
+    """Check the arguments of :func:`check_document` (each error names its argument); the custom names."""
+    sources = (Mapping, str, os.PathLike)
+    if not isinstance(document, sources):
+        raise ConfigError(f"document must be a mapping or a path, got {type(document).__name__}")
+    if executions is not None and not isinstance(executions, sources):
+        raise ConfigError(
+            f"executions must be a path or a mapping from item id to executions, got {type(executions).__name__}"
+        )
+    if isinstance(executions, Mapping) and not all(isinstance(key, str) for key in executions):
+        key = next(key for key in executions if not isinstance(key, str))
+        raise ConfigError(f"executions: the item ids are strings (extensions.id), got {key!r}")
+    if not callable(matcher):
+        raise ConfigError(f"matcher must be callable (snippet, candidates) -> Verdict, got {type(matcher).__name__}")
+    if not isinstance(partial_match_mode, str) or partial_match_mode not in PARTIAL_MATCH_MODES:
+        modes = ", ".join(PARTIAL_MATCH_MODES)
+        raise ConfigError(f"partial_match_mode must be one of {modes}, got {partial_match_mode!r}")
+    if isinstance(custom_evaluators, str) or not isinstance(custom_evaluators, Collection):
+        raise ConfigError(f"custom_evaluators must be a collection of names, got {type(custom_evaluators).__name__}")
+    for name in custom_evaluators:
+        if not isinstance(name, str):
+            raise ConfigError(f"custom_evaluators: a name is a string, got {name!r}")
+        if name in BUILT_IN:
+            raise ConfigError(f"custom_evaluators: {name!r} is a built-in evaluator, not a custom one")
+    return frozenset(custom_evaluators)
+
+
+def _check_names(output: dict[str, Any], all_units: list[Unit], custom: frozenset[str], label: str | None) -> None:
+    """Refuse a name close to a built-in evaluator's (:func:`~.evaluators.near_miss`), unless declared custom."""
+    maps = [("default_evaluators", output.get("default_evaluators"))]
+    maps += [(f"{unit.path}.evaluators", unit.record.get("evaluators")) for unit in all_units]
+    for where, evaluators in maps:
+        for name in evaluators or {}:
+            close = None if name in custom else near_miss(name)
+            if close is not None:
+                raise InputError(
+                    f"unknown evaluator {name!r}; did you mean {close!r}? (a custom evaluator of a name this "
+                    "close to a built-in one is declared: custom_evaluators=, or --custom-evaluator)",
+                    source=label,
+                    field=f"{where}.{name}",
+                )
 
 
 @dataclass(frozen=True)

@@ -115,11 +115,12 @@ def test_replace_mode_runs_only_the_item_s_evaluators():
     assert list(out["scores"]) == ["exactMatch"]
 
 
-def test_replace_mode_without_evaluators_runs_none_and_passes():
+def test_replace_mode_without_evaluators_runs_none_the_item_passes_and_the_run_checked_nothing():
     item = single(evaluators_mode="replace")
     checked = check_document(document(item, default_evaluators={"ExactMatch": {}}))
     assert "scores" not in checked.document["items"][0]
-    assert checked.document["items"][0]["status"] == "pass" and checked.passed
+    assert checked.document["items"][0]["status"] == "pass"  # the rollup of upstream: none ran
+    assert checked.verdict == "nothing_checked" and not checked.passed
 
 
 def test_llm_judged_and_custom_evaluators_are_skipped_with_a_reason_not_dropped():
