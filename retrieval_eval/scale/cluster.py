@@ -1,19 +1,24 @@
 """Score a parquet run on a Dask cluster (the ``dask`` extra): :func:`~retrieval_eval.evaluate_dataset` with ``dask=``.
 
-dask.dataframe reads the files and shuffles the rows by query id, so that each partition
-holds whole queries; each partition is then scored by the same plan and numba kernels as
+Each file is read in pieces of whole row groups (within the worker's budget), on the workers,
+and each piece is typed and checked as the in-memory path reads a file: a missing column, a
+null, a NaN score or a value of the wrong type is the same error, naming the file, its row and
+the field; ids of another kind than the first file's are refused on the client, from the
+footers, before anything runs. dask.dataframe then shuffles the rows by query id, so that each
+partition holds whole queries; each partition is then scored by the same plan and numba kernels as
 :func:`~retrieval_eval.evaluate`, on the worker, which writes its per-query part itself.
 Only counts come back to the client. The qrels go to the workers once: broadcast whole when
 small, or shuffled into the same partitions as the run when large (each worker then holds
 only the judgments of its queries).
 
 The run's row order within a query decides ties and repeated documents under some
-conventions, and a shuffle does not keep it: every row carries its position (input
-partition, row) through the shuffle, and each partition is put back in that order.
+conventions, and a shuffle does not keep it: every row carries its position (piece, row)
+through the shuffle, and each partition is put back in that order.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import logging
 import math
@@ -28,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from ..data import Qrels, Run
 from ..data.run import rankable_scores
@@ -73,15 +79,14 @@ def evaluate_on_dask(
     dd, delayed = _dask_modules()
     qrels = evaluator.qrels
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
-    names = run_column_names(files[0], run_columns)
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
+    pieces, meta = _file_pieces(files, run_columns, sizing.chunk_rows)
+    _check_query_kinds(qrels, meta["query_id"].dtype, label)
     with _client(target) as client, PerQueryDataset(output, temp_dir) as dataset:
-        frame = dd.read_parquet(files, columns=list(names.values()))
-        _check_query_kinds(qrels, frame[names["query_id"]].dtype, label)
-        n_partitions = max(frame.npartitions, math.ceil(count_rows(files) / sizing.chunk_rows))
-        frame = frame.map_partitions(_with_position, meta=_with_position(frame._meta))
-        shuffled = frame.shuffle(on=names["query_id"], npartitions=n_partitions)
-        job = _Job(evaluator.plan, names, label, str(dataset.staging), secrets.token_hex(8))
+        frame = dd.from_map(_read_piece, pieces, range(len(pieces)), meta=meta, label="read-run-pieces")
+        n_partitions = max(len(pieces), math.ceil(count_rows(files) / sizing.chunk_rows))
+        shuffled = frame.shuffle(on="query_id", npartitions=n_partitions)
+        job = _Job(evaluator.plan, label, str(dataset.staging), secrets.token_hex(8))
         if broadcast:
             qrels_on_workers = client.scatter(qrels.table, broadcast=True)
             tasks = [
@@ -89,7 +94,7 @@ def evaluate_on_dask(
                 for index, part in enumerate(shuffled.to_delayed())
             ]
         else:
-            qrels_frame = dd.from_pandas(_qrels_frame(qrels, frame._meta[names["query_id"]].dtype), npartitions=n_partitions)
+            qrels_frame = dd.from_pandas(_qrels_frame(qrels, meta["query_id"].dtype), npartitions=n_partitions)
             qrels_parts = qrels_frame.shuffle(on="query_id", npartitions=n_partitions).to_delayed()
             tasks = [
                 delayed(job.score_with_own_qrels)(part, qrels_part, qrels.source, index)
@@ -126,7 +131,6 @@ class _Job:
     """What every partition task needs (small: sent with each task); each worker pairs the plan with its qrels."""
 
     plan: EvaluationPlan
-    names: dict[str, str]
     label: str
     staging: str
     token: str
@@ -156,19 +160,11 @@ class _Job:
         return _Counts(piece.n_both, piece.n_retrieved_only, np.empty(0, np.int64), len(tally.judged_only))
 
     def _run(self, part: pd.DataFrame, index: int) -> Run:
-        """The partition as a typed run, its rows back in input order."""
+        """The partition as a typed run, its rows back in input order (they were checked as they were read)."""
         source = f"{self.label} (Dask partition {index})"
         part = part.sort_values(list(_ORDER), kind="stable")
-        table = pa.Table.from_pandas(part[list(self.names.values())], preserve_index=False)
         with rows_of_a_piece(source):
-            arrays = [
-                COERCERS[role](table[self.names[canonical]], source=source, field=self.names[canonical])
-                for canonical, role in RUN_ROLES.items()
-            ]
-        typed = pa.Table.from_arrays(arrays, names=list(RUN_ROLES))
-        with rows_of_a_piece(source):
-            rankable_scores(typed, source)
-            return Run(typed, source=source)
+            return Run(_typed(pa.Table.from_pandas(part[list(RUN_ROLES)], preserve_index=False), source), source=source)
 
 
 _WORKER_QRELS: dict[str, Qrels] = {}
@@ -266,10 +262,85 @@ def _client(target: Any) -> Iterator[Any]:
             yield client
 
 
-def _with_position(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
-    """Tag each row with (input partition, row) to restore the input order after the shuffle."""
-    number = partition_info["number"] if partition_info else 0
-    return part.assign(__partition=np.int64(number), __row=np.arange(len(part), dtype=np.int64))
+@dataclass(frozen=True)
+class _FilePiece:
+    """Row groups of one run file, read as one Dask partition: its rows from ``first_row`` (0-based) on.
+
+    ``names``: canonical name -> the file's column (each file resolves its own).
+    """
+
+    path: str
+    row_groups: tuple[int, ...]
+    first_row: int
+    names: dict[str, str]
+
+
+def _file_pieces(
+    files: list[str], run_columns: dict[str, str] | None, chunk_rows: int
+) -> tuple[list[_FilePiece], pd.DataFrame]:
+    """Each file's row groups in runs of at most ``chunk_rows`` rows (one group at least), and the frames' meta.
+
+    From the footers alone, before anything runs: every file's columns are resolved (a
+    missing one is the reader's error naming the file), and its ids must be of the first
+    file's kind (integers or strings), as :func:`~retrieval_eval.evaluate_dataset` requires
+    when it reads the files itself.
+    """
+    pieces: list[_FilePiece] = []
+    first: dict[str, tuple[str, str]] = {}
+    for path in files:
+        names = run_column_names(path, run_columns)
+        metadata = pq.read_metadata(path)
+        schema = metadata.schema.to_arrow_schema()
+        for canonical in ("query_id", "doc_id"):
+            kind = _id_kind(schema.field(names[canonical]).type)
+            seen = first.setdefault(canonical, (kind, path)) if kind else None
+            if seen and seen[0] != kind:
+                raise InputError(
+                    f"{canonical}s are {kind} here but {seen[0]} in {seen[1]}; every file of a run must use one kind",
+                    source=path,
+                    field=names[canonical],
+                )
+        groups: list[int] = []
+        start = rows = 0
+        for group in range(metadata.num_row_groups):
+            size = metadata.row_group(group).num_rows
+            if groups and rows + size > chunk_rows:
+                pieces.append(_FilePiece(path, tuple(groups), start, names))
+                groups, start, rows = [], start + rows, 0
+            groups.append(group)
+            rows += size
+        pieces.append(_FilePiece(path, tuple(groups), start, names))
+    return pieces, _read_piece(dataclasses.replace(pieces[0], row_groups=()), 0)
+
+
+def _id_kind(kind: pa.DataType) -> str | None:
+    """"integers" or "strings" (the two kinds of ids), None for another type (the reader names it, with the row)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_integer(kind):
+        return "integers"
+    return "strings" if pa.types.is_string(kind) or pa.types.is_large_string(kind) else None
+
+
+def _read_piece(piece: _FilePiece, number: int) -> pd.DataFrame:
+    """A piece typed and checked as the in-memory path reads a file (an error names the file, its row and the
+    field), each row tagged with (piece, row) to restore the input order after the shuffle."""
+    handle = pq.ParquetFile(piece.path)
+    table = handle.read_row_groups(list(piece.row_groups), columns=[piece.names[c] for c in RUN_ROLES])
+    table = table.rename_columns(list(RUN_ROLES))
+    typed = _typed(table, piece.path, lambda index: piece.first_row + index + 1, piece.names)
+    rankable_scores(typed, piece.path, piece.first_row)
+    frame = typed.to_pandas()
+    return frame.assign(__partition=np.int64(number), __row=np.arange(len(frame), dtype=np.int64))
+
+
+def _typed(table: pa.Table, source: str, rows: Any = None, fields: dict[str, str] | None = None) -> pa.Table:
+    """The canonical columns of ``table`` typed by the readers' coercers; ``rows`` and ``fields`` name the file's rows and columns."""
+    arrays = [
+        COERCERS[role](table[canonical], source=source, field=(fields or {}).get(canonical, canonical), rows=rows)
+        for canonical, role in RUN_ROLES.items()
+    ]
+    return pa.Table.from_arrays(arrays, names=list(RUN_ROLES))
 
 
 def _check_query_kinds(qrels: Qrels, dtype: Any, label: str) -> None:

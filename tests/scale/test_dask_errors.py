@@ -1,14 +1,20 @@
-"""Hostile Dask arguments: one parser of the address for the API and the CLI, an error at once, never a hang."""
+"""Hostile Dask arguments and files: one parser of the address for the API and the CLI, an error at once, never a
+hang; a bad file is the error the in-memory path gives, naming the file, row and field."""
 
 from __future__ import annotations
 
+import math
 import os
 
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from retrieval_eval import ConfigError, evaluate_dataset
+from retrieval_eval import ConfigError, InputError, evaluate, evaluate_dataset
+from retrieval_eval.scale.budget import ChunkSizing
 
-from tests.scale.layouts import random_collection, write_layout
+from tests.scale.layouts import assert_same, random_collection, write_layout
 from tests.test_cli import run_cli
 
 pytest.importorskip("distributed")
@@ -62,3 +68,62 @@ def test_the_api_refuses_the_reported_addresses(tmp_path, value):
     with pytest.raises(ConfigError, match="^dask must be a distributed.Client"):
         evaluate_dataset(qrels, tmp_path / "run", dask=value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+# Hostile files on the Dask path: each piece is read and checked as the in-memory path reads a file,
+# so the error is the same one, naming the file, the row of that file and the field.
+
+GOOD = pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "x", "b"], "score": [1.0, 0.5, 0.3]})
+HOSTILE = {
+    "query ids of another kind": pa.table({"query_id": [3, 3], "doc_id": ["c", "y"], "score": [1.0, 0.2]}),
+    "doc ids of another kind": pa.table({"query_id": ["q3", "q3"], "doc_id": [7, 8], "score": [1.0, 0.2]}),
+    "a missing column": pa.table({"query_id": ["q3"], "doc_id": ["c"]}),
+    "a null score": pa.table({"query_id": ["q3", "q3"], "doc_id": ["c", "z"], "score": pa.array([0.1, None])}),
+    "a NaN score": pa.table({"query_id": ["q3", "q3"], "doc_id": ["c", "z"], "score": pa.array([0.1, math.nan], from_pandas=False)}),
+    "a null query id": pa.table({"query_id": pa.array(["q3", None]), "doc_id": ["c", "z"], "score": [0.1, 0.2]}),
+    "float doc ids": pa.table({"query_id": ["q3", "q3"], "doc_id": [1.5, 2.5], "score": [0.1, 0.2]}),
+    "text scores": pa.table({"query_id": ["q3", "q3"], "doc_id": ["c", "z"], "score": ["high", "low"]}),
+}  # fmt: skip
+QRELS = pd.DataFrame({"query_id": ["q1", "q2", "q3"], "doc_id": ["a", "b", "c"], "relevance": [1, 1, 1]})
+
+
+def _error(call) -> str:
+    with pytest.raises(InputError) as raised:
+        call()
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_file_fails_on_dask_with_the_in_memory_error(tmp_path, dask_client, case):
+    (tmp_path / "run").mkdir()
+    pq.write_table(GOOD, tmp_path / "run" / "part0.parquet")
+    pq.write_table(HOSTILE[case], tmp_path / "run" / "part1.parquet")
+    expected = _error(lambda: evaluate_dataset(QRELS, tmp_path / "run", ["map"]))
+    assert "part1.parquet" in expected and "Dask" not in expected
+    got = _error(lambda: evaluate_dataset(QRELS, tmp_path / "run", ["map"], output=tmp_path / "out", dask=dask_client))
+    assert got == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+def test_an_error_deep_in_a_file_split_into_pieces_names_the_row_of_the_file(tmp_path, monkeypatch, dask_client):
+    # Pieces of at most 4 rows: the bad row is the 10th of its file, in its third piece.
+    sizing = ChunkSizing(chunk_rows=4, batch_rows=1, bucket_batch_rows=1)
+    monkeypatch.setattr(ChunkSizing, "within", classmethod(lambda cls, *args: sizing))
+    scores = [float(i) for i in range(12)]
+    scores[9] = math.nan
+    table = pa.table({"query_id": [f"q{i % 3 + 1}" for i in range(12)], "doc_id": [f"d{i}" for i in range(12)],
+                      "score": pa.array(scores, from_pandas=False)})  # fmt: skip
+    (tmp_path / "run").mkdir()
+    pq.write_table(table, tmp_path / "run" / "part0.parquet", row_group_size=2)
+    with pytest.raises(InputError, match=r"part0\.parquet, row 10, field 'score': 1 NaN score\(s\)"):
+        evaluate_dataset(QRELS, tmp_path / "run", ["map"], dask=dask_client)
+
+
+def test_each_file_resolves_its_own_column_names_on_dask(tmp_path, dask_client):
+    (tmp_path / "run").mkdir()
+    pq.write_table(GOOD, tmp_path / "run" / "part0.parquet")
+    other = pa.table({"qid": ["q3", "q3"], "docno": ["c", "z"], "sim": [0.9, 0.2]})
+    pq.write_table(other, tmp_path / "run" / "part1.parquet")
+    rows = pd.concat([GOOD.to_pandas(), other.to_pandas().set_axis(["query_id", "doc_id", "score"], axis=1)])
+    streamed = evaluate_dataset(QRELS, tmp_path / "run", ["map", "ndcg@3"], output=tmp_path / "out", dask=dask_client)
+    assert_same(streamed, evaluate(QRELS, rows, ["map", "ndcg@3"]))
