@@ -20,6 +20,7 @@ confidence interval.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -113,7 +114,7 @@ def leaderboard(
     names = sorted(runs)
     per_query = {}
     for done, name in enumerate(names, start=1):
-        per_query[name] = evaluator.evaluate(runs[name]).per_query
+        per_query[name] = _scored(evaluator, runs[name], name)
         if progress is not None:
             progress(done, len(names), name)
     scores, lost = _aligned(per_query, str(goal), query_policy)
@@ -146,6 +147,17 @@ def leaderboard(
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
     return Leaderboard(table, scores.loc[order], str(goal), [str(metric) for metric in metric_list], notes)
+
+
+def _scored(evaluator: Evaluator, run: Any, name: str) -> pd.DataFrame:
+    """The per-query table of one run; an input error about a run held in memory (no file to name) names its configuration."""
+    try:
+        return evaluator.evaluate(run).per_query
+    except InputError as error:
+        if isinstance(run, (str, os.PathLike)):
+            raise
+        source = f"configuration {name!r}" + (f" ({error.source})" if error.source else "")
+        raise InputError(error.detail, source=source, row=error.row, field=error.field) from error
 
 
 def check_runs(runs: Any) -> None:

@@ -230,3 +230,24 @@ def test_finite_costs_give_the_pareto_front():
     runs = {"a": run(good=0.9, seed=1), "b": run(good=0.2, seed=2)}
     result = sweep(qrels(), runs, ["ndcg@5"], parameters=parameters, costs=["latency_ms"], **FAST)
     assert result.pareto.to_dict() == {"a": True, "b": True}
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (pd.DataFrame({"query_id": ["q01", "q01"], "doc_id": ["d0", "d1"], "score": [math.nan, 1.0]}),
+         r"^configuration 'bad' \(<DataFrame>\), row 1, field 'score': 1 NaN score\(s\)"),
+        (5, r"^configuration 'bad': unsupported source of type int"),
+    ],
+    ids=["nan-score", "not-a-run"],
+)  # fmt: skip
+def test_a_bad_run_held_in_memory_names_its_configuration(bad, message):
+    with pytest.raises(InputError, match=message):
+        leaderboard(qrels(), {"good": run(good=0.5, seed=1), "bad": bad}, **FAST)
+
+
+def test_a_bad_run_file_is_named_by_the_file(tmp_path):
+    path = tmp_path / "bad.trec"
+    path.write_text("q01 Q0 d0 1 nan tag\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"^{re.escape(str(path))}, row 1, field 'score'"):
+        leaderboard(qrels(), {"bad": str(path)}, **FAST)
