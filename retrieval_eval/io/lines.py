@@ -56,6 +56,8 @@ def read_lines(src: Source) -> list[pa.Array]:
 
 
 def _size(src: Source) -> int:
+    if src.data is not None:
+        return src.data.size
     try:
         return os.stat(src.path).st_size
     except OSError:

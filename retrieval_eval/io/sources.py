@@ -7,6 +7,10 @@ used in error messages are decided in one place.
 from __future__ import annotations
 
 import os
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -56,9 +60,13 @@ class Source:
     path:
         The file, or ``None`` for in-memory inputs.
     gzip:
-        Whether the file is gzip-compressed (its name ends in ``.gz``).
+        Whether the file is gzip-compressed (its name ends in ``.gz``; for a pipe or
+        stdin, its first bytes are gzip's magic number).
     obj:
         The in-memory object, or ``None`` for files.
+    data:
+        The bytes of a file that can be read only once (stdin, a pipe, ``<(...)``), read
+        whole when it was resolved; ``None`` for regular files, which are read from disk.
     """
 
     label: str
@@ -66,6 +74,7 @@ class Source:
     path: Path | None = None
     gzip: bool = False
     obj: Any = None
+    data: pa.Buffer | None = None
 
     @property
     def is_file(self) -> bool:
@@ -130,6 +139,8 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
     if isinstance(source, list):
         return Source(label, "records", obj=source)
     if isinstance(source, (str, os.PathLike)):
+        if os.fspath(source) == "":
+            raise InputError("empty path: expected a file name (or '-' for stdin)")
         return _file_source(Path(os.fspath(source)), format)
     raise InputError(
         f"unsupported source of type {type(source).__name__}; expected a path, a pandas "
@@ -138,33 +149,81 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
 
 
 def _file_source(path: Path, format: str | None) -> Source:
-    label = source_label(path)
     fmt, gzip = format_from_name(path)
     if format is not None:
         fmt = normalize_format(format)
+    if str(path) == STDIN:
+        return _one_shot(STDIN_LABEL, fmt, gzip, path, None)
+    label = source_label(path)
     if not path.exists():
         raise InputError("file not found", source=label)
     # A directory is only meaningful as a (partitioned) parquet dataset.
-    if path.is_dir() and fmt != "parquet":
-        raise InputError("is a directory, not a file", source=label)
+    if path.is_dir():
+        if fmt != "parquet":
+            raise InputError("is a directory, not a file", source=label)
+    elif not stat.S_ISREG(path.stat().st_mode):  # a pipe, /dev/stdin, <(...): readable once
+        return _one_shot(label, fmt, gzip, path, path)
     return Source(label, fmt, path=path, gzip=gzip)
 
 
-def open_stream(src: Source) -> pa.NativeFile:
-    """Open a file source for sequential reading, decompressing gzip on the fly."""
+#: The path that means standard input, and how messages name it.
+STDIN, STDIN_LABEL = "-", "<stdin>"
+
+# The bytes of each input that can be read only once, by (device, inode) of the pipe: the
+# same stdin may be resolved again in one process (a run's tag after the run), and must give
+# the same bytes, not nothing.
+_ONE_SHOT: dict[tuple[int, int], pa.Buffer] = {}
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _one_shot(label: str, fmt: str, gzip: bool, path: Path, opened: Path | None) -> Source:
+    """A source read whole now: stdin (``opened`` None) or the pipe at ``opened``."""
     try:
-        return pa.input_stream(str(src.path), compression="gzip" if src.gzip else None)
+        status = os.fstat(sys.stdin.fileno()) if opened is None else opened.stat()
+        key = (status.st_dev, status.st_ino)
+        if key not in _ONE_SHOT:
+            if opened is None:
+                _ONE_SHOT[key] = pa.py_buffer(sys.stdin.buffer.read())
+            else:
+                with open(opened, "rb") as stream:
+                    _ONE_SHOT[key] = pa.py_buffer(stream.read())
+    except (OSError, ValueError, AttributeError) as exc:  # no stdin (closed, or replaced by a text-only object)
+        raise InputError(f"cannot read: {_reason(exc)}", source=label) from exc
+    data = _ONE_SHOT[key]
+    # A pipe has no name to tell gzip by (<(zcat...) is /dev/fd/63): its first bytes tell.
+    gzip = gzip or data.slice(0, min(2, data.size)).to_pybytes() == _GZIP_MAGIC
+    return Source(label, fmt, path=path, gzip=gzip, data=data)
+
+
+@contextmanager
+def open_stream(src: Source) -> Iterator[pa.NativeFile]:
+    """Open a file source for sequential reading, decompressing gzip on the fly.
+
+    A context manager: an error while reading inside it (a truncated or corrupt gzip
+    stream, a disk error) is an :class:`InputError` naming the file.
+    """
+    try:
+        raw = pa.BufferReader(src.data) if src.data is not None else pa.OSFile(str(src.path))
+        stream = pa.CompressedInputStream(raw, "gzip") if src.gzip else raw
     except OSError as exc:
         raise InputError(f"cannot read file: {_reason(exc)}", source=src.label) from exc
+    try:
+        with stream:
+            yield stream
+    except OSError as exc:
+        what = "cannot read gzip-compressed file (corrupt or truncated?)" if src.gzip else "cannot read file"
+        raise InputError(f"{what}: {_reason(exc)}", source=src.label) from exc
 
 
 def read_all(src: Source) -> pa.Buffer:
     """Read a whole file source (decompressed) into memory."""
-    try:
-        with open_stream(src) as stream:
+    if src.data is not None and not src.gzip:
+        return src.data
+    with open_stream(src) as stream:
+        try:
             return stream.read_buffer()
-    except (OSError, pa.ArrowException) as exc:
-        raise InputError(f"cannot read file: {_reason(exc)}", source=src.label) from exc
+        except pa.ArrowException as exc:
+            raise InputError(f"cannot read file: {_reason(exc)}", source=src.label) from exc
 
 
 def _reason(exc: BaseException) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _HEADER_BLOCK = 1 << 16
+_COUNT_BLOCK = 16 << 20  # bytes read at a time to count quotes
+_LINE_END = re.compile(rb"\r\n|\n|\r")
 
 #: Column names found -> canonical name -> the column chosen (see ``resolve_columns``).
 Resolver = Callable[[Iterable[Hashable]], dict[str, Hashable]]
@@ -86,7 +90,7 @@ def load_columns(
         # Before resolving columns: with no rows, that is the news.
         raise InputError("no rows", source=src.label)
     if fmt in ("csv", "tsv"):
-        table, resolved = _read_csv(src, "," if fmt == "csv" else "\t", roles, resolve)
+        table, resolved = _read_csv(src, "," if fmt == "csv" else "\t", resolve)
         return _finish(src, table, resolved, from_text=True)
     if fmt == "parquet":
         table, resolved = _read_parquet(src, resolve)
@@ -196,8 +200,9 @@ def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, H
             handle = str(src.path)
             names = pa_ds.dataset(handle, format="parquet", partitioning="hive").schema.names
         else:
-            # A gzipped parquet file needs random access, so it is read into memory.
-            handle = pa.BufferReader(read_all(src)) if src.gzip else str(src.path)
+            # A gzipped parquet file needs random access, so it is read into memory (as a
+            # pipe's bytes already are).
+            handle = pa.BufferReader(read_all(src)) if src.gzip or src.data is not None else str(src.path)
             names = pq.read_schema(handle).names
         resolved = resolve(names)
         return pq.read_table(handle, columns=[str(n) for n in resolved.values()]), resolved
@@ -205,19 +210,19 @@ def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, H
         raise InputError(f"cannot read parquet file: {exc}", source=src.label) from exc
 
 
-def _read_csv(
-    src: Source, delimiter: str, roles: Mapping[str, str], resolve: Resolver
-) -> tuple[pa.Table, dict[str, Hashable]]:
+def _read_csv(src: Source, delimiter: str, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:
     import pyarrow.csv as pa_csv
 
     header = _read_header(src, delimiter)
     if header is None:
         raise InputError("empty file (no header line)", source=src.label)
     resolved = resolve(header)
-    # Ids are strings whatever they look like: "001" must not become 1.
-    id_types = {str(name): pa.string() for c, name in resolved.items() if roles[c] == "id"}
+    _check_quotes(src)
+    # Every column is read as text: ids are strings whatever they look like ("001" must not
+    # become 1), and labels and scores are parsed by the same text rules as in TREC files
+    # (coerce.py), not by Arrow's type inference (which reads "0x10" as 16 and "2.0" as 2).
     convert = pa_csv.ConvertOptions(
-        column_types=id_types,
+        column_types={str(name): pa.string() for name in resolved.values()},
         include_columns=[str(n) for n in resolved.values()],
         null_values=[""],  # only an empty field is missing; "NA" may be a doc id
         strings_can_be_null=True,
@@ -234,22 +239,63 @@ def _read_csv(
     raise _locate_csv_error(src, delimiter, failure) from failure
 
 
-def _read_header(src: Source, delimiter: str) -> list[str] | None:
-    """The first non-empty line, split as CSV; None if there is none."""
+def _check_quotes(src: Source) -> None:
+    """Raise if the double quotes of a CSV file do not pair up, naming the line of the last one.
+
+    Arrow's reader takes a quoted field that is never closed as running to the end of the
+    file, rows and all, without an error. In a well-formed file (RFC 4180) quotes come in
+    pairs (around a field, or doubled inside one), so an odd count means a field left open,
+    or a stray quote; where the count is odd, the last quote is the one left open.
+    """
+    quotes = 0
     with open_stream(src) as stream:
-        head = b""
+        while block := stream.read(_COUNT_BLOCK):
+            quotes += block.count(b'"')
+    if quotes % 2 == 0:
+        return
+    data = np.frombuffer(read_all(src), dtype=np.uint8)
+    last = int(np.flatnonzero(data == ord('"'))[-1])
+    before = data[:last]
+    # Lines end at \n, \r\n or a lone \r, as the reader ends them: count the \n and the \r
+    # not followed by \n.
+    lone_cr = (before[:-1] == ord("\r")) & (before[1:] != ord("\n")) if last else before[:0]
+    line = 1 + int(np.count_nonzero(before == ord("\n"))) + int(np.count_nonzero(lone_cr)) + int(last > 0 and before[-1] == ord("\r"))
+    raise InputError(
+        f"unterminated quoted field: the double quote on line {line} is never closed "
+        "(or is a stray quote: quotes must come in pairs)",
+        source=src.label,
+    )
+
+
+def _read_header(src: Source, delimiter: str) -> list[str] | None:
+    """The first non-empty line, split as CSV; None if there is none.
+
+    As Arrow's reader, which takes it as the header: empty lines are skipped (a line of
+    blanks is not empty), and lines end at LF, CRLF or a lone CR. Each byte is scanned
+    once, so a huge first line costs its length, not its square.
+    """
+    head, start = bytearray(), 0  # the lines before ``start`` are empty
+    with open_stream(src) as stream:
         while True:
+            scanned = len(head)
             block = stream.read(_HEADER_BLOCK)
             head += block
-            lines = head.split(b"\n")
-            complete = [line for line in lines[:-1] if line.strip()]
-            if complete or not block:
+            for end in _LINE_END.finditer(head, max(start, scanned)):
+                if end.start() > start:
+                    return _split_header(bytes(head[start : end.start()]), delimiter, src)
+                start = end.end()
+            if not block:
                 break
-    first = complete[0] if complete else head
-    text = first.decode("utf-8-sig", errors="replace").strip("\r")
-    if not text.strip():
-        return None
-    return next(csv.reader([text], delimiter=delimiter))
+    last = bytes(head[start:])
+    return _split_header(last, delimiter, src) if last else None
+
+
+def _split_header(line: bytes, delimiter: str, src: Source) -> list[str]:
+    text = line.decode("utf-8-sig", errors="replace")
+    try:
+        return next(csv.reader([text], delimiter=delimiter))
+    except csv.Error as exc:  # a quoted header name left open
+        raise InputError(f"cannot parse the header line: {exc}", source=src.label, row=None) from exc
 
 
 def _locate_csv_error(src: Source, delimiter: str, exc: pa.ArrowInvalid) -> InputError:
