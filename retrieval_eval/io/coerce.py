@@ -3,6 +3,26 @@
 Only types, parsing and nulls are checked here, column-wise. Value checks (NaN scores,
 label ranges, duplicates) belong to the data layer.
 
+Text rules (one per role, the same in every source: TREC fields, CSV/TSV fields, JSON
+strings, pandas object columns of strings, string columns of tables):
+
+- A relevance label written as text is an optional ``-`` followed by one or more ASCII
+  digits ``0-9``, within the int64 range (leading zeros allowed: ``007`` is 7). Nothing
+  else: no ``+``, no spaces, no ``_``, no fraction (``2.0``), exponent (``1e3``), hex
+  (``0x10``) or non-ASCII digits. It is a subset of what Python's ``int()`` accepts and
+  of what trec_eval's ``atol`` reads the same way.
+- A score written as text is an ASCII decimal number as Python's ``float()`` reads it
+  (optional sign, digits with an optional fraction, optional exponent), or ``inf``,
+  ``infinity`` or ``nan`` in any case with an optional sign; no spaces, no ``_``, no hex.
+  It is rounded to the nearest float64, as C's ``strtod`` (trec_eval's ``atof``) does,
+  except that an integer literal (``[+-]digits``) float64 cannot hold exactly, or a finite
+  number too large for float64, is an error: either would silently change a ranking.
+
+Typed (non-text) values: integer labels of any width become int64; floating labels only
+when integral; integer scores become float64 only when float64 holds them exactly
+(beyond 2**53 most integers it does not), floating and decimal scores are converted
+(decimals rounded to the nearest float64).
+
 Row numbers in errors are 1-based. ``rows`` maps an element's position to the row a
 user should look at (a line number in TREC text, the record of an Azure row); without
 it the position + 1 is used (a data row of a table).
@@ -10,6 +30,7 @@ it the position + 1 is used (a data row of a table).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -21,8 +42,16 @@ from retrieval_eval.io.arrays import numpy_view
 
 Column = pa.Array | pa.ChunkedArray
 RowMap = Callable[[int], int]
+#: A parser of a text column: ``parser(values, source=, field=, rows=)`` -> typed column.
+Parser = Callable[..., "Column"]
 
 _INT64_LIMIT = 2.0**63  # floats at or above this (in magnitude) do not fit in int64
+_EXACT_INT = 2**53  # every integer up to this magnitude is exact in float64; beyond, few are
+_EXACT_LIMIT = float(_EXACT_INT)
+#: What a label written as text must be, for messages.
+LABEL_TEXT = "an optional '-' and ASCII digits"
+#: What a score written as text must be, for messages.
+SCORE_TEXT = "a number"
 
 
 def _row_of(rows: RowMap | None, index: int) -> int:
@@ -84,6 +113,114 @@ def parse_strings(
     )
 
 
+def parse_label_text(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None
+) -> Column:
+    """Relevance labels written as text, as int64, by the label rule of the module docstring.
+
+    The one place label text is read, for every source.
+
+    Raises
+    ------
+    InputError
+        Naming the first value that is not an optional ``-`` and ASCII digits, or that does
+        not fit a 64-bit integer. Nulls pass through (the caller rejects them).
+
+    Examples
+    --------
+    ``"2"``, ``"-1"`` and ``"007"`` read as 2, -1 and 7; ``"+2"``, ``"2.0"``, ``"0x10"``,
+    ``" 2"`` and ``"1_000"`` are errors.
+    """
+    # Arrow's own cast also reads hex ("0x10"): the digit test after one '-' excludes it.
+    digits = pc.ascii_is_decimal(pc.ascii_ltrim(values, characters="-"))
+    # A null is valid here (or_kleene: null or true is true); scalars from Python values
+    # would import pandas, so nothing here converts one.
+    valid = numpy_view(pc.or_kleene(pc.and_not(digits, pc.starts_with(values, "--")), pc.is_null(values)))
+    if not valid.all():
+        bad = int(np.flatnonzero(~valid)[0])
+        raise InputError(
+            f"relevance must be an integer, got {values[bad].as_py()!r} (label text is {LABEL_TEXT})",
+            source=source,
+            row=_row_of(rows, bad),
+            field=field,
+        )
+    return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
+
+
+def parse_score_text(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None
+) -> Column:
+    """Scores written as text, as float64, by the score rule of the module docstring.
+
+    The one place score text is read, for every source.
+
+    Raises
+    ------
+    InputError
+        Naming the first value that is not a number, an integer float64 cannot hold
+        exactly (``"1152921504606846977"``, 2**60 + 1), or a finite number beyond float64
+        (``"1e400"``). Nulls pass through (the caller rejects them).
+    """
+    scores = parse_strings(values, pa.float64(), what=f"score must be {SCORE_TEXT}", source=source, field=field, rows=rows)
+    # Only text whose value is at least 2**53 in magnitude, infinite or NaN can be rounded
+    # or overflowed; such scores are rare, so they are looked at one by one.
+    floats = numpy_view(scores, fill=0.0)
+    for index in np.flatnonzero(~(np.abs(floats) < _EXACT_LIMIT)).tolist():
+        text = values[index].as_py()
+        problem = _score_text_problem(text, float(floats[index]))
+        if problem is not None:
+            raise InputError(
+                f"score {text!r} {problem}", source=source, row=_row_of(rows, index), field=field
+            )
+    return scores
+
+
+def _score_text_problem(text: str, value: float) -> str | None:
+    """Why the text of a large or non-finite score is rejected, or None when it is not."""
+    word = text.lstrip("+-").lower()
+    if word.isdigit():  # an integer literal: ASCII only, as Arrow parsed it
+        return None if int(text) == value else "is an integer that float64 cannot hold exactly (beyond 2**53)"
+    if math.isinf(value) and word not in ("inf", "infinity"):
+        return "is too large for float64"
+    if math.isnan(value) and word != "nan":
+        return f"must be {SCORE_TEXT}"  # Arrow also reads "nan(...)"; Python's float() does not
+    return None
+
+
+def require_exact_floats(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None
+) -> None:
+    """Raise if an integer column has a value float64 cannot hold exactly (naming the first).
+
+    Integers of magnitude up to 2**53 are all exact; beyond, only some are (2**60 is,
+    2**60 + 1 is not). A score that float64 rounds would tie with, or pass, its neighbour.
+    """
+    if values.type.bit_width < 64:
+        return  # every int32 and uint32 is exact in float64
+    ints = numpy_view(values, fill=0)
+    large = ints > _EXACT_INT
+    if pa.types.is_signed_integer(values.type):
+        large |= ints < -_EXACT_INT
+    large = np.flatnonzero(large)
+    if large.size == 0:
+        return
+    candidates = ints[large]
+    floats = candidates.astype(np.float64)
+    # 2**63 (int64) and 2**64 (uint64) are where the largest integers round to; they do not
+    # cast back, and are never exact.
+    inside = floats < float(np.iinfo(ints.dtype).max)
+    exact = inside & (np.where(inside, floats, 0).astype(ints.dtype) == candidates)
+    if not exact.all():
+        bad = int(large[np.flatnonzero(~exact)[0]])
+        raise InputError(
+            f"score {int(ints[bad])} is an integer that float64 cannot hold exactly (beyond 2**53); "
+            "scores are compared as float64",
+            source=source,
+            row=_row_of(rows, bad),
+            field=field,
+        )
+
+
 def require_no_nulls(
     values: Column, *, source: str, field: str | None, rows: RowMap | None = None
 ) -> None:
@@ -110,7 +247,7 @@ def as_ids(
 
     ``from_text`` is accepted for a uniform signature: text ids are read as strings.
     """
-    values = _prepared(values, None, "", source, field, rows)
+    values = _prepared(values, None, source, field, rows)
     kind = values.type
     if pa.types.is_integer(kind):
         return _to_int64(values, what="id", source=source, field=field, rows=rows)
@@ -127,16 +264,19 @@ def as_scores(
     rows: RowMap | None = None,
     from_text: bool = False,
 ) -> Column:
-    """Scores: any numeric type becomes float64 (NaN is left for the data layer).
+    """Scores: numbers become float64 (NaN is left for the data layer).
 
-    ``from_text`` (CSV/TSV) parses a string column, naming the first bad value; from
-    typed sources a string column is an error.
+    Integers must be exact in float64 (:func:`require_exact_floats`). ``from_text``
+    (TREC, CSV/TSV) parses a string column by the score rule (:func:`parse_score_text`);
+    from typed sources (JSON, parquet, tables) a string column is an error.
     """
-    parse = pa.float64() if from_text else None
-    values = _prepared(values, parse, "score must be a number", source, field, rows)
+    values = _prepared(values, parse_score_text if from_text else None, source, field, rows)
     kind = values.type
-    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        # Unsafe on purpose: int64 -> float64 may round, which is what a score cast means.
+    if pa.types.is_integer(kind):
+        require_exact_floats(values, source=source, field=field, rows=rows)
+        return pc.cast(values, pa.float64(), safe=False)  # checked exact just above
+    if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        # Unsafe on purpose: a decimal rounds to the nearest float64, as decimal text does.
         return pc.cast(values, pa.float64(), safe=False)
     raise _wrong_type("scores must be numeric", values, source, field, rows)
 
@@ -151,10 +291,11 @@ def as_relevance(
 ) -> Column:
     """Relevance labels: integers become int64; floats only if every value is integral.
 
-    ``from_text`` as for :func:`as_scores`.
+    A string column is parsed by the label rule (:func:`parse_label_text`) whatever the
+    source, so label text means the same in TREC, CSV/TSV, JSON and a DataFrame.
+    ``from_text`` is accepted for a uniform signature.
     """
-    parse = pa.int64() if from_text else None
-    values = _prepared(values, parse, "relevance must be an integer", source, field, rows)
+    values = _prepared(values, parse_label_text, source, field, rows)
     kind = values.type
     if pa.types.is_integer(kind) or pa.types.is_decimal(kind):
         return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
@@ -176,19 +317,18 @@ def as_relevance(
 
 def _prepared(
     values: Column,
-    parse: pa.DataType | None,
-    what: str,
+    parse: Parser | None,
     source: str,
     field: str | None,
     rows: RowMap | None,
 ) -> Column:
-    """Decode dictionaries, parse text into ``parse`` (if given), and reject nulls."""
+    """Decode dictionaries, parse text with ``parse`` (if given), and reject nulls."""
     # Dictionary-encoded columns (pandas categoricals, parquet dictionaries) are
     # decoded so that every later layer sees plain values.
     if pa.types.is_dictionary(values.type):
         values = pc.cast(values, values.type.value_type)
     if parse is not None and _is_text(values.type):
-        values = parse_strings(values, parse, what=what, source=source, field=field, rows=rows)
+        values = parse(values, source=source, field=field, rows=rows)
     require_no_nulls(values, source=source, field=field, rows=rows)
     return values
 

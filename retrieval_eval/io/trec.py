@@ -7,16 +7,24 @@ Format, as trec_eval reads it:
   after the tag, and so do we).
 
 Fields are separated by any run of ASCII whitespace (spaces, tabs), as C's ``isspace``
-does. A line is a comment only when ``#`` is its first non-blank character: a ``#``
-inside a docno is part of the docno. Blank lines are skipped. Ids stay strings (leading
-zeros kept); the ``iter``, ``Q0``, ``rank`` and ``tag`` fields are not checked, as
-trec_eval does not use them.
+does. Comment lines are those trec_eval 10 skips (``get_qrels.c``,
+``get_trec_results.c``): in qrels, a line whose first character is ``#``; in a run, a
+line whose first non-blank character is ``#``. A ``#`` anywhere else is text (a docno
+``CR#93E-1860``, or in qrels an indented ``#1``, which trec_eval reads as a query id).
+A comment line that is also a valid data line of a query whose id starts with ``#``
+(``#1 Q0 d 1 2.5 run``) is an error, not a silent drop: trec_eval 10 skips it, 9 read it
+as query ``#1``. With ``#`` alone as the first field (``# 1 Q0 d ...``) it is a comment.
+Blank lines are skipped (trec_eval rejects them in qrels; they hold no data). Ids stay
+strings (leading zeros kept); labels and scores follow the text rules of
+:mod:`retrieval_eval.io.coerce`; the ``iter``, ``Q0``, ``rank`` and ``tag`` fields are not
+checked, as trec_eval does not use them.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,9 +33,12 @@ import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import arrow_array, numpy_view
-from retrieval_eval.io.coerce import parse_strings
+from retrieval_eval.io.coerce import Parser, parse_label_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, open_stream, resolve_source
+
+
+_SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,8 @@ class TrecLayout:
     fields: int  # number of fields required
     exact: bool  # True: exactly ``fields``; False: at least ``fields``
     syntax: str  # the line's syntax, for error messages
-    keep: tuple[tuple[int, str, pa.DataType, str], ...]  # (position, name, type, "must be ...")
+    keep: tuple[tuple[int, str, pa.DataType, Parser | None], ...]  # (position, name, type, parser of the text)
+    comment_at_start: bool  # True: '#' is a comment only as a line's first byte; False: its first non-blank
 
 
 QRELS_LAYOUT = TrecLayout(
@@ -45,20 +57,22 @@ QRELS_LAYOUT = TrecLayout(
     exact=True,
     syntax="qid iter docno rel",
     keep=(
-        (0, "query_id", pa.string(), ""),
-        (2, "doc_id", pa.string(), ""),
-        (3, "relevance", pa.int64(), "relevance must be an integer"),
+        (0, "query_id", pa.string(), None),
+        (2, "doc_id", pa.string(), None),
+        (3, "relevance", pa.int64(), parse_label_text),
     ),
+    comment_at_start=True,
 )
 RUN_LAYOUT = TrecLayout(
     fields=6,
     exact=False,
     syntax="qid Q0 docno rank score tag",
     keep=(
-        (0, "query_id", pa.string(), ""),
-        (2, "doc_id", pa.string(), ""),
-        (4, "score", pa.float64(), "score must be a number"),
+        (0, "query_id", pa.string(), None),
+        (2, "doc_id", pa.string(), None),
+        (4, "score", pa.float64(), parse_score_text),
     ),
+    comment_at_start=False,
 )
 
 
@@ -95,7 +109,10 @@ def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) ->
     """Parse one chunk of lines; ``first`` is the 0-based file line of ``lines[0]``."""
     text = pc.ascii_trim_whitespace(lines)
     # Masks and positions go through numpy (arrays.py says why not through pyarrow's conversions).
-    skip = (numpy_view(pc.binary_length(text)) == 0) | numpy_view(pc.starts_with(text, "#"))
+    comment = numpy_view(pc.starts_with(lines if layout.comment_at_start else text, "#"))
+    skip = (numpy_view(pc.binary_length(text)) == 0) | comment
+    if comment.any():
+        _refuse_data_in_comments(text.filter(arrow_array(comment)), np.flatnonzero(comment) + first + 1, layout, label)
     if skip.any():
         kept = np.flatnonzero(~skip)
         text = text.filter(arrow_array(~skip))
@@ -105,32 +122,69 @@ def _parse_chunk(lines: pa.Array, first: int, layout: TrecLayout, label: str) ->
     def line_of(index: int) -> int:
         return first + (int(kept[index]) if kept is not None else index) + 1
 
-    # Splitting at most ``fields`` times for an exact layout shows a surplus field as a
-    # count of fields + 1; for a run, the tag swallows any trailing text.
-    splits = layout.fields if layout.exact else layout.fields - 1
-    parts = pc.ascii_split_whitespace(text, max_splits=splits)
+    parts = _split(text, layout)
     bad = numpy_view(pc.list_value_length(parts)) != layout.fields
     if bad.any():
         index = int(np.flatnonzero(bad)[0])
-        found = len(text[index].as_py().split())  # error path: count the real fields
+        found = _fields(text[index].as_py())  # error path: count the real fields
         at_least = "" if layout.exact else "at least "
+        # trec_eval reads an indented '#' in qrels as data too; say why it is not a comment.
+        hint = "; a comment's '#' must be the line's first character" if found and found[0].startswith("#") else ""
         raise InputError(
             f"expected {at_least}{layout.fields} whitespace-separated fields "
-            f"({layout.syntax}), found {found}",
+            f"({layout.syntax}), found {len(found)}{hint}",
             source=label,
             row=line_of(index),
         )
     values = parts.values
     starts = numpy_view(parts.offsets)[:-1]
     out = []
-    for position, name, kind, must in layout.keep:
+    for position, name, _, parse in layout.keep:
         field = values.take(arrow_array(starts + position))
-        if kind != pa.string():
-            field = parse_strings(
-                field, kind, what=must, source=label, field=name, rows=line_of
-            )
-        out.append(field)
+        out.append(field if parse is None else parse(field, source=label, field=name, rows=line_of))
     return out
+
+
+def _fields(line: str) -> list[str]:
+    """The fields of a line as trec_eval splits it (at C's ``isspace`` characters only)."""
+    return [field for field in _SPACES.split(line) if field]
+
+
+def _refuse_data_in_comments(comments: pa.Array, lines: np.ndarray, layout: TrecLayout, label: str) -> None:
+    """Raise if a comment line is also a valid data line of a query whose id starts with '#'.
+
+    trec_eval 10 skips such a line as a comment, earlier versions read it as data (query
+    ``#1``): which was meant cannot be told, and dropping a query silently is the worst
+    reading. A ``#`` alone as the first field (``# 1 Q0 d 1 2.5 run``) is a comment.
+    ``comments`` are the comment lines, trimmed; ``lines`` their 1-based line numbers.
+    """
+    glued = numpy_view(pc.binary_length(pc.ascii_trim_whitespace(pc.utf8_slice_codeunits(comments, 1, 2)))) > 0
+    if not glued.any():
+        return
+    candidates = comments.filter(arrow_array(glued))
+    parts = _split(candidates, layout)
+    shaped = np.flatnonzero(numpy_view(pc.list_value_length(parts)) == layout.fields)
+    values, starts = parts.values, numpy_view(parts.offsets)
+    for index in shaped.tolist():
+        try:
+            for position, name, _, parse in layout.keep:
+                if parse is not None:
+                    parse(values.slice(int(starts[index]) + position, 1), source=label, field=name)
+        except InputError:
+            continue  # not a data line: a plain comment
+        raise InputError(
+            f"this line starts with '#', so trec_eval 10 skips it as a comment, but it is also a valid "
+            f"line ({layout.syntax}) of query {values[int(starts[index])].as_py()!r}, as earlier trec_eval "
+            "versions read it; write '# ' to keep it a comment, or give the query an id without a leading '#'",
+            source=label,
+            row=int(lines[np.flatnonzero(glued)[index]]),
+        )
+
+
+def _split(text: pa.Array, layout: TrecLayout) -> pa.ListArray:
+    # Splitting at most ``fields`` times for an exact layout shows a surplus field as a
+    # count of fields + 1; for a run, the tag swallows any trailing text.
+    return pc.ascii_split_whitespace(text, max_splits=layout.fields if layout.exact else layout.fields - 1)
 
 
 def trec_run_tag(source: object) -> str | None:

@@ -69,12 +69,14 @@ def test_trec_is_the_default_for_other_names(tmp_path, name):
 
 
 def test_trec_hash_inside_docno_is_not_a_comment(tmp_path):
-    path = write(tmp_path / "q.txt", "# comment\n  # indented comment\n301 0 CR#93E-1860 0\n301 0 #x 1\n")
+    path = write(tmp_path / "q.txt", "# comment\n301 0 CR#93E-1860 0\n301 0 #x 1\n")
     assert rows(read_qrels_table(path)) == [("301", "CR#93E-1860", 0), ("301", "#x", 1)]
+    run = write(tmp_path / "r.txt", "# comment\n  # indented comment\n301 Q0 #x 1 2.5 t\n")
+    assert rows(read_run_table(run)) == [("301", "#x", 2.5)]
 
 
 def test_trec_line_numbers_count_comments_and_blank_lines(tmp_path):
-    path = write(tmp_path / "q.txt", "# c\n\n1 0 a 1\n   \n\t# c2\n1 0 b 2\n1 0 c x\n")
+    path = write(tmp_path / "q.txt", "# c\n\n1 0 a 1\n   \n# c2\n1 0 b 2\n1 0 c x\n")
     with pytest.raises(InputError) as excinfo:
         read_qrels_table(path)
     assert excinfo.value.row == 7
@@ -177,7 +179,7 @@ def test_trec_eval_test_data_with_comments():
 
 
 def test_csv_aliases_are_case_insensitive_and_ids_stay_strings(tmp_path):
-    path = write(tmp_path / "q.csv", "QID,Docno,Grade,extra\n001,0042,1,x\n002,d2,2.0,y\n")
+    path = write(tmp_path / "q.csv", "QID,Docno,Grade,extra\n001,0042,1,x\n002,d2,2,y\n")
     table = read_qrels_table(path)
     assert rows(table) == [("001", "0042", 1), ("002", "d2", 2)]
     assert table.schema.field("query_id").type == pa.string()
@@ -241,10 +243,10 @@ def test_missing_override_column(tmp_path):
     "body, row, field, expected",
     [
         ("1,d,1\n2,e,x\n", 2, "rel", "relevance must be an integer, got 'x'"),
-        ("1,d,1\n2,e,1.5\n", 2, "rel", "relevance must be an integer, got 1.5"),
+        ("1,d,1\n2,e,1.5\n", 2, "rel", "relevance must be an integer, got '1.5'"),
         ("1,d,1\n2,,1\n", 2, "docno", "1 missing (null) value(s)"),
         ("1,d,1\n2,e,\n3,f,\n", 2, "rel", "2 missing (null) value(s)"),
-        ("1,d,true\n", 1, "rel", "relevance labels must be integers, got bool"),
+        ("1,d,true\n", 1, "rel", "relevance must be an integer, got 'true'"),
     ],
 )
 def test_csv_value_errors(tmp_path, body, row, field, expected):
@@ -427,7 +429,7 @@ def test_dataframe_errors(column, values, row, expected):
         ([1.0, 2.5], 2, "relevance must be an integer, got 2.5"),
         ([1.0, np.inf], 2, "relevance must be an integer, got inf"),
         ([True, False], 1, "relevance labels must be integers, got bool"),
-        (["1", "2"], 1, "relevance labels must be integers, got"),
+        (["1", "2.0"], 2, "relevance must be an integer, got '2.0'"),
     ],
 )
 def test_relevance_type_errors(labels, row, expected):
