@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..io import read_run_table, source_label
 from ..io.arrays import numpy_view
 from ._grouped import GroupedTable
@@ -42,6 +42,8 @@ class Run(GroupedTable):
         """Read a run from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows."""
         if isinstance(source, Run):
             return source
+        if name is not None and not isinstance(name, str):
+            raise ConfigError(f"name= must be a string (the run's name in results), got {name!r}")
         table = read_run_table(source, columns=columns, format=format)
         return cls(table, source=source_label(source), name=name)
 

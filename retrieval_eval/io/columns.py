@@ -79,7 +79,9 @@ def resolve_columns(
     for canonical, names in candidates.items():
         if canonical in overrides:
             wanted = overrides[canonical]
-            match = [c for c in found if c == wanted] or _case_insensitive(found, [wanted])
+            match = [c for c in found if c == wanted]
+            if not match and isinstance(wanted, str):  # a DataFrame's integer label matches exactly or not at all
+                match = _case_insensitive(found, [wanted])
             looked_for = [wanted]
         else:
             match = _case_insensitive(found, names)

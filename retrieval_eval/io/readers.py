@@ -98,6 +98,7 @@ def _read(
     roles: Mapping[str, str],
     layout: TrecLayout,
 ) -> pa.Table:
+    check_read_options(columns, format)
     src = resolve_source(source, format)
     if src.format == "trec":
         if columns:
@@ -107,6 +108,26 @@ def _read(
         src, {name: COLUMN_ALIASES[name] for name in roles}, roles, overrides=columns
     )
     return typed_table(raw, roles, src.label)
+
+
+def check_read_options(columns: object, format: object) -> None:
+    """Raise :class:`ConfigError` unless ``columns`` and ``format`` are of the documented types.
+
+    ``columns``: None or a mapping of canonical names (str) to column names (str, or int for
+    a DataFrame's integer labels); ``format``: None or a str. Checked before anything is
+    read, so that a misuse (``columns=["query_id"]``) is named as such, not met later as an
+    unrelated exception.
+    """
+    if columns is not None and not (
+        isinstance(columns, Mapping)
+        and all(isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) for k, v in columns.items())
+    ):
+        raise ConfigError(
+            "columns= must map canonical names to your column names, such as {'query_id': 'topic'}; "
+            f"got {columns!r}"
+        )
+    if format is not None and not isinstance(format, str):
+        raise ConfigError(f"format= must be a format name such as 'csv' or 'trec', got {format!r}")
 
 
 def typed_table(raw: RawColumns, roles: Mapping[str, str], label: str) -> pa.Table:
