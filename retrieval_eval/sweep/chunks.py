@@ -44,6 +44,11 @@ def chunks_to_documents(
     ]
     if len(ways) != 1:
         raise ConfigError(f"give exactly one of separator, pattern or column, got {ways or 'none'}")
+    way = {"separator": separator, "pattern": pattern, "column": column}[ways[0]]
+    if not isinstance(way, str):
+        raise ConfigError(f"{ways[0]} must be text, got {way!r}")
+    if not isinstance(run, pd.DataFrame):
+        raise ConfigError(f"run must be a pandas DataFrame (query_id, doc_id, score), got {type(run).__name__}")
     missing = [
         name for name in ("query_id", "doc_id", "score", *([column] if column else [])) if name not in run.columns
     ]

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
+from .configurations import cost_value
 
 
 def marginal_effects(configurations: pd.DataFrame, parameters: Sequence[str], metric: str) -> pd.DataFrame:
@@ -48,17 +49,21 @@ def pareto_front(
     A configuration is *dominated* when another is at least as good on the objective and at
     least as cheap on every cost, and strictly better on one of them; the front is the
     configurations no other dominates. Returns a boolean Series aligned with ``configurations``.
+    A cost that is not a finite number is an :class:`~retrieval_eval.InputError` naming the
+    configuration and the column (:func:`~.configurations.cost_value`).
     """
     _require(configurations, [objective, *costs])
     if not costs:
         raise ConfigError("give at least one cost column (latency_ms, tokens, price, ...)")
     goal = configurations[objective].to_numpy(dtype=np.float64)
+    if np.isnan(goal).any():
+        raise ConfigError(f"the objective {objective!r} must not be missing (NaN) for any configuration")
+    columns = [
+        [cost_value(value, configuration=name, cost=cost, source="configurations") for name, value in configurations[cost].items()]
+        for cost in costs
+    ]
     # Every criterion as "lower is better".
-    values = np.column_stack(
-        [-goal if higher_is_better else goal, *(configurations[c].to_numpy(dtype=np.float64) for c in costs)]
-    )
-    if np.isnan(values).any():
-        raise ConfigError("the objective and cost columns must not be missing (NaN) for any configuration")
+    values = np.column_stack([-goal if higher_is_better else goal, *(np.array(c, dtype=np.float64) for c in columns)])
     no_worse = np.all(values[:, None, :] <= values[None, :, :], axis=2)  # [i, j]: i no worse than j everywhere
     better = np.any(values[:, None, :] < values[None, :, :], axis=2)
     dominated = np.any(no_worse & better, axis=0)

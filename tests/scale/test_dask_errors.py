@@ -127,3 +127,17 @@ def test_each_file_resolves_its_own_column_names_on_dask(tmp_path, dask_client):
     rows = pd.concat([GOOD.to_pandas(), other.to_pandas().set_axis(["query_id", "doc_id", "score"], axis=1)])
     streamed = evaluate_dataset(QRELS, tmp_path / "run", ["map", "ndcg@3"], output=tmp_path / "out", dask=dask_client)
     assert_same(streamed, evaluate(QRELS, rows, ["map", "ndcg@3"]))
+
+
+def test_an_unreachable_scheduler_is_one_line_after_dasks_connect_timeout(capsys, tmp_path):
+    import dask
+
+    qrels, run = random_collection(seed=33)
+    write_layout(run, tmp_path / "run", "sorted_split_mid_query", n_files=1, seed=34)
+    qrels.to_csv(tmp_path / "qrels.csv", index=False)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, out, err = run_cli(capsys, "evaluate", str(tmp_path / "qrels.csv"), str(tmp_path / "run"),
+                                 "--dask", "tcp://127.0.0.1:1", "-o", str(tmp_path / "out"))  # fmt: skip
+    assert (code, out) == (2, "")
+    assert err == "retrieval-eval: error: Timed out trying to connect to tcp://127.0.0.1:1 after 1 s\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["qrels.csv", "run"]

@@ -60,3 +60,15 @@ def test_bad_input():
         chunks_to_documents(run, column="document")
     with pytest.raises(ConfigError, match="invalid pattern"):
         chunks_to_documents(run, pattern="(")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [({"separator": 5}, "separator must be text, got 5"), ({"pattern": ["#"]}, r"pattern must be text, got \['#'\]"),
+     ({"separator": "#", "run": [("q", "d#1", 1.0)]}, r"run must be a pandas DataFrame \(query_id, doc_id, score\), got list")],
+    ids=["separator", "pattern", "run"],
+)  # fmt: skip
+def test_a_misused_argument_is_named(arguments, message):
+    run = arguments.pop("run", pd.DataFrame({"query_id": ["q"], "doc_id": ["d#1"], "score": [1.0]}))
+    with pytest.raises(ConfigError, match=f"^{message}$"):
+        chunks_to_documents(run, **arguments)

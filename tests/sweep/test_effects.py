@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.errors import ConfigError
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep.effects import marginal_effects, pareto_front
 
 
@@ -66,5 +66,23 @@ def test_a_missing_column_names_it_and_the_columns_found():
         marginal_effects(grid(), ["rerank"], "ndcg")
     with pytest.raises(ConfigError, match="at least one cost column"):
         pareto_front(grid(), "ndcg", [])
-    with pytest.raises(ConfigError, match="must not be missing"):
-        pareto_front(grid().assign(latency_ms=np.nan), "ndcg", ["latency_ms"])
+    with pytest.raises(ConfigError, match="^the objective 'ndcg' must not be missing"):
+        pareto_front(grid().assign(ndcg=np.nan), "ndcg", ["latency_ms"])
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [(np.nan, "the cost of configuration 3 must be a finite number, got nan"),
+     (np.inf, "the cost of configuration 3 must be a finite number, got inf"),
+     (-np.inf, "the cost of configuration 3 must be a finite number, got -inf"),
+     ("fast", "the cost of configuration 3 must be a finite number, got 'fast'"),
+     (True, "the cost of configuration 3 must be a finite number, got True"),
+     (None, "configuration 3 has no cost 'latency_ms'")],
+    ids=repr,
+)  # fmt: skip
+def test_a_cost_that_is_no_finite_number_names_the_configuration_and_column(bad, message):
+    table = grid().astype({"latency_ms": object})
+    table.loc[3, "latency_ms"] = bad
+    with pytest.raises(InputError) as raised:
+        pareto_front(table, "ndcg", ["latency_ms"])
+    assert str(raised.value) == f"configurations, field 'latency_ms': {message}"
