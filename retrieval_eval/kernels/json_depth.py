@@ -9,11 +9,13 @@ The scan follows the bytes as a JSON lexer does, on any text, valid or not:
 
 - a quote (``"``) delimits a string unless an odd number of backslashes precede it (a run of
   backslashes is a run of escapes); delimiters alternately open and close strings;
-- outside strings, ``{`` and ``[`` open a level and ``}`` and ``]`` close one (the level may go
-  below 0: that is a syntax error, which the parser meets first);
-- with ``lines`` (JSON Lines), a newline ends any string and brings the level back to 0: each
-  line is parsed on its own. Without it the text is one document, in which a newline inside a
-  string is a syntax error.
+- outside strings, ``{`` and ``[`` open a level and ``}`` and ``]`` close one, never below 0 (a
+  close at level 0 is a syntax error, which the parser meets first);
+- with ``lines`` (JSON Lines), a newline ends any string, as a parser of lines (or Arrow's reader,
+  which assumes no newline in a value) starts each line outside strings. The level does not go back
+  to 0 at a newline: Arrow's reader parses a value across lines, so a level left open by one line
+  counts on the next (for valid JSON Lines every line ends at level 0 anyway). Without ``lines``
+  the text is one document, in which a newline inside a string is a syntax error.
 
 On text that is valid JSON up to some point, the level at each byte of that part is the
 parser's recursion depth there; past the first syntax error the parser stops. So a parser
@@ -54,15 +56,14 @@ def _first_too_deep_numpy(data: np.ndarray, limit: int, lines: bool) -> int:
         line = np.searchsorted(newlines, brackets)  # newlines before each bracket
         line_start = np.concatenate([[0], newlines + 1])[line]
     else:
-        line = np.zeros(brackets.size, dtype=np.int64)
-        line_start = line
+        line_start = np.zeros(brackets.size, dtype=np.int64)
     # A bracket is inside a string when an odd number of delimiters precede it on its line.
     inside = (np.searchsorted(quotes, brackets) - np.searchsorted(quotes, line_start)) % 2 == 1
     step = np.where(folded[brackets] == _OPEN, 1, -1)
     step[inside] = 0
-    level = np.cumsum(step)
-    first_of_line = np.searchsorted(line, line)
-    level -= level[first_of_line] - step[first_of_line]
+    # The level that never goes below 0 is the running sum less its lowest point so far (0 before any bracket).
+    total = np.cumsum(step)
+    level = total - np.minimum(np.minimum.accumulate(total), 0)
     deep = np.flatnonzero(level > limit)
     return int(brackets[deep[0]]) if deep.size else -1
 
@@ -76,7 +77,7 @@ def _first_too_deep_numpy(data: np.ndarray, limit: int, lines: bool) -> int:
 def first_too_deep(data: np.ndarray, limit: int, lines: bool) -> int:
     """The position of the first ``{`` or ``[`` of ``data`` (UTF-8 bytes) that opens level ``limit + 1``; -1 if none.
 
-    Levels are counted as the module docstring says, per line when ``lines`` is true.
+    Levels are counted as the module docstring says; ``lines``: JSON Lines.
     """
     level = 0
     in_string = False
@@ -91,14 +92,13 @@ def first_too_deep(data: np.ndarray, limit: int, lines: bool) -> int:
                 in_string = not in_string
         elif lines and byte == _NEWLINE:
             in_string = False
-            level = 0
         elif not in_string:
             folded = byte | _CASE_BIT
             if folded == _OPEN:
                 level += 1
                 if level > limit:
                     return i
-            elif folded == _CLOSE:
+            elif folded == _CLOSE and level > 0:
                 level -= 1
         backslashes = 0
     return -1

@@ -386,3 +386,19 @@ def test_any_log_reads_from_parquet_as_from_json_lines(tmp_path, records, row_gr
     expected = read_execution_log(write(tmp_path, records))
     parquet = write_parquet(tmp_path, records, row_group_size=row_group_size)
     assert read_execution_log(parquet).equals(expected) and reference(parquet).equals(expected)
+
+
+def test_a_json_error_at_the_end_of_a_line_is_reported_at_its_end_not_at_column_1(tmp_path):
+    line = '{"id": "a", "retrieval_executions": []'
+    path = write(tmp_path, [line, '{"retrieval_executions": []}'])
+    for read in (read_execution_log, lambda p: list(iter_execution_records(p))):
+        with pytest.raises(InputError, match=rf"row 1: invalid JSON at line 1, column {len(line) + 1}: Expecting ','"):
+            read(path)
+
+
+@pytest.mark.parametrize("raw", ["3", '"abc"', "null", '[{"name": "X"}]'])
+def test_a_record_with_executions_in_both_forms_is_an_error_not_the_normalized_ones_alone(tmp_path, raw):
+    path = write(tmp_path, ['{"retrieval_executions": []}', '{"retrieval_executions": [], "executions": ' + raw + "}"])
+    for read in (read_execution_log, lambda p: list(iter_execution_records(p))):
+        with pytest.raises(InputError, match=r"row 2, field 'executions': holds executions in both forms"):
+            read(path)

@@ -197,3 +197,9 @@ def test_normalizing_is_idempotent_and_keeps_only_integer_ranks(executions):
     expected = [h["rank"] for e in executions if e["name"] for h in e["debugInfo"]["retrievalHits"]
                 if isinstance(h["rank"], int) and not isinstance(h["rank"], bool)]  # fmt: skip
     assert kept == expected
+
+
+def test_executions_in_both_forms_are_an_error_naming_the_raw_field():
+    with pytest.raises(InputError, match="both forms") as caught:
+        load_executions({"retrieval_executions": [], "executions": [{"name": "X"}]})
+    assert caught.value.field == "executions"
