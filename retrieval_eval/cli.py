@@ -242,7 +242,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyboardInterrupt, _Terminated) as stop:
         # What was being written is removed already, by the with blocks and handlers it unwound.
         if args.debug:
-            raise
+            import traceback
+
+            traceback.print_exc()  # and still the exit code of the signal
         interrupted = isinstance(stop, KeyboardInterrupt)
         print(f"retrieval-eval: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
         return EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED
