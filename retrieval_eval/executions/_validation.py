@@ -1,8 +1,12 @@
-"""pydantic's validation errors, told the library's way: the field as a path, and the first message."""
+"""Validation told the library's way: pydantic's errors as a field path and the first message, and arguments."""
 
 from __future__ import annotations
 
+import os
+
 from pydantic import ValidationError
+
+from ..errors import ConfigError
 
 
 def first_error(exc: ValidationError) -> tuple[str | None, str]:
@@ -28,3 +32,10 @@ def known(value: str, choices: tuple[str, ...], what: str, plural: str) -> str:
     if value not in choices:
         raise ValueError(f"unknown {what} {value!r}; known {plural}: {', '.join(choices)}")
     return value
+
+
+def path_argument(value: object, argument: str) -> str:
+    """``value`` as a path string when it is a str or an ``os.PathLike``; else ConfigError naming ``argument``."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise ConfigError(f"{argument} must be a path (str or os.PathLike), got {type(value).__name__}")
+    return os.fspath(value)

@@ -38,6 +38,7 @@ from .answer_checks import KeywordChecks, ToolChecks
 from .casefold import Haystacks
 from .checks import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
 from .evaluator import errored
+from .evaluators import near_miss
 from .keyword_match import KeywordMatch, keyword_score
 from .tables import ExecutionTables
 from .tool_use import ToolUse, tool_score
@@ -195,7 +196,9 @@ def _canonical(options: Any) -> str | None:
 def _plan_row(name: str, options: Any) -> dict[str, Any]:
     check = EVALUATORS.get(name)
     if check is None:
-        raise ConfigError(f"{name!r} cannot run on an execution log; the batch path runs {', '.join(EVALUATORS)}")
+        close = near_miss(name) if isinstance(name, str) else None
+        hint = f"did you mean {close!r}? " if close is not None else ""
+        raise ConfigError(f"{name!r} cannot run on an execution log; {hint}the batch path runs {', '.join(EVALUATORS)}")
     try:
         parsed = check.from_options(options).options
     except RetrievalEvalError as exc:

@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 from ..errors import ConfigError, InputError, OutputError
 from ..io import read_json_file, write_json, write_table
 from ..io.atomic import atomic_write
+from ._validation import path_argument
 from .batch import plan_checks, plan_per_record, run_checks, score_objects
 from .evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from .log import read_execution_log
@@ -40,6 +41,8 @@ from .outcomes import CheckSummary, verdict
 from .tables import ExecutionTables
 
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
+_PER_RECORD = ("default_evaluators", "items")
+_ITEM = ("evaluators", "evaluators_mode")
 
 
 @dataclass(frozen=True)
@@ -67,16 +70,17 @@ class LogCheck:
 
     @property
     def summary(self) -> CheckSummary:
-        """Pass rate per check, counts per diagnostic code, record statuses, and the verdict."""
+        """Pass rate per check, counts per diagnostic code, record statuses, unchecked records, and the verdict."""
         outcomes = self.results.select(["evaluator", "result", "diagnostic_code"]).to_pandas()
         outcomes["ran"] = True  # every row of the results is a check that ran
-        return CheckSummary.from_outcomes(outcomes, statuses=list(self.statuses))
+        unchecked = self.tables.records.num_rows - len(pc.unique(self.results.column("record")))
+        return CheckSummary.from_outcomes(outcomes, statuses=list(self.statuses), unchecked=unchecked)
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the results: ``.jsonl``/``.json`` one object per record (``id``, ``scores``, ``status``),
         with each check's score object under its key as in an evaluation document; ``.parquet`` the
         ``results`` table."""
-        suffix = Path(os.fspath(path)).suffix.lower()
+        suffix = Path(path_argument(path, "path")).suffix.lower()
         if suffix == ".parquet":
             write_table(self.results, path)
         elif suffix in (".jsonl", ".json"):
@@ -142,11 +146,14 @@ def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
         raise InputError(
             f"expected an object of evaluators, got {type(evaluators).__name__}", source=label, field=where or None
         )
+    prefix = f"{label + ': ' if label else ''}{where + ': ' if where else ''}"
+    for name in evaluators:
+        if not isinstance(name, str):
+            raise ConfigError(f"{prefix}an evaluator's name is a string, got {name!r}")
     others = [name for name in evaluators if name not in LOG_CHECKS]
     if not others:
         return
     name, close = others[0], near_miss(others[0])
-    prefix = f"{label + ': ' if label else ''}{where + ': ' if where else ''}"
     if name in BUILT_IN:
         raise ConfigError(
             f"{prefix}{name!r} cannot check an execution log (it holds executions, responses and invoked tools only); "
@@ -156,12 +163,23 @@ def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
     raise ConfigError(f"{prefix}unknown evaluator {name!r}; {hint}")
 
 
+def _object(config: Mapping[str, Any], key: str, label: str | None, where: str, known: tuple[str, ...]) -> Any:
+    """``config[key]``, {} when absent or null; after checking that ``config`` has no keys but ``known``."""
+    unknown = [name for name in config if name not in known]
+    if unknown:
+        keys = " and ".join(repr(name) for name in known)
+        raise InputError(f"unknown key {unknown[0]!r}; this object has only {keys}", source=label, field=where or None)
+    value = config.get(key)
+    return {} if value is None else value
+
+
 def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str | None) -> list[dict[str, Any]]:
-    defaults = config.get("default_evaluators") or {}
+    defaults = _object(config, "default_evaluators", label, "", _PER_RECORD)
     _only_loggable(defaults, label, "default_evaluators")
-    items = config.get("items") or {}
+    items = _object(config, "items", label, "", _PER_RECORD)
     if not isinstance(items, Mapping):
-        raise InputError("must be an object keyed by record id", source=label, field="items")
+        kind = type(items).__name__
+        raise InputError(f"must be an object keyed by record id, got {kind}", source=label, field="items")
     resolved = {}
     for record_id, item in items.items():
         where = f"items.{record_id}"
@@ -169,7 +187,7 @@ def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str |
             raise InputError(
                 f"expected an object with 'evaluators', got {type(item).__name__}", source=label, field=where
             )
-        own = item.get("evaluators") or {}
+        own = _object(item, "evaluators", label, where, _ITEM)
         _only_loggable(own, label, f"{where}.evaluators")
         mode = item.get("evaluators_mode", "extend")
         if mode not in ("extend", "replace"):

@@ -42,18 +42,20 @@ def verdict(statuses: Iterable[str], ran: int) -> str:
 class CheckSummary:
     """``evaluators``: per evaluator, the count of each result and ``pass_rate`` = pass / (pass + fail + error)
     (NaN when it never ran). ``codes``: per (evaluator, diagnostic_code), the count. ``statuses``: the count
-    of each item (or turn) status. ``ran``: the number of (item, evaluator) pairs this run evaluated.
+    of each item (or turn) status. ``ran``: the number of (item, evaluator) pairs this run evaluated;
+    ``unchecked``: the number of items on which none ran (their status is ``pass`` all the same).
     ``verdict``: ``pass``, ``fail`` or ``nothing_checked`` (see the module docstring)."""
 
     evaluators: pd.DataFrame
     codes: pd.DataFrame
     statuses: dict[str, int]
     ran: int
+    unchecked: int
     verdict: str
 
     @classmethod
-    def from_outcomes(cls, outcomes: pd.DataFrame, statuses: Sequence[str] = ()) -> CheckSummary:
-        """Summarize ``outcomes`` (see the module docstring), with the item statuses if known."""
+    def from_outcomes(cls, outcomes: pd.DataFrame, statuses: Sequence[str] = (), unchecked: int = 0) -> CheckSummary:
+        """Summarize ``outcomes`` (see the module docstring), with the item statuses and unchecked items."""
         counts = pd.crosstab(outcomes["evaluator"], outcomes["result"]).reindex(columns=list(RESULTS), fill_value=0)
         order = list(dict.fromkeys(outcomes["evaluator"]))  # first appearance, as configured
         counts = counts.reindex(order).fillna(0).astype("int64")
@@ -67,7 +69,7 @@ class CheckSummary:
             else pd.DataFrame({"evaluator": [], "diagnostic_code": [], "count": []})
         )
         ran = int(outcomes["ran"].sum())
-        return cls(counts, codes, dict(Counter(statuses)), ran, verdict(statuses, ran))
+        return cls(counts, codes, dict(Counter(statuses)), ran, unchecked, verdict(statuses, ran))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON values."""
@@ -79,11 +81,12 @@ class CheckSummary:
             "diagnostic_codes": self.codes.to_dict(orient="records"),
             "statuses": self.statuses,
             "ran": self.ran,
+            "unchecked": self.unchecked,
             "verdict": self.verdict,
         }
 
     def to_text(self) -> str:
-        """The summary as aligned text tables; a run that checked nothing ends with a line saying so."""
+        """The summary as aligned text tables; a line says how many items were not checked, or that none was."""
         parts = []
         if len(self.evaluators):
             table = self.evaluators.copy()
@@ -95,5 +98,8 @@ class CheckSummary:
         parts.append(f"items: {counts or 'none'}")
         if self.verdict == "nothing_checked":
             skipped = int(self.evaluators["skipped"].sum()) if len(self.evaluators) else 0
-            parts[-1] += "\nnothing checked: no evaluator ran on any item" + (f" ({skipped} skipped)" if skipped else "")
+            because = f" ({skipped} skipped)" if skipped else ""
+            parts[-1] += f"\nnothing checked: no evaluator ran on any item{because}"
+        elif self.unchecked:
+            parts[-1] += f"\nnot checked: {self.unchecked} item(s) on which no evaluator ran"
         return "\n\n".join(parts)

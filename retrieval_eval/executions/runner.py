@@ -41,6 +41,7 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
+from ._validation import path_argument
 from .document import DocumentLike, Unit, read_document, units
 from .evaluators import BUILT_IN, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
 from .tool_use import INVOKED_TOOLS
@@ -83,15 +84,18 @@ class DocumentCheck:
 
     @property
     def summary(self) -> CheckSummary:
-        """Pass rates per evaluator, counts per diagnostic code, and item statuses (a thread's overall status)."""
+        """Pass rates per evaluator, counts per diagnostic code, item statuses (a thread's overall), unchecked items."""
         items = [
             item["summary"]["overall_status"] if "turns" in item else item["status"] for item in self.document["items"]
         ]
-        return CheckSummary.from_outcomes(self.outcomes, statuses=items)
+        ran = set(self.outcomes.loc[self.outcomes["ran"].astype(bool), "unit"])
+        # An item is a single turn or a thread; a thread is checked when any of its turns is.
+        checked = {id(unit.thread or unit.record) for unit in units(self.document) if unit.path in ran}
+        return CheckSummary.from_outcomes(self.outcomes, statuses=items, unchecked=len(items) - len(checked))
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the output document as indented UTF-8 JSON (a ``.json`` path), atomically."""
-        if Path(os.fspath(path)).suffix.lower() != ".json":
+        if Path(path_argument(path, "path")).suffix.lower() != ".json":
             raise OutputError(f"{os.fspath(path)}: the output document is written as .json")
         write_json(self.document, path)
 

@@ -4,6 +4,7 @@ and arguments of the wrong kind are the library's errors, naming the argument.""
 from __future__ import annotations
 
 import json
+import re
 import string
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import CheckSummary, check_document, check_log
+from retrieval_eval.executions.batch import plan_checks
 from retrieval_eval.executions.evaluators import BUILT_IN, DETERMINISTIC, LLM_JUDGED, LOG_CHECKS, near_miss
 from retrieval_eval.executions.tables import flatten_records
 
@@ -217,10 +219,27 @@ def test_the_summary_of_nothing_reads_as_one_clear_line():
     assert skipped.splitlines()[-2:] == ["items: 1 pass", "nothing checked: no evaluator ran on any item (2 skipped)"]
 
 
-def test_one_evaluation_is_something_checked_even_when_other_items_have_none():
+def test_one_evaluation_is_something_checked_and_the_items_left_unchecked_are_counted():
     checked = check_document(document(item(), item({"ExactMatch": {}}, expected_response="It is in the Q3 mail.")))
-    assert checked.verdict == "pass" and checked.passed and checked.summary.ran == 1
-    assert "nothing checked" not in checked.summary.to_text()
+    assert checked.verdict == "pass" and checked.passed
+    assert (checked.summary.ran, checked.summary.unchecked) == (1, 1)
+    lines = checked.summary.to_text().splitlines()
+    assert lines[-2:] == ["items: 2 pass", "not checked: 1 item(s) on which no evaluator ran"]
+
+
+def test_a_thread_is_checked_when_one_of_its_turns_is():
+    thread = {"turns": [{"prompt": "a"}, {"prompt": "b", "response": "c", "evaluators": {"Citations": {}}}]}
+    summary = check_document(document(thread, item({"Relevance": {}}))).summary
+    assert (summary.ran, summary.unchecked, summary.verdict) == (1, 1, "fail")  # no citation in "c"
+    assert summary.to_dict()["unchecked"] == 1
+
+
+def test_a_log_record_without_checks_is_counted_unchecked():
+    tables = flatten_records([{"retrieval_executions": EXECUTIONS}] * 3, ["a", "b", "c"])
+    own = {"a": {"evaluators": {"RetrievalQuery": QUERY}}, "b": {"evaluators": {"ToolUse": {"tools": ["x"]}}}}
+    config = {"items": own}
+    summary = check_log(tables, config).summary
+    assert (summary.ran, summary.unchecked, summary.verdict) == (2, 1, "fail")  # b invoked no tool
 
 
 @pytest.mark.parametrize(
@@ -288,3 +307,51 @@ def test_check_log_names_the_argument_of_the_wrong_kind(tmp_path, log, config, m
 def test_check_log_takes_the_tables_of_a_log():
     tables = flatten_records([{"retrieval_executions": EXECUTIONS}], ["a"])
     assert check_log(tables, {"RetrievalQuery": QUERY}).verdict == "pass"
+
+
+@pytest.mark.parametrize(
+    ("config", "error", "message"),
+    [
+        ({3: {}}, ConfigError, "^an evaluator's name is a string, got 3$"),
+        ({"default_evaluators": {None: {}}}, ConfigError, "^default_evaluators: an evaluator's name is a string"),
+        ({"items": []}, InputError, "^field 'items': must be an object keyed by record id, got list$"),
+        ({"default_evaluators": []}, InputError, "^field 'default_evaluators': expected an object of evaluators, got"),
+        ({"default_evaluators": ""}, InputError, "^field 'default_evaluators': expected an object of evaluators, got"),
+        ({"items": {"a": {"evaluators": 0}}}, InputError, "^field 'items.a.evaluators': expected an object of"),
+        (
+            {"items": {}, "RetrievalQuery": QUERY},
+            InputError,
+            "^unknown key 'RetrievalQuery'; this object has only 'default_evaluators' and 'items'$",
+        ),
+        (
+            {"items": {"a": {"evaluator": {"RetrievalQuery": QUERY}}}},
+            InputError,
+            "^field 'items.a': unknown key 'evaluator'; this object has only 'evaluators' and 'evaluators_mode'$",
+        ),
+    ],
+)
+def test_a_log_configuration_of_the_wrong_shape_is_refused_not_read_as_empty(tmp_path, config, error, message):
+    log = write_log(tmp_path / "log.jsonl", [{"id": "a", "retrieval_executions": EXECUTIONS}])
+    with pytest.raises(error, match=message):
+        check_log(log, config)
+
+
+def test_null_parts_of_a_log_configuration_are_absent():
+    tables = flatten_records([{"retrieval_executions": EXECUTIONS}], ["a"])
+    config = {"default_evaluators": {"RetrievalQuery": QUERY}, "items": {"a": {"evaluators": None}}}
+    assert check_log(tables, config).verdict == "pass"
+    assert check_log(tables, {"default_evaluators": None, "items": None}).verdict == "nothing_checked"
+
+
+def test_the_batch_plan_suggests_the_close_name():
+    with pytest.raises(ConfigError, match="^'ToolUze' cannot run on an execution log; did you mean 'ToolUse'\\? the"):
+        plan_checks(1, {"ToolUze": {}})
+
+
+@pytest.mark.parametrize("target", [3, None, ["out.json"]])
+def test_writing_to_something_that_is_no_path_names_the_argument(target):
+    tables = flatten_records([{"retrieval_executions": EXECUTIONS}], ["a"])
+    for checked in (check_document(document(item({"ExactMatch": {}}))), check_log(tables, {"RetrievalQuery": QUERY})):
+        message = f"path must be a path (str or os.PathLike), got {type(target).__name__}"
+        with pytest.raises(ConfigError, match=f"^{re.escape(message)}$"):
+            checked.write(target)
