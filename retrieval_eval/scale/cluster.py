@@ -80,7 +80,11 @@ def evaluate_on_dask(
     qrels = evaluator.qrels
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
-    pieces, meta = _file_pieces(files, run_columns, sizing.chunk_rows)
+    pieces = _file_pieces(files, run_columns, sizing.chunk_rows)
+    if not pieces:  # no file has a row: every judged query is judged only, nothing to distribute
+        with PerQueryDataset(output, temp_dir) as dataset:
+            return finish(evaluator, QueryTally(qrels.n_queries), dataset, label)
+    meta = _read_piece(dataclasses.replace(pieces[0], row_groups=()), 0)
     _check_query_kinds(qrels, meta["query_id"].dtype, label)
     with _client(target) as client, PerQueryDataset(output, temp_dir) as dataset:
         frame = dd.from_map(_read_piece, pieces, range(len(pieces)), meta=meta, label="read-run-pieces")
@@ -275,21 +279,21 @@ class _FilePiece:
     names: dict[str, str]
 
 
-def _file_pieces(
-    files: list[str], run_columns: dict[str, str] | None, chunk_rows: int
-) -> tuple[list[_FilePiece], pd.DataFrame]:
-    """Each file's row groups in runs of at most ``chunk_rows`` rows (one group at least), and the frames' meta.
+def _file_pieces(files: list[str], run_columns: dict[str, str] | None, chunk_rows: int) -> list[_FilePiece]:
+    """Each file's row groups in runs of at most ``chunk_rows`` rows (one group at least).
 
-    From the footers alone, before anything runs: every file's columns are resolved (a
-    missing one is the reader's error naming the file), and its ids must be of the first
-    file's kind (integers or strings), as :func:`~retrieval_eval.evaluate_dataset` requires
-    when it reads the files itself.
+    From the footers alone, before anything runs, as :func:`~retrieval_eval.evaluate_dataset`
+    checks the files when it reads them itself: every file's columns are resolved (a missing
+    one is the reader's error naming the file), and the ids of a file with rows must be of the
+    kind (integers or strings) of the first such file. A file without rows has no piece.
     """
     pieces: list[_FilePiece] = []
     first: dict[str, tuple[str, str]] = {}
     for path in files:
         names = run_column_names(path, run_columns)
         metadata = pq.read_metadata(path)
+        if metadata.num_rows == 0:
+            continue
         schema = metadata.schema.to_arrow_schema()
         for canonical in ("query_id", "doc_id"):
             kind = _id_kind(schema.field(names[canonical]).type)
@@ -310,7 +314,7 @@ def _file_pieces(
             groups.append(group)
             rows += size
         pieces.append(_FilePiece(path, tuple(groups), start, names))
-    return pieces, _read_piece(dataclasses.replace(pieces[0], row_groups=()), 0)
+    return pieces
 
 
 def _id_kind(kind: pa.DataType) -> str | None:

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from retrieval_eval import ConfigError, InputError, evaluate, evaluate_dataset
+from retrieval_eval import ConfigError, EvaluationOptions, InputError, evaluate, evaluate_dataset
 from retrieval_eval.scale.budget import ChunkSizing
 
 from tests.scale.layouts import assert_same, random_collection, write_layout
@@ -141,3 +141,22 @@ def test_an_unreachable_scheduler_is_one_line_after_dasks_connect_timeout(capsys
     assert (code, out) == (2, "")
     assert err == "retrieval-eval: error: Timed out trying to connect to tcp://127.0.0.1:1 after 1 s\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["qrels.csv", "run"]
+
+
+# pandas writes the columns of an empty frame as doubles: a file without rows is never read for its types.
+EMPTY = pa.Table.from_pandas(pd.DataFrame({"query_id": [], "doc_id": [], "score": []}), preserve_index=False)
+
+
+@pytest.mark.parametrize("tables", [[GOOD, EMPTY], [EMPTY, GOOD], [EMPTY, EMPTY]], ids=["last-empty", "first-empty", "all-empty"])
+def test_files_without_rows_score_on_dask_as_in_memory(tmp_path, dask_client, tables):
+    (tmp_path / "run").mkdir()
+    for index, table in enumerate(tables):
+        pq.write_table(table, tmp_path / "run" / f"part{index}.parquet")
+    options = EvaluationOptions(query_set="qrels")  # the judged queries no file retrieved for are scored too
+    expected = evaluate_dataset(QRELS, tmp_path / "run", ["map"], output=tmp_path / "memory", options=options)
+    got = evaluate_dataset(QRELS, tmp_path / "run", ["map"], output=tmp_path / "dask", options=options, dask=dask_client)
+    pd.testing.assert_frame_equal(got.summary, expected.summary, check_exact=True)
+    assert got.query_counts == expected.query_counts
+    by_query = ["query_id"]
+    pd.testing.assert_frame_equal(got.read_per_query().sort_values(by_query, ignore_index=True),
+                                  expected.read_per_query().sort_values(by_query, ignore_index=True))  # fmt: skip
