@@ -77,6 +77,13 @@ def sweep(
             value = known.at[name, cost] if name in known.index else None
             cost_value(value, configuration=name, cost=cost, source="parameters")
     board = leaderboard(qrels, runs, metrics, **ranking)
+    # Checked once the metric columns are known (as the leaderboard names them).
+    clashes = [column for column in known.columns if column in board.table.columns or column == "pareto"]
+    if clashes:
+        raise ConfigError(
+            f"parameter {clashes[0]!r} has the name of a column of the leaderboard "
+            f"({', '.join(map(str, board.table.columns))}, pareto); rename it"
+        )
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]
     effects = marginal_effects(frame, names, board.objective) if names else None

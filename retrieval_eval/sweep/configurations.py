@@ -135,10 +135,18 @@ def _sidecar(path: Path) -> tuple[Path | None, dict[str, Any]]:
     for candidate in sidecar_candidates(path):
         if candidate.is_file():
             value = read_json_file(candidate)
-            if not isinstance(value, dict) or any(isinstance(v, (dict, list)) for v in value.values()):
+            if not isinstance(value, dict):
                 raise InputError(
                     "a sidecar holds one JSON object of parameter names and plain values", source=str(candidate)
                 )
+            for key, item in value.items():
+                if isinstance(item, (dict, list)):
+                    raise InputError(
+                        f"a parameter is a plain value (text, number, true/false or null), got a JSON "
+                        f"{'object' if isinstance(item, dict) else 'array'}",
+                        source=str(candidate),
+                        field=key,
+                    )
             return candidate, value
     return None, {}
 

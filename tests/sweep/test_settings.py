@@ -251,3 +251,32 @@ def test_a_bad_run_file_is_named_by_the_file(tmp_path):
     path.write_text("q01 Q0 d0 1 nan tag\n", encoding="utf-8")
     with pytest.raises(InputError, match=rf"^{re.escape(str(path))}, row 1, field 'score'"):
         leaderboard(qrels(), {"bad": str(path)}, **FAST)
+
+
+@pytest.mark.parametrize("column", ["ndcg@5", "rank", "ci_low", "pareto"])
+def test_a_parameter_named_as_a_leaderboard_column_is_refused(column):
+    parameters = pd.DataFrame({column: [1, 2]}, index=["a", "b"])
+    runs = {"a": run(good=0.9, seed=1), "b": run(good=0.2, seed=2)}
+    with pytest.raises(ConfigError, match=rf"^parameter {re.escape(repr(column))} has the name of a column of the leaderboard \(rank, ndcg@5, "):
+        sweep(qrels(), runs, ["ndcg@5"], parameters=parameters, **FAST)
+
+
+def test_a_sidecar_parameter_named_as_a_metric_is_one_line_from_the_cli(capsys, tmp_path):
+    paths = _files(tmp_path, '{"latency_ms": 40, "ndcg@10": 0.5}')
+    code, out, err = run_cli(capsys, "sweep", str(DATA / "qrels.trec"), *paths, "--resamples", "20", "--rounds", "20")
+    assert (code, out) == (2, "") and err.startswith("retrieval-eval: error: parameter 'ndcg@10' has the name of a column")
+
+
+@pytest.mark.parametrize(
+    ("sidecar", "message"),
+    [("[1, 2]", "a sidecar holds one JSON object of parameter names and plain values"),
+     ('{"top_k": 5, "reranker": {"name": "x"}}', "field 'reranker': a parameter is a plain value (text, number, "
+      "true/false or null), got a JSON object"),
+     ('{"stages": [1, 2]}', "field 'stages': a parameter is a plain value (text, number, true/false or null), got a JSON array")],
+    ids=["array", "object-value", "array-value"],
+)  # fmt: skip
+def test_a_sidecar_that_is_no_object_of_plain_values_is_named(tmp_path, sidecar, message):
+    paths = _files(tmp_path, sidecar)
+    with pytest.raises(InputError) as raised:
+        runs_from_files(paths)
+    assert str(raised.value) == f"{paths[1]}.json" + (", " if message.startswith("field") else ": ") + message
