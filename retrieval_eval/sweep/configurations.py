@@ -78,6 +78,10 @@ def runs_from_table(table: pd.DataFrame, parameters: Sequence[str]) -> tuple[dic
 
     A configuration is named ``name=value,name=value`` in the order of ``parameters``.
     """
+    if not isinstance(table, pd.DataFrame):
+        raise ConfigError(f"table must be a pandas DataFrame, got {type(table).__name__}")
+    if isinstance(parameters, str):  # a bare name would be taken letter by letter
+        raise ConfigError(f"parameters must be a list of column names, got {parameters!r}")
     missing = [column for column in parameters if column not in table.columns]
     if missing:
         raise InputError(f"no parameter column {missing[0]!r}; the columns are {', '.join(map(str, table.columns))}")

@@ -280,3 +280,15 @@ def test_a_sidecar_that_is_no_object_of_plain_values_is_named(tmp_path, sidecar,
     with pytest.raises(InputError) as raised:
         runs_from_files(paths)
     assert str(raised.value) == f"{paths[1]}.json" + (", " if message.startswith("field") else ": ") + message
+
+
+def test_runs_from_table_names_a_misused_argument():
+    from retrieval_eval.sweep import runs_from_table
+
+    table = run(good=0.5, seed=1).assign(top_k=5)
+    with pytest.raises(ConfigError, match="^parameters must be a list of column names, got 'top_k'$"):
+        runs_from_table(table, "top_k")
+    with pytest.raises(ConfigError, match="^table must be a pandas DataFrame, got list$"):
+        runs_from_table([], ["top_k"])
+    runs, parameters = runs_from_table(table, ["top_k"])
+    assert list(runs) == ["top_k=5"] and parameters.to_dict("index") == {"top_k=5": {"top_k": 5}}
