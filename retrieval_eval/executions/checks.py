@@ -24,8 +24,9 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
 
+from ..errors import ConfigError
 from .evaluator import DeterministicEvaluator
-from .matching import SUBSTRING, ExtractMatcher, contains
+from .matching import SUBSTRING, ExtractMatcher, Verdict, contains
 from .models import RetrievalExecution, RetrievalTelemetry
 from .normalize import ExecutionsLike, load_executions
 
@@ -154,7 +155,9 @@ class RetrievalResult(_Check):
     order, then hit order; ``results_evaluated`` is their number (``totalResultCount`` is not
     used). The count check passes when ``min_expected_count`` is unset or at most the number of
     candidates. Each expected snippet is judged independently by ``matcher`` (default: some
-    extract of a candidate contains it, casefolded; the best-ranked such hit is reported).
+    extract of a candidate contains it, casefolded; the best-ranked such hit is reported). A
+    matcher that is not callable is a ConfigError; one whose answer is not a
+    :class:`~.matching.Verdict` with no hit or one of the candidates gives the errored record.
 
     Outcomes, in this order:
 
@@ -185,6 +188,9 @@ class RetrievalResult(_Check):
         if expected_items is not None:
             options["expected_items"] = expected_items
         self.options: _ResultOptions = self._parse(options)
+        if not callable(matcher):
+            kind = type(matcher).__name__
+            raise ConfigError(f"RetrievalResult: matcher must be callable (snippet, candidates) -> Verdict, got {kind}")
         self.matcher = matcher
 
     @classmethod
@@ -221,6 +227,12 @@ class RetrievalResult(_Check):
         matched, missing = [], []
         for snippet in snippets:
             verdict = self.matcher(snippet, candidates)
+            # A hit from elsewhere would report a url and rank that were never within max_rank.
+            if not isinstance(verdict, Verdict) or not (verdict.hit is None or verdict.hit in candidates):
+                raise ConfigError(
+                    f"RetrievalResult: the matcher returned {verdict!r}; expected a Verdict whose hit is None or "
+                    "one of the candidates"
+                )
             because = {} if verdict.reason is None else {"reason": verdict.reason}
             if verdict.hit is None:
                 missing.append({"extractMatch": snippet, **because})

@@ -1,5 +1,6 @@
 """A check run as a gate: a name close to a built-in evaluator's is refused, a run that checked nothing says so,
-and arguments of the wrong kind are the library's errors, naming the argument."""
+configurations of the wrong shape are refused, and arguments (and matchers) of the wrong kind are the library's
+errors, naming the argument."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.executions import CheckSummary, check_document, check_log
+from retrieval_eval.executions import CheckSummary, RetrievalHit, RetrievalResult, Verdict, check_document, check_log
 from retrieval_eval.executions.batch import plan_checks
-from retrieval_eval.executions.evaluators import BUILT_IN, DETERMINISTIC, LLM_JUDGED, LOG_CHECKS, near_miss
+from retrieval_eval.executions.evaluators import BUILT_IN, near_miss
 from retrieval_eval.executions.tables import flatten_records
 
 QUERY = {"capability": "Email", "selector": "budget"}
@@ -355,3 +356,31 @@ def test_writing_to_something_that_is_no_path_names_the_argument(target):
         message = f"path must be a path (str or os.PathLike), got {type(target).__name__}"
         with pytest.raises(ConfigError, match=f"^{re.escape(message)}$"):
             checked.write(target)
+
+
+HIT = {"rank": 1, "webUrl": "https://a", "extracts": [{"text": "Q3 budget plan"}]}
+RESULT = {"capability": "Email", "expected_items": [{"retrievalExtract_contains": "budget"}]}
+
+
+def test_a_matcher_that_is_not_callable_is_refused_at_once():
+    with pytest.raises(ConfigError, match="^RetrievalResult: matcher must be callable .* got str$"):
+        RetrievalResult("Email", expected_items=["budget"], matcher="substring")
+    with pytest.raises(ConfigError, match="got NoneType$"):
+        RetrievalResult.from_options(RESULT, matcher=None)
+
+
+@pytest.mark.parametrize(
+    "matcher",
+    [
+        lambda snippet, candidates: None,
+        lambda snippet, candidates: True,
+        lambda snippet, candidates: Verdict(RetrievalHit(rank=9, webUrl="https://elsewhere")),
+    ],
+    ids=["None", "a bool", "a hit that is no candidate"],
+)
+def test_a_matcher_s_answer_that_is_no_verdict_on_the_candidates_is_an_errored_record(matcher):
+    telemetry = {"retrieval_executions": [{"capability": "Email", "retrievalHits": [HIT]}]}
+    out = RetrievalResult.run(RESULT, telemetry, matcher=matcher)
+    assert set(out) == {"result", "error"} and out["error"].startswith("Evaluator failed: RetrievalResult: the matcher")
+    supported = RetrievalResult.run(RESULT, telemetry, matcher=lambda snippet, candidates: Verdict(candidates[0]))
+    assert supported["result"] == "pass" and supported["matched_items"][0]["matchedHitUrl"] == "https://a"
