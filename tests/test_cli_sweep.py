@@ -111,3 +111,9 @@ def test_every_threading_layer_numba_knows_passes_unless_its_library_is_missing(
             check_numba_environment()
     else:
         check_numba_environment()
+
+
+def test_sweep_help_shows_the_settings_rules_without_loading_the_numerical_stack():
+    from tests.test_cli_imports import loaded_after
+
+    assert not loaded_after(["sweep", "--help"]) & {"pandas", "numba", "scipy", "pyarrow", "matplotlib", "dask"}
