@@ -8,7 +8,8 @@ while it is in use. The operating system drops that lock when the process ends, 
 ends (killed by SIGKILL, out of memory), so the next writer of the same target removes every
 scratch beside it whose lock it can take: what a killed run left, never the scratch of a run
 still going. A scratch is created under a ``.new`` name, locked, and only then renamed to its
-``.tmp`` name, so that no live scratch is ever unlocked under a name the clearing looks for.
+``.tmp`` name, so that no live scratch is ever unlocked under a name the clearing looks for
+(a process killed in the instant between the two leaves a ``.new`` name, which is not cleared).
 
 Where ``fcntl`` is missing (Windows) scratch is not locked and nothing is cleared.
 """
@@ -48,6 +49,7 @@ class Scratch:
 
     def remove(self) -> None:
         """Remove the scratch (whatever it holds), then drop the lock."""
+        # A symlink (a target that was one, adopted): the link goes, not what it points to.
         if self.path.is_dir() and not self.path.is_symlink():
             shutil.rmtree(self.path, ignore_errors=True)
         else:
