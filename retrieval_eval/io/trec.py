@@ -22,9 +22,9 @@ checked, as trec_eval does not use them.
 
 from __future__ import annotations
 
-import io
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,10 +35,12 @@ from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import arrow_array, numpy_view
 from retrieval_eval.io.coerce import Parser, parse_label_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
-from retrieval_eval.io.sources import Source, open_stream, resolve_source
+from retrieval_eval.io.sources import Source, read_all, resolve_source
 
 
 _SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
+_LINE_END = re.compile(rb"\r\n|\n|\r")  # as io/lines.py ends lines
+_TAIL_BLOCK = 1 << 16  # bytes read at a time from the end of a run for its tag
 
 
 @dataclass(frozen=True)
@@ -188,18 +190,43 @@ def _split(text: pa.Array, layout: TrecLayout) -> pa.ListArray:
 
 
 def trec_run_tag(source: object) -> str | None:
-    """The tag (sixth field) of a TREC run file's first data line, as trec_eval prints it for ``runid``.
+    """The tag (sixth field) of a TREC run file's last data line, as trec_eval prints it for ``runid``.
 
-    None when ``source`` is not a TREC text file or has no data line.
+    trec_eval keeps the tag of every line it reads, so it prints the last line's when the
+    lines disagree. None when ``source`` is not a TREC text file or its last data line has
+    no tag.
     """
     if not isinstance(source, (str, os.PathLike)):
         return None
     src = resolve_source(source)
     if src.format != "trec":
         return None
-    with open_stream(src) as stream:
-        for raw in io.TextIOWrapper(stream, encoding="utf-8", errors="replace"):
-            fields = raw.split()
-            if fields and not fields[0].startswith("#"):
-                return fields[5] if len(fields) >= 6 else None
+    for line in _lines_from_the_end(src):
+        fields = _fields(line)
+        if fields and not fields[0].startswith("#"):
+            return fields[5] if len(fields) >= 6 else None
     return None
+
+
+def _lines_from_the_end(src: Source) -> Iterator[str]:
+    """The lines of a text file, last first (decoding errors replaced).
+
+    A regular file is read backwards in blocks, since the tag needs only its tail; a gzip
+    file or a pipe is read whole.
+    """
+    if src.gzip or src.data is not None:
+        yield from (line.decode("utf-8", errors="replace") for line in reversed(_LINE_END.split(read_all(src).to_pybytes())))
+        return
+    try:
+        with open(src.path, "rb") as stream:
+            end, partial = stream.seek(0, os.SEEK_END), b""
+            while end > 0:
+                start = max(0, end - _TAIL_BLOCK)
+                stream.seek(start)
+                pieces = _LINE_END.split(stream.read(end - start) + partial)
+                # The first piece may be the end of a line that starts in an earlier block.
+                partial = pieces.pop(0) if start > 0 else b""
+                yield from (line.decode("utf-8", errors="replace") for line in reversed(pieces))
+                end = start
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=src.label) from exc
