@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _LISTS = (list, tuple, np.ndarray)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def kind_of(value: object) -> str | None:
@@ -72,6 +73,9 @@ def conversion_error(
     values = list(values)
     if role == "nested":
         return _nested_error(values, label, field, exc)
+    for position, value in enumerate(values):
+        if kind_of(value) == "int" and not _INT64_MIN <= value <= _INT64_MAX:
+            return InputError(f"{value} does not fit a 64-bit integer", source=label, row=position + 1, field=field)
     conflict = first_conflict(values)
     if conflict is None:
         return InputError(f"cannot convert column: {exc}", source=label, field=field)

@@ -182,7 +182,8 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
     """
     try:
         array = pa.array(values, from_pandas=role != "score")
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
+        # OverflowError: a Python int beyond int64 (Arrow raises it bare).
         raise conversion_error(values, role, label, field, exc) from exc
     # A pandas column backed by several Arrow chunks (pandas 3 strings from read_parquet) already
     # converts to a ChunkedArray; wrapping it again would rebuild it one Python value at a time.
@@ -310,6 +311,7 @@ def _locate_csv_error(src: Source, delimiter: str, exc: pa.ArrowInvalid) -> Inpu
         return InputError(f"invalid UTF-8 text at line {line}", source=src.label, row=line)
     records = (r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if r)
     header = next(records, [])
+    number = 0
     for number, record in enumerate(records, start=1):  # data rows, as Arrow counts them
         if len(record) != len(header):
             return InputError(
@@ -317,4 +319,6 @@ def _locate_csv_error(src: Source, delimiter: str, exc: pa.ArrowInvalid) -> Inpu
                 source=src.label,
                 row=number,
             )
+    if number == 0:  # Arrow's reader fails on a header without a line end and nothing after
+        return InputError("empty file (no data rows)", source=src.label)
     return InputError(f"cannot parse file: {exc}", source=src.label)

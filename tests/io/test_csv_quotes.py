@@ -72,3 +72,9 @@ def test_a_huge_first_line_is_a_named_error(tmp_path):
     with pytest.raises(InputError, match="cannot parse the header line") as excinfo:
         read_qrels_table(path)
     assert excinfo.value.source == str(path)
+
+
+@pytest.mark.parametrize("text", ["query_id,doc_id,relevance", "query_id,doc_id,relevance\n", "query_id,doc_id,relevance\r\n\r\n"])
+def test_a_header_alone_is_an_empty_file(tmp_path, text):
+    with pytest.raises(InputError, match="empty file"):
+        read_qrels_table(_write(tmp_path, text))

@@ -104,3 +104,14 @@ def test_score_text_that_is_refused(tmp_path, text, message):
         with pytest.raises(InputError, match=message) as excinfo:
             read_run_table(path)
         assert excinfo.value.row == 1 and excinfo.value.field == "score"
+
+
+@pytest.mark.parametrize("value", [2**63, 2**70, -(2**63) - 1])
+@pytest.mark.parametrize("kind", ["object column", "records"])
+def test_python_integers_beyond_int64_are_named(value, kind):
+    scores = [1, value]
+    source = (pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": pd.Series(scores, dtype=object)})
+              if kind == "object column" else [{"query_id": "q", "doc_id": d, "score": s} for d, s in zip("ab", scores)])
+    with pytest.raises(InputError, match=f"{value} does not fit a 64-bit integer") as excinfo:
+        read_run_table(source)
+    assert (excinfo.value.row, excinfo.value.field) == (2, "score")
