@@ -47,7 +47,7 @@ import pyarrow.parquet as pq
 
 from ..errors import InputError
 from ..io.jsonio import MAX_DEPTH, parse_json_line
-from ..kernels.json_depth import first_too_deep
+from ..kernels.json_depth import json_nesting
 from .models import RetrievalTelemetry
 from .normalize import load_executions
 from .tables import ExecutionTables, flatten_nested, flatten_records
@@ -347,8 +347,9 @@ def _read_with_arrow(path: str) -> ExecutionTables | None:
 
 
 def _object_lines(path: str) -> int | None:
-    """The number of non-blank lines of the file, or None when it is not valid UTF-8 or a line nests too deep
-    (more than :data:`~retrieval_eval.io.jsonio.MAX_DEPTH` levels, where Arrow's reader could crash).
+    """The number of non-blank lines of the file, or None when it is not valid UTF-8, a line nests too deep
+    (more than :data:`~retrieval_eval.io.jsonio.MAX_DEPTH` levels, where Arrow's reader could crash) or leaves
+    a value open (Arrow's reader would parse on into the next lines).
 
     The file is read through a memory map, a window of whole lines at a time; each window's pages
     are let go once counted, so that the file does not stay in the process's memory.
@@ -397,8 +398,9 @@ def _release(mapped: mmap.mmap, start: int, stop: int) -> None:
 
 
 def _object_lines_in(window: np.ndarray) -> int | None:
-    """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8 or one nests too deep."""
-    if first_too_deep(window, MAX_DEPTH, True) >= 0:
+    """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8, or one nests too
+    deep or leaves a value open."""
+    if json_nesting(window, MAX_DEPTH, True) != (-1, -1):
         return None
     ends = _line_ends(window)
     starts = np.concatenate([[0], ends[:-1] + 1])

@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.sources import Source, read_all
-from retrieval_eval.kernels.json_depth import first_too_deep
+from retrieval_eval.kernels.json_depth import json_nesting
 
 #: The deepest nesting of JSON objects and arrays read (``{"a": [1]}`` is 2 deep). An evaluation
 #: document with its retrieval executions nests about 10 deep and a log record about 8.
@@ -48,7 +48,9 @@ def read_json_source(src: Source) -> pa.Table | list:
     """
     data = read_all(src)
     if src.format == "jsonl":
-        check_json_bytes(data, src.label, lines=True)
+        if not check_json_bytes(data, src.label, lines=True):
+            # A line leaves a value open: Arrow would read on into the next lines; the json module says where.
+            return _parse_json_lines(_text(data), src.label)
         import pyarrow.json as pa_json  # here: only this path needs it
 
         try:
@@ -103,12 +105,16 @@ def read_json_records(src: Source) -> list:
     return _parse_json_lines(_text(data), src.label)
 
 
-def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines: bool, first_line: int = 1) -> None:
+def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines: bool, first_line: int = 1) -> bool:
     """Refuse JSON text that is not UTF-8 or nests deeper than :data:`MAX_DEPTH`, before it is parsed.
 
     ``data`` is the text's bytes: one document, or JSON Lines when ``lines`` (nesting counted per
     line, see :mod:`retrieval_eval.kernels.json_depth`). Its first line is line ``first_line``
     of the file ``label``. A UTF-8 byte-order mark may open it.
+
+    Returns whether every line closes the values it opens (always true for one document): JSON Lines
+    where one does not are no JSON Lines, to be parsed line by line (which names the line), not by
+    Arrow's reader, which would parse on into the next lines.
 
     Raises
     ------
@@ -128,7 +134,7 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
         except UnicodeDecodeError as exc:
             line = first_line + int(np.count_nonzero(raw[: exc.start] == ord("\n")))
             raise InputError("invalid UTF-8 text", source=label, row=line) from None
-    deep = first_too_deep(raw, MAX_DEPTH, lines)
+    deep, open_line = json_nesting(raw, MAX_DEPTH, lines)
     if deep >= 0:
         newlines = np.flatnonzero(raw[:deep] == ord("\n"))
         start = int(newlines[-1]) + 1 if newlines.size else 0
@@ -139,6 +145,7 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
             source=label,
             row=line,
         )
+    return open_line < 0
 
 
 def parse_json_line(raw: bytes, label: str, number: int) -> Any:

@@ -2,24 +2,30 @@
 
 Parsers recurse once per level of nesting: Python's json module raises ``RecursionError`` near
 a thousand levels and Arrow's JSON reader overflows its stack (the process dies) near twenty
-thousand. :func:`first_too_deep` finds, in one pass over the bytes, where text first nests
-deeper than a limit, so that a reader can refuse it with its line before parsing it.
+thousand. :func:`json_nesting` finds, in one pass over the bytes, where text first nests deeper
+than a limit, so that a reader can refuse it with its line before parsing it.
 
 The scan follows the bytes as a JSON lexer does, on any text, valid or not:
 
 - a quote (``"``) delimits a string unless an odd number of backslashes precede it (a run of
   backslashes is a run of escapes); delimiters alternately open and close strings;
-- outside strings, ``{`` and ``[`` open a level and ``}`` and ``]`` close one, never below 0 (a
-  close at level 0 is a syntax error, which the parser meets first);
-- with ``lines`` (JSON Lines), a newline ends any string, as a parser of lines (or Arrow's reader,
-  which assumes no newline in a value) starts each line outside strings. The level does not go back
-  to 0 at a newline: Arrow's reader parses a value across lines, so a level left open by one line
-  counts on the next (for valid JSON Lines every line ends at level 0 anyway). Without ``lines``
-  the text is one document, in which a newline inside a string is a syntax error.
+- outside strings, ``{`` and ``[`` open a level and ``}`` and ``]`` close one (the level may go
+  below 0: that is a syntax error, which the parser meets first);
+- with ``lines`` (JSON Lines), a newline ends any string and brings the level back to 0: each line
+  is parsed on its own. Where a line is seen not to hold one value is reported too: a newline met
+  at a level above 0 (the line leaves a value open) or a bracket that opens at level 0 after
+  another bracket of the line (a second value). Such a line is no JSON Lines line, and Arrow's
+  reader, which goes on parsing an open value on the next lines (deeper and deeper, whatever each
+  line holds) and reads two objects on one line as two records, must not be given the text.
+  Without ``lines`` the text is one document, in which a newline inside a string is a syntax error.
 
 On text that is valid JSON up to some point, the level at each byte of that part is the
 parser's recursion depth there; past the first syntax error the parser stops. So a parser
 never recurses deeper than the scan found. The depth of ``{"a": [1]}`` is 2.
+
+The compiled build reads 64 bytes at a time as eight 64-bit words, each turned into bit masks of
+its quotes, backslashes, newlines and brackets without a branch per byte; then only the brackets
+and newlines are visited one by one. A block that holds a backslash is read byte by byte.
 """
 
 from __future__ import annotations
@@ -31,10 +37,19 @@ from ._config import jit, read_only
 _QUOTE, _BACKSLASH, _NEWLINE = 0x22, 0x5C, 0x0A
 # ``{`` is 0x7B and ``[`` 0x5B, ``}`` is 0x7D and ``]`` 0x5D: with bit 0x20 set, one compare finds both.
 _CASE_BIT, _OPEN, _CLOSE = 0x20, 0x7B, 0x7D
+_BLOCK = 64
+_ONES = np.uint64(0x0101010101010101)
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_GATHER = np.uint64(0x0102040810204080)  # the multiplier that moves bit 8k of a word to bit 56 + k
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+# The index of a word's only set bit, by the top 6 bits of its product with de Bruijn's sequence.
+_LOWEST_BIT = np.zeros(64, dtype=np.int64)
+_LOWEST_BIT[[(((1 << bit) * 0x03F79D71B4CB0A89) % 2**64) >> 58 for bit in range(64)]] = np.arange(64)
+_LOWEST_BIT.setflags(write=False)
 
 
-def _first_too_deep_numpy(data: np.ndarray, limit: int, lines: bool) -> int:
-    """The python build: the same scan over the positions of quotes, backslashes and brackets only."""
+def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
+    """The python build: the same scan over the positions of quotes, backslashes, brackets and newlines only."""
     quotes = np.flatnonzero(data == _QUOTE)
     slashes = np.flatnonzero(data == _BACKSLASH)
     if quotes.size and slashes.size:
@@ -49,56 +64,154 @@ def _first_too_deep_numpy(data: np.ndarray, limit: int, lines: bool) -> int:
         quotes = quotes[run % 2 == 0]
     folded = data | _CASE_BIT
     brackets = np.flatnonzero((folded == _OPEN) | (folded == _CLOSE))
-    if brackets.size == 0:
-        return -1
-    if lines:
-        newlines = np.flatnonzero(data == _NEWLINE)
-        line = np.searchsorted(newlines, brackets)  # newlines before each bracket
-        line_start = np.concatenate([[0], newlines + 1])[line]
-    else:
-        line_start = np.zeros(brackets.size, dtype=np.int64)
+    newlines = np.flatnonzero(data == _NEWLINE) if lines else np.zeros(0, dtype=np.int64)
+    line = np.searchsorted(newlines, brackets)  # the newlines before each bracket
+    line_start = np.concatenate([[0], newlines + 1])[line]
     # A bracket is inside a string when an odd number of delimiters precede it on its line.
-    inside = (np.searchsorted(quotes, brackets) - np.searchsorted(quotes, line_start)) % 2 == 1
+    outside = (np.searchsorted(quotes, brackets) - np.searchsorted(quotes, line_start)) % 2 == 0
+    brackets, line = brackets[outside], line[outside]
     step = np.where(folded[brackets] == _OPEN, 1, -1)
-    step[inside] = 0
-    # The level that never goes below 0 is the running sum less its lowest point so far (0 before any bracket).
-    total = np.cumsum(step)
-    level = total - np.minimum(np.minimum.accumulate(total), 0)
+    level = np.cumsum(step)
+    first_of_line = np.searchsorted(line, line)
+    level -= level[first_of_line] - step[first_of_line]
     deep = np.flatnonzero(level > limit)
-    return int(brackets[deep[0]]) if deep.size else -1
+    too_deep = int(brackets[deep[0]]) if deep.size else -1
+    if not lines:
+        return too_deep, -1
+    # The level at each line's end is the level after its last bracket; the last line has no newline.
+    last_of_line = np.flatnonzero(np.append(line[1:] != line[:-1], True)) if line.size else line
+    open_ends = last_of_line[(level[last_of_line] > 0) & (line[last_of_line] < newlines.size)]
+    second = (step == 1) & (level == 1) & (np.arange(line.size) != first_of_line)
+    candidates = np.concatenate([newlines[line[open_ends]], brackets[second]])
+    not_one = int(candidates.min()) if candidates.size else -1
+    if too_deep >= 0 and not_one > too_deep:
+        not_one = -1  # the scan stops at the first bracket too deep
+    return too_deep, not_one
+
+
+@jit
+def _equal_bits(words: np.ndarray, first: int, byte: int) -> np.uint64:
+    """A 64-bit mask of the bytes equal to ``byte`` among the 8 words from ``first`` (bit i: byte i)."""
+    mask = np.uint64(0)
+    pattern = np.uint64(byte) * _ONES
+    for k in range(8):
+        x = words[first + k] ^ pattern
+        zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)  # the high bit of each byte of x that is 0
+        mask |= (((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56)) << np.uint64(8 * k)
+    return mask
+
+
+@jit
+def _folded_bits(words: np.ndarray, first: int, byte: int) -> np.uint64:
+    """As :func:`_equal_bits`, for the bytes equal to ``byte`` once bit 0x20 is set (``byte`` has it)."""
+    mask = np.uint64(0)
+    pattern = np.uint64(byte) * _ONES
+    case = np.uint64(_CASE_BIT) * _ONES
+    for k in range(8):
+        x = (words[first + k] | case) ^ pattern
+        zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)
+        mask |= (((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56)) << np.uint64(8 * k)
+    return mask
+
+
+@jit
+def _prefix_parity(mask: np.uint64) -> np.uint64:
+    """Bit i: the parity of the set bits of ``mask`` at 0..i."""
+    for shift in (1, 2, 4, 8, 16, 32):
+        mask ^= mask << np.uint64(shift)
+    return mask
 
 
 @jit(
     example=lambda: (read_only(list(b'{"a": [1]}'), np.uint8), 64, True),
-    python=_first_too_deep_numpy,
+    python=_json_nesting_numpy,
     # About one JSON Lines record per 64 bytes: the rows of work ``auto`` mode weighs.
     work=lambda data, limit, lines: data.shape[0] // 64,
 )
-def first_too_deep(data: np.ndarray, limit: int, lines: bool) -> int:
-    """The position of the first ``{`` or ``[`` of ``data`` (UTF-8 bytes) that opens level ``limit + 1``; -1 if none.
+def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
+    """Where ``data`` (UTF-8 bytes) first nests too deep and, for JSON Lines, where a line first holds not one value.
 
-    Levels are counted as the module docstring says; ``lines``: JSON Lines.
+    Returns the position of the first ``{`` or ``[`` that opens level ``limit + 1`` (-1 if none),
+    and, with ``lines``, the first position before it where a line is seen not to hold one value
+    (-1 if none; always -1 without ``lines``), as the module docstring says.
     """
+    n = data.shape[0]
+    whole = n - n % _BLOCK
+    words = data[:whole].view(np.uint64)
     level = 0
     in_string = False
     backslashes = 0
-    for i in range(data.shape[0]):
-        byte = data[i]
-        if byte == _BACKSLASH:
-            backslashes += 1
+    not_one = -1
+    bracketed = False  # a bracket met on the line
+    start = 0
+    while start < n:
+        if start < whole and _equal_bits(words, start // 8, _BACKSLASH) == 0:
+            # No backslash in the block: a quote is escaped only as its first byte, after the last block's run.
+            quotes = _equal_bits(words, start // 8, _QUOTE)
+            if backslashes % 2 == 1:
+                quotes &= ~np.uint64(1)
+            backslashes = 0
+            newlines = _equal_bits(words, start // 8, _NEWLINE) if lines else np.uint64(0)
+            opens = _folded_bits(words, start // 8, _OPEN)
+            closes = _folded_bits(words, start // 8, _CLOSE)
+            # Bit i of inside: byte i is within a string (a quote counts with what follows it).
+            inside = _prefix_parity(quotes)
+            if in_string:
+                inside = ~inside
+            events = newlines | ((opens | closes) & ~inside)
+            while events != 0:
+                low = events & (~events + np.uint64(1))
+                bit = _LOWEST_BIT[(low * _DE_BRUIJN) >> np.uint64(58)]
+                events ^= low
+                if newlines & low:
+                    if level > 0 and not_one < 0:
+                        not_one = start + bit
+                    level = 0
+                    bracketed = False
+                    # The string state restarts after the newline: flip the parity above it if it is inside.
+                    if inside & low:
+                        inside ^= ~np.uint64(0) << np.uint64(bit)
+                        events = (events & newlines) | ((opens | closes) & ~inside & ~((low << np.uint64(1)) - np.uint64(1)))
+                elif opens & low:
+                    if lines and level == 0 and bracketed and not_one < 0:
+                        not_one = start + bit
+                    level += 1
+                    bracketed = True
+                    if level > limit:
+                        return start + bit, not_one
+                else:
+                    level -= 1
+                    bracketed = True
+            in_string = (inside >> np.uint64(63)) & np.uint64(1) == 1
+            start += _BLOCK
             continue
-        if byte == _QUOTE:
-            if backslashes % 2 == 0:
-                in_string = not in_string
-        elif lines and byte == _NEWLINE:
-            in_string = False
-        elif not in_string:
-            folded = byte | _CASE_BIT
-            if folded == _OPEN:
-                level += 1
-                if level > limit:
-                    return i
-            elif folded == _CLOSE and level > 0:
-                level -= 1
-        backslashes = 0
-    return -1
+        stop = min(start + _BLOCK, n)
+        for i in range(start, stop):
+            byte = data[i]
+            if byte == _BACKSLASH:
+                backslashes += 1
+                continue
+            if byte == _QUOTE:
+                if backslashes % 2 == 0:
+                    in_string = not in_string
+            elif lines and byte == _NEWLINE:
+                if level > 0 and not_one < 0:
+                    not_one = i
+                in_string = False
+                level = 0
+                bracketed = False
+            elif not in_string:
+                folded = byte | _CASE_BIT
+                if folded == _OPEN:
+                    if lines and level == 0 and bracketed and not_one < 0:
+                        not_one = i
+                    level += 1
+                    bracketed = True
+                    if level > limit:
+                        return i, not_one
+                elif folded == _CLOSE:
+                    level -= 1
+                    bracketed = True
+            backslashes = 0
+        start = stop
+    return -1, not_one

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.executions.log import iter_execution_records, read_execution_log
-from retrieval_eval.io.jsonio import MAX_DEPTH, read_json_records
+from retrieval_eval.io.jsonio import MAX_DEPTH, read_json_records, read_json_source
 from retrieval_eval.io.sources import resolve_source
-from retrieval_eval.kernels.json_depth import _first_too_deep_numpy, first_too_deep
+from retrieval_eval.kernels.json_depth import _json_nesting_numpy, json_nesting
 
 # Strings full of what the scan must not take for structure.
 _TEXT = st.text(alphabet='ab{}[]"\\:,\n\u00e9', max_size=6)
@@ -40,23 +40,48 @@ def _array(data: bytes) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8)
 
 
-@given(_VALUES, st.integers(0, 6))
-def test_the_scan_finds_the_depth_of_any_json_value(value, limit):
-    data = json.dumps(value, ensure_ascii=False).encode()
-    for lines in (True, False):
-        found = first_too_deep(_array(data), limit, lines)
-        assert (found >= 0) == (_depth(value) > limit)
-        if found >= 0:  # the bracket that opens level limit + 1
-            assert data[found : found + 1] in (b"[", b"{")
+def _nesting(data: bytes, limit: int, lines: bool) -> tuple[int, int]:
+    """The scan's definition (module docstring of kernels.json_depth), byte by byte."""
+    level, in_string, backslashes, not_one, bracketed = 0, False, 0, -1, False
+    for i, byte in enumerate(data):
+        if byte == ord("\\"):
+            backslashes += 1
+            continue
+        if byte == ord('"') and backslashes % 2 == 0:
+            in_string = not in_string
+        elif lines and byte == ord("\n"):
+            if level > 0 and not_one < 0:
+                not_one = i  # the line leaves a value open
+            in_string, level, bracketed = False, 0, False
+        elif not in_string and byte in b"{[":
+            if lines and level == 0 and bracketed and not_one < 0:
+                not_one = i  # a second value on the line
+            level, bracketed = level + 1, True
+            if level > limit:
+                return i, not_one
+        elif not in_string and byte in b"}]":
+            level, bracketed = level - 1, True
+        backslashes = 0
+    return -1, not_one
 
 
-@given(st.lists(st.sampled_from(list(b'{}[]"\\\na ')), max_size=60).map(bytes), st.integers(0, 4))
-def test_the_builds_agree_on_any_bytes(data, limit):
-    array = _array(data)
-    for lines in (True, False):
-        loop = first_too_deep.function(array, limit, lines)  # the definition, run as Python
-        assert _first_too_deep_numpy(array, limit, lines) == loop
-        assert first_too_deep(array, limit, lines) == loop
+@given(_VALUES, st.integers(0, 6), st.sampled_from([None, 1]))
+def test_the_scan_finds_the_depth_of_any_json_value(value, limit, indent):
+    data = json.dumps(value, ensure_ascii=False, indent=indent).encode()
+    deep, _ = json_nesting(_array(data), limit, False)
+    assert (deep >= 0) == (_depth(value) > limit)
+    if deep >= 0:  # the bracket that opens level limit + 1
+        assert data[deep : deep + 1] in (b"[", b"{")
+    if _depth(value) <= limit:  # as JSON Lines: a value over several lines leaves its first line open
+        assert json_nesting(_array(data), limit, True) == (-1, data.find(b"\n"))
+
+
+@given(st.lists(st.sampled_from(list(b'{}[]"\\\na ')), max_size=300).map(bytes), st.integers(0, 4), st.booleans())
+def test_the_builds_agree_with_the_definition_on_any_bytes(data, limit, lines):
+    # Up to 300 bytes: several of the compiled build's 64-byte blocks, with and without backslashes.
+    expected = _nesting(data, limit, lines)
+    assert _json_nesting_numpy(_array(data), limit, lines) == expected
+    assert json_nesting(_array(data), limit, lines) == expected
 
 
 def _unique(pairs):
@@ -120,6 +145,24 @@ def test_the_checked_json_lines_reader_reads_what_json_loads_reads_or_names_a_ba
     path = tmp_path_factory.mktemp("fuzz") / "x.jsonl"
     path.write_bytes(data)
     _check(lambda p: read_json_records(resolve_source(p)), path, data)
+
+
+@given(_FILES)
+def test_the_fast_json_lines_reader_reads_every_line_or_names_a_bad_one(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "x.jsonl"
+    path.write_bytes(data)
+
+    def read(p: Path):
+        loaded = read_json_source(resolve_source(p))
+        if isinstance(loaded, list):
+            return loaded
+        # Arrow's table: a row for each line json.loads reads, in order (typed by Arrow, so compared by keys).
+        values = _bad_lines(data)[1] or []
+        assert loaded.num_rows == len(values)
+        assert set(loaded.column_names) == {key for value in values for key in value}
+        return values
+
+    _check(read, path, data)
 
 
 _LOG_RECORDS = st.lists(
