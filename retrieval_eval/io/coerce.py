@@ -3,20 +3,22 @@
 Only types, parsing and nulls are checked here, column-wise. Value checks (NaN scores,
 label ranges, duplicates) belong to the data layer.
 
-Text rules (one per role, the same in every source: TREC fields, CSV/TSV fields, JSON
-strings, pandas object columns of strings, string columns of tables):
+Text rules, one per role, each implemented once here:
 
-- A relevance label written as text is an optional ``-`` followed by one or more ASCII
-  digits ``0-9``, within the int64 range (leading zeros allowed: ``007`` is 7). Nothing
-  else: no ``+``, no spaces, no ``_``, no fraction (``2.0``), exponent (``1e3``), hex
-  (``0x10``) or non-ASCII digits. It is a subset of what Python's ``int()`` accepts and
-  of what trec_eval's ``atol`` reads the same way.
-- A score written as text is an ASCII decimal number as Python's ``float()`` reads it
-  (optional sign, digits with an optional fraction, optional exponent), or ``inf``,
-  ``infinity`` or ``nan`` in any case with an optional sign; no spaces, no ``_``, no hex.
-  It is rounded to the nearest float64, as C's ``strtod`` (trec_eval's ``atof``) does,
-  except that an integer literal (``[+-]digits``) float64 cannot hold exactly, or a finite
-  number too large for float64, is an error: either would silently change a ranking.
+- A relevance label written as text (a TREC or CSV/TSV field, a JSON string, a string
+  in a DataFrame, an Arrow table or a list of dicts: the same rule everywhere) is an
+  optional ``-`` followed by one or more ASCII digits ``0-9``, within the int64 range
+  (leading zeros allowed: ``007`` is 7). Nothing else: no ``+``, no spaces, no ``_``, no
+  fraction (``2.0``), exponent (``1e3``), hex (``0x10``) or non-ASCII digits. It is a
+  subset of what Python's ``int()`` accepts and of what trec_eval's ``atol`` reads the
+  same way.
+- A score written as text (TREC, CSV/TSV; other sources must give numbers) is an ASCII
+  decimal number as Python's ``float()`` reads it (optional sign, digits with an optional
+  fraction, optional exponent), or ``inf``, ``infinity`` or ``nan`` in any case with an
+  optional sign; no spaces, no ``_``, no hex. It is rounded to the nearest float64, as
+  C's ``strtod`` (trec_eval's ``atof``) does, except that an integer literal
+  (``[+-]digits``) float64 cannot hold exactly, or a finite number too large for float64,
+  is an error: either would silently change a ranking.
 
 Typed (non-text) values: integer labels of any width become int64; floating labels only
 when integral; integer scores become float64 only when float64 holds them exactly
@@ -38,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.io.arrays import numpy_view
+from retrieval_eval.io.arrays import arrow_array, numpy_view
 
 Column = pa.Array | pa.ChunkedArray
 RowMap = Callable[[int], int]
@@ -162,10 +164,15 @@ def parse_score_text(
         (``"1e400"``). Nulls pass through (the caller rejects them).
     """
     scores = parse_strings(values, pa.float64(), what=f"score must be {SCORE_TEXT}", source=source, field=field, rows=rows)
-    # Only text whose value is at least 2**53 in magnitude, infinite or NaN can be rounded
-    # or overflowed; such scores are rare, so they are looked at one by one.
+    # Only an integer literal of magnitude 2**53 or more can be rounded, and only text read
+    # as infinite or NaN can be an overflow (or Arrow's "nan(...)"): such scores are rare,
+    # so they alone are looked at one by one (decimals beyond 2**53, "1.5e20", are not).
     floats = numpy_view(scores, fill=0.0)
-    for index in np.flatnonzero(~(np.abs(floats) < _EXACT_LIMIT)).tolist():
+    large = np.flatnonzero(~(np.abs(floats) < _EXACT_LIMIT))
+    if large.size == 0:
+        return scores
+    integral = numpy_view(pc.ascii_is_decimal(pc.ascii_ltrim(values.take(arrow_array(large)), characters="+-")), fill=False)
+    for index in large[integral | ~np.isfinite(floats[large])].tolist():
         text = values[index].as_py()
         problem = _score_text_problem(text, float(floats[index]))
         if problem is not None:
