@@ -22,6 +22,7 @@ no keyword.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator, model_validator
@@ -49,17 +50,48 @@ def keyword_found(text: str, keyword: str, word_boundaries: bool) -> bool:
     plan." and "(plan)" but not in "planning" or "plan_b"; a keyword that starts or ends with a
     non-word character ("$5", "C++") needs the same of its neighbours ("$5" is not found in
     "US$5"). The boundaries are those of the casefolded texts when case-insensitive.
+
+    The time is linear in ``len(text)``, even for a keyword that overlaps itself ("aaaa" in a
+    long run of "a"), where testing each occurrence afresh would take len(text) x len(keyword).
+    Let ``p`` be the keyword's smallest period (:func:`smallest_period`). No occurrence starts
+    less than ``p`` after another, and one starts exactly ``p`` after an occurrence when the
+    ``p`` characters that follow it are the keyword's last ``p``: a chain of occurrences ``p``
+    apart costs ``p`` new characters each. When a chain ends at ``i``, the next occurrence
+    ``i + q`` has ``q > p``; if it overlaps the one at ``i`` (``q < len(keyword)``), ``q`` is a
+    period of the keyword and no multiple of ``p`` (the text from ``i`` would then be
+    ``p``-periodic, with an occurrence at ``i + p``). By Fine and Wilf's theorem, periods ``p``
+    and ``q`` with ``p + q - gcd(p, q) <= len(keyword)`` make ``gcd(p, q)`` a period, which
+    would be ``p``; so ``q > len(keyword) - p``, and the search resumes at
+    ``i + len(keyword) - p + 1``, rereading fewer than ``p`` characters.
     """
     if not word_boundaries:
         return keyword in text
+    size, period = len(keyword), smallest_period(keyword)
+    tail = keyword[size - period :]
     start = text.find(keyword)
     while start >= 0:
-        end = start + len(keyword)
-        before = start == 0 or not is_word_character(text[start - 1])
-        if before and (end == len(text) or not is_word_character(text[end])):
-            return True
-        start = text.find(keyword, start + 1)
+        while True:
+            end = start + size
+            before = start == 0 or not is_word_character(text[start - 1])
+            if before and (end == len(text) or not is_word_character(text[end])):
+                return True
+            if not text.startswith(tail, end):
+                break
+            start += period
+        start = text.find(keyword, start + max(period + 1, size - period + 1))
     return False
+
+
+@lru_cache(maxsize=1024)
+def smallest_period(word: str) -> int:
+    """The smallest ``p >= 1`` with ``word[i] == word[i + p]`` for every ``i`` (``len(word)`` if none is smaller)."""
+    border = [0] * len(word)  # border[i]: the longest proper prefix of word[: i + 1] that is also its suffix
+    for i in range(1, len(word)):
+        length = border[i - 1]
+        while length and word[i] != word[length]:
+            length = border[length - 1]
+        border[i] = length + (word[i] == word[length])
+    return len(word) - border[-1]
 
 
 def keyword_score(mode: str, matched: Sequence[str], missing: Sequence[str]) -> dict[str, Any]:
