@@ -90,28 +90,28 @@ def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int,
 
 
 @jit
-def _equal_bits(words: np.ndarray, first: int, byte: int) -> np.uint64:
-    """A 64-bit mask of the bytes equal to ``byte`` among the 8 words from ``first`` (bit i: byte i)."""
-    mask = np.uint64(0)
-    pattern = np.uint64(byte) * _ONES
-    for k in range(8):
-        x = words[first + k] ^ pattern
-        zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)  # the high bit of each byte of x that is 0
-        mask |= (((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56)) << np.uint64(8 * k)
-    return mask
+def _byte_bits(x: np.uint64) -> np.uint64:
+    """The 8-bit mask of the zero bytes of the word ``x`` (bit k: byte k)."""
+    zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)  # the high bit of each byte that is 0, exactly
+    return ((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56)
 
 
 @jit
-def _folded_bits(words: np.ndarray, first: int, byte: int) -> np.uint64:
-    """As :func:`_equal_bits`, for the bytes equal to ``byte`` once bit 0x20 is set (``byte`` has it)."""
-    mask = np.uint64(0)
-    pattern = np.uint64(byte) * _ONES
+def _block_bits(words: np.ndarray, first: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """64-bit masks (bit i: byte i) of the backslashes, quotes, newlines, opening and closing brackets
+    among the 8 words from ``first``."""
+    backslashes = quotes = newlines = opens = closes = np.uint64(0)
     case = np.uint64(_CASE_BIT) * _ONES
     for k in range(8):
-        x = (words[first + k] | case) ^ pattern
-        zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)
-        mask |= (((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56)) << np.uint64(8 * k)
-    return mask
+        word = words[first + k]
+        folded = word | case
+        shift = np.uint64(8 * k)
+        backslashes |= _byte_bits(word ^ (np.uint64(_BACKSLASH) * _ONES)) << shift
+        quotes |= _byte_bits(word ^ (np.uint64(_QUOTE) * _ONES)) << shift
+        newlines |= _byte_bits(word ^ (np.uint64(_NEWLINE) * _ONES)) << shift
+        opens |= _byte_bits(folded ^ (np.uint64(_OPEN) * _ONES)) << shift
+        closes |= _byte_bits(folded ^ (np.uint64(_CLOSE) * _ONES)) << shift
+    return backslashes, quotes, newlines, opens, closes
 
 
 @jit
@@ -145,15 +145,15 @@ def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
     bracketed = False  # a bracket met on the line
     start = 0
     while start < n:
-        if start < whole and _equal_bits(words, start // 8, _BACKSLASH) == 0:
+        if start < whole:
+            slashes, quotes, newlines, opens, closes = _block_bits(words, start // 8)
+        if start < whole and slashes == 0:
             # No backslash in the block: a quote is escaped only as its first byte, after the last block's run.
-            quotes = _equal_bits(words, start // 8, _QUOTE)
             if backslashes % 2 == 1:
                 quotes &= ~np.uint64(1)
             backslashes = 0
-            newlines = _equal_bits(words, start // 8, _NEWLINE) if lines else np.uint64(0)
-            opens = _folded_bits(words, start // 8, _OPEN)
-            closes = _folded_bits(words, start // 8, _CLOSE)
+            if not lines:
+                newlines = np.uint64(0)
             # Bit i of inside: byte i is within a string (a quote counts with what follows it).
             inside = _prefix_parity(quotes)
             if in_string:
