@@ -39,7 +39,9 @@ def read_qrels_table(
         A path (TREC text, ``.csv``, ``.tsv``, ``.json``, ``.jsonl``/``.ndjson``,
         ``.parquet``/``.pq``, any of them optionally ``.gz``), a pandas DataFrame, a
         pyarrow Table or a list of dicts. A path's format comes from its extension;
-        unknown extensions (``.txt``, ``.qrels``, none...) mean TREC text.
+        unknown extensions (``.txt``, ``.qrels``, none...) mean TREC text. ``"-"`` is
+        standard input; it, ``/dev/stdin`` and pipes (``<(zcat run.gz)``) are read whole
+        once and kept for the process (gzip is told by their first bytes).
     columns:
         Canonical name -> your column name, for columns whose names are not among the
         defaults (``{"query_id": "topic"}``). Not used for TREC text (positional).

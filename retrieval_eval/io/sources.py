@@ -44,6 +44,8 @@ _FORMAT_ALIASES = {"pq": "parquet", "ndjson": "jsonl", "txt": "trec", "text": "t
 DATAFRAME_LABEL = "<DataFrame>"
 TABLE_LABEL = "<Table>"
 RECORDS_LABEL = "<list of dicts>"
+#: The path that means standard input (a file named "-" is "./-"), and how messages name it.
+STDIN, STDIN_LABEL = "-", "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def source_label(source: object) -> str:
     if isinstance(source, list):
         return RECORDS_LABEL
     if isinstance(source, (str, os.PathLike)):
-        return str(Path(os.fspath(source)))
+        return STDIN_LABEL if os.fspath(source) == STDIN else str(Path(os.fspath(source)))
     return f"<{type(source).__name__}>"
 
 
@@ -165,9 +167,6 @@ def _file_source(path: Path, format: str | None) -> Source:
         return _one_shot(label, fmt, gzip, path, path)
     return Source(label, fmt, path=path, gzip=gzip)
 
-
-#: The path that means standard input, and how messages name it.
-STDIN, STDIN_LABEL = "-", "<stdin>"
 
 # The bytes of each input that can be read only once, by (device, inode) of the pipe: the
 # same stdin may be resolved again in one process (a run's tag after the run), and must give

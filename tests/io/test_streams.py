@@ -132,3 +132,11 @@ def test_a_large_truncated_gzip_trec_file_is_named(tmp_path):
     with pytest.raises(InputError, match="gzip") as excinfo:
         read_run_table(path)
     assert excinfo.value.source == str(path) and Path(excinfo.value.source).name == "run.gz"
+
+
+def test_stdin_is_named_the_same_by_the_reader_and_the_data_layer():
+    code = "from retrieval_eval import Qrels\nQrels.read('-', duplicates='raise')"
+    done = _python(code, b"1 0 a 1\n1 0 a 2\n")
+    assert done.returncode == 1
+    last = done.stderr.decode().strip().splitlines()[-1]
+    assert last.startswith("retrieval_eval.errors.InputError: <stdin>"), last
