@@ -70,6 +70,8 @@ READERS = {
     "jsonl": _jsonl,
     "json": _json,
     "dataframe": lambda _, text: pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "relevance": pd.Series([text], dtype=object)}),
+    "categorical": lambda _, text: pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "relevance": pd.Categorical([text])}),
+    "string dtype": lambda _, text: pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "relevance": pd.array([text], dtype="string")}),
     "table": lambda _, text: pa.table({"query_id": ["1"], "doc_id": ["d"], "relevance": [text]}),
     "records": lambda _, text: [{"query_id": "1", "doc_id": "d", "relevance": text}],
 }
