@@ -44,23 +44,36 @@ def check_output_paths(outputs: Mapping[str, PathLike | None], inputs: Iterable[
     """
     given = [(name, Path(os.fspath(path))) for name, path in outputs.items() if path is not None]
     read = [Path(os.fspath(path)) for path in inputs if path is not None and os.path.lexists(path)]
-    # A directory is read whole: a hard link to any file below it is an input too.
-    read += [below for path in read if path.is_dir() for below in _files_below(path)]
-    directories: dict[Path, list[_Identity]] = {}  # the files of a run directory share their parents
+    directories: dict[Path, list[_Identity]] = {}  # the inputs of one directory share their parents
     lineages = {path: _lineage(path, directories) for path in read}
+    # A directory is read whole: a hard link to any file below it is an input too. Those files
+    # are inside the directory already, so only their own identity is needed (a stat, no realpath).
+    below = {_identity(file, file): file for path in read if path.is_dir() for file in _files_below(path)}
     for name, output in given:
         mine = _lineage(output, directories)
         for path in read:
-            overlap = _overlap(mine, lineages[path])
-            if overlap is not None:
-                raise OutputError(f"{name} {output}: refused: {_describe(overlap, f'the input {path}', output, path)}; "
-                                  "write the output elsewhere")
+            _refuse(name, output, _overlap(mine, lineages[path]), "the input", path)
+        if mine[0] in below:
+            _refuse(name, output, "same", "the input", below[mine[0]])
     for index, (name, output) in enumerate(given):
         for other_name, other in given[:index]:
-            overlap = _overlap(_lineage(output, directories), _lineage(other, directories))
-            if overlap is not None:
-                raise OutputError(f"{name} {output}: refused: {_describe(overlap, f'{other_name} {other}', output, other)}; "
-                                  "give each output its own path")
+            _refuse(name, output, _overlap(_lineage(output, directories), _lineage(other, directories)), other_name, other)
+
+
+def _refuse(name: str, output: Path, overlap: str | None, what: str, other: Path) -> None:
+    """Raise the error for an output that overlaps ``other`` (an input, or the output ``what``)."""
+    if overlap is None:
+        return
+    if overlap == "same":
+        how = f"it is {what} {other}"
+        if os.path.abspath(output) != os.path.abspath(other):
+            how = f"it is the same file as {what} {other} (a hard link or a symlink)"
+    elif overlap == "contains":
+        how = f"{what} {other} is inside it"
+    else:
+        how = f"it is inside {what} {other}"
+    advice = "write the output elsewhere" if what == "the input" else "give each output its own path"
+    raise OutputError(f"{name} {output}: refused: {how}; {advice}")
 
 
 def _files_below(directory: Path) -> list[Path]:
@@ -76,16 +89,6 @@ def _overlap(output: list[_Identity], other: list[_Identity]) -> str | None:
     if other[0] in output[1:]:
         return "inside"
     return None
-
-
-def _describe(overlap: str, what: str, output: Path, other: Path) -> str:
-    if overlap == "same":
-        if os.path.abspath(output) == os.path.abspath(other):
-            return f"it is {what}"
-        return f"it is the same file as {what} (a hard link or a symlink)"
-    if overlap == "contains":
-        return f"{what} is inside it"
-    return f"it is inside {what}"
 
 
 def _lineage(path: Path, directories: dict[Path, list[_Identity]]) -> list[_Identity]:
