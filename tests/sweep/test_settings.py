@@ -42,7 +42,7 @@ INVALID_TEXT = {
     "seed": ["-1", "1.5", "1e3", "nan", "abc"],
 }
 # Values only Python can give: the wrong type.
-INVALID_VALUES = [True, None, "10", [1], float("nan"), np.float64("inf")]
+INVALID_VALUES = [True, None, "10", [1], 2.5, float("nan"), np.float64("inf")]
 
 
 def _cases():
