@@ -135,6 +135,9 @@ def _from_raw(record: Mapping[str, Any], field: str) -> dict[str, Any] | None:
         debug = {}
     elif not isinstance(debug, Mapping):
         raise InputError(f"must be an object, got {type(debug).__name__}", field=f"{field}.debugInfo")
+    hits = debug.get("retrievalHits", [])
+    if not isinstance(hits, Sequence) or isinstance(hits, (str, bytes)):
+        raise InputError(f"must be a list, got {type(hits).__name__}", field=f"{field}.debugInfo.retrievalHits")
     status = record.get("status")
     query_string = debug.get("queryString")
     execution = {key: value for key, value in record.items() if key not in ("name", "status", "debugInfo")}
@@ -153,7 +156,7 @@ def _from_raw(record: Mapping[str, Any], field: str) -> dict[str, Any] | None:
         "totalResultCount": debug.get("totalResultCount"),
         "retrievalHits": [
             {**hit, "webUrl": "" if hit.get("webUrl") is None else hit["webUrl"]}
-            for hit in _hits(debug.get("retrievalHits", []))
+            for hit in _hits(hits)
         ],
         "raw_debugInfo": dict(debug),
     }

@@ -203,3 +203,10 @@ def test_executions_in_both_forms_are_an_error_naming_the_raw_field():
     with pytest.raises(InputError, match="both forms") as caught:
         load_executions({"retrieval_executions": [], "executions": [{"name": "X"}]})
     assert caught.value.field == "executions"
+
+
+@pytest.mark.parametrize("hits", ["abc", 5, {"rank": 1}, None])
+def test_raw_hits_that_are_not_a_list_are_an_error_naming_the_field(hits):
+    with pytest.raises(InputError, match="must be a list") as caught:
+        load_executions({"executions": [{"name": "X", "debugInfo": {"retrievalHits": hits}}]})
+    assert caught.value.field == "executions[0].debugInfo.retrievalHits"
