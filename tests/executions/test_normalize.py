@@ -210,3 +210,21 @@ def test_raw_hits_that_are_not_a_list_are_an_error_naming_the_field(hits):
     with pytest.raises(InputError, match="must be a list") as caught:
         load_executions({"executions": [{"name": "X", "debugInfo": {"retrievalHits": hits}}]})
     assert caught.value.field == "executions[0].debugInfo.retrievalHits"
+
+
+_KEYS = st.sampled_from(["retrieval_executions", "executions", "name", "capability", "status", "debugInfo", "queries",
+                         "queryString", "retrievalHits", "rank", "webUrl", "extracts", "text", "resourceMetadata"])
+_ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 3) | st.floats(allow_nan=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_ANY_JSON.filter(lambda value: not isinstance(value, str)))  # a string is a path
+def test_any_json_value_loads_or_raises_input_error(value):
+    # Whatever shape a log record or a diagnostics object has, loading names what is wrong; it never crashes.
+    try:
+        load_executions(value)
+    except InputError:
+        pass
