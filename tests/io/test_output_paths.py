@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import tempfile
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.io import write_json, write_table
@@ -140,3 +145,53 @@ def test_every_writer_refuses_its_inputs(tree, writer, relation):
 def test_every_writer_writes_beside_its_inputs(tree, writer):
     WRITERS[writer]("new.json", ["q.csv", "runs"])
     assert (tree / "new.json").exists()
+
+
+# The rule against an oracle written from its definition with strings: realpaths compared as
+# prefixes, and os.path.samefile for "the same file", over trees with a symlink and a hard link.
+_DIRECTORIES = ["a", "a/b", "c"]
+_FILES = ["a/f", "a/b/g", "c/h", "k"]
+_NEW = ["new", "a/new", "a/b/new", "ls/new", "ls/b/new"]
+
+
+def _oracle_refuses(output: str, source: str) -> bool:
+    real_output, real_source = os.path.realpath(output), os.path.realpath(source)
+    if os.path.exists(output):
+        below = [os.path.join(root, name) for root, _, names in os.walk(source) for name in names]
+        if any(os.path.samefile(output, path) for path in [source, *below]):
+            return True
+    return real_source.startswith(real_output + os.sep) or real_output.startswith(real_source + os.sep)
+
+
+@given(
+    link_to=st.sampled_from(_DIRECTORIES + _FILES),
+    hard_link_to=st.sampled_from(_FILES),
+    output=st.sampled_from(_DIRECTORIES + _FILES + _NEW + ["ls", "lh", "."]),
+    source=st.sampled_from(_DIRECTORIES + _FILES + ["ls", "lh", "."]),
+)
+def test_the_rule_matches_its_definition(link_to, hard_link_to, output, source):
+    with tempfile.TemporaryDirectory() as root, _working_directory_at(root):
+        for directory in _DIRECTORIES:
+            os.makedirs(directory)
+        for file in _FILES:
+            Path(file).write_text(file)
+        os.symlink(link_to, "ls")
+        os.link(hard_link_to, "lh")
+        expected = _oracle_refuses(output, source)
+        try:
+            check_output_paths({"-o": output}, [source])
+        except OutputError:
+            refused = True
+        else:
+            refused = False
+        assert refused == expected
+
+
+@contextlib.contextmanager
+def _working_directory_at(path: str):
+    previous = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
