@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import OutputError
@@ -177,6 +177,7 @@ def test_the_rule_matches_its_definition(link_to, hard_link_to, output, source):
             Path(file).write_text(file)
         os.symlink(link_to, "ls")
         os.link(hard_link_to, "lh")
+        assume(os.path.isdir(os.path.dirname(output) or "."))  # not "below" a file (ls/new with ls a file)
         expected = _oracle_refuses(output, source)
         try:
             check_output_paths({"-o": output}, [source])
