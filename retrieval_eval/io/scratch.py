@@ -11,7 +11,8 @@ still going. A scratch is created under a ``.new`` name, locked, and only then r
 ``.tmp`` name, so that no live scratch is ever unlocked under a name the clearing looks for
 (a process killed in the instant between the two leaves a ``.new`` name, which is not cleared).
 
-Where ``fcntl`` is missing (Windows) scratch is not locked and nothing is cleared.
+Where there are no locks (Windows, a file system without ``flock``) scratch is not locked and
+nothing is cleared.
 """
 
 from __future__ import annotations
@@ -119,11 +120,16 @@ def clear_stale_scratch(target: Path) -> list[Path]:
 
 
 def _lock(path: Path) -> int | None:
+    """A lock on ``path``; None where the file system has no locks (then nothing beside it is cleared
+    either: :func:`_try_lock` fails there too, so unlocked scratch is never taken for stale)."""
     if fcntl is None:
         return None
     fd = os.open(path, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
     except BaseException:
         os.close(fd)
         raise
