@@ -27,7 +27,9 @@ Lines against a schema of the normalized form; Parquet's columns as they are, on
 the checks read), and wherever Arrow's reading could differ from the reference (a type that
 does not fit the models, the raw form, missing lists, invalid UTF-8, two objects on one line,
 duplicate ids, ...), the file is read the reference way, so that the result and the errors are
-the reference's.
+the reference's. Each line is read as :mod:`retrieval_eval.io.jsonio` reads JSON: UTF-8, at most
+``MAX_DEPTH`` levels deep (checked on the bytes before Arrow or the json module parse them), no
+key repeated in an object; Arrow is given the file only when every line holds one value.
 """
 
 from __future__ import annotations
@@ -128,8 +130,8 @@ def iter_execution_records(path: str | os.PathLike[str]) -> Iterator[ExecutionRe
     Raises
     ------
     InputError
-        The file cannot be read; a line is not valid UTF-8 or JSON (naming the line and column),
-        or not an object; an ``id`` is not a string or repeats an earlier one (naming both
+        The file cannot be read; a line is not valid UTF-8 or JSON, nests too deep or repeats a key
+        in an object (naming the line and column), or is not an object; an ``id`` is not a string or repeats an earlier one (naming both
         lines); a record cannot be loaded (naming the line and the field). For a Parquet log, the
         same with its rows.
     """
