@@ -124,7 +124,10 @@ def _lock(path: Path) -> int | None:
     either: :func:`_try_lock` fails there too, so unlocked scratch is never taken for stale)."""
     if fcntl is None:
         return None
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = os.open(path, os.O_RDONLY)  # fails only under a umask that denies the owner reading
+    except OSError:
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
