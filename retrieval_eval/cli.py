@@ -233,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = {"check": _check, "sweep": _sweep, "compile": _compile}.get(args.command, _evaluate_and_print)
     try:
         with _signals_raise():
+            _check_numba_environment()
             return command(args)
     except (RetrievalEvalError, OSError) as error:
         if args.debug:
@@ -248,6 +249,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         interrupted = isinstance(stop, KeyboardInterrupt)
         print(f"retrieval-eval: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
         return EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED
+
+
+def _check_numba_environment() -> None:
+    """numba's thread variables, checked before any kernel runs: one line naming the variable, not numba's traceback."""
+    from .kernels._config import check_numba_environment
+
+    try:
+        check_numba_environment()
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 class _Terminated(BaseException):
@@ -386,6 +397,10 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
     _check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.qrels, *args.run])
+    if args.dask is not None:
+        from .scale.cluster import dask_target
+
+        dask_target(args.dask)  # a bad address fails at once, before any file is read
     # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
     options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
     thresholds = _parse_thresholds(args.threshold)
