@@ -52,11 +52,14 @@ class LogCheck:
     ``results`` has one row per (record, evaluator), as :func:`~.batch.run_checks` gives it,
     with the record's ``id``; ``statuses`` is each record's status (the rollup of
     :mod:`.rollup`: ``partial`` if a check errored, ``pass`` if all passed, else ``fail``).
+    ``sources`` are the files the check read (the log and the configuration, when given as
+    paths): :meth:`write` refuses them.
     """
 
     tables: ExecutionTables
     results: pa.Table
     statuses: pd.Series
+    sources: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -79,17 +82,17 @@ class LogCheck:
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the results: ``.jsonl``/``.json`` one object per record (``id``, ``scores``, ``status``),
         with each check's score object under its key as in an evaluation document; ``.parquet`` the
-        ``results`` table."""
+        ``results`` table. Never over a source."""
         suffix = Path(path_argument(path, "path")).suffix.lower()
         if suffix == ".parquet":
-            write_table(self.results, path)
+            write_table(self.results, path, inputs=self.sources)
         elif suffix in (".jsonl", ".json"):
             records = self._records()
             if suffix == ".json":
-                write_json(records, path)
+                write_json(records, path, inputs=self.sources)
             else:
                 lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
-                atomic_write(path, lambda temp: Path(temp).write_text(lines, encoding="utf-8"))
+                atomic_write(path, lambda temp: Path(temp).write_text(lines, encoding="utf-8"), inputs=self.sources)
         else:
             raise OutputError(f"{os.fspath(path)}: write the results as .jsonl, .json or .parquet")
 
@@ -129,7 +132,8 @@ def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike)
         plan = plan_checks(tables.records.num_rows, evaluators)
     results = run_checks(tables, plan)
     results = results.append_column("id", pc.take(tables.records.column("id"), results.column("record")))
-    return LogCheck(tables, results, _statuses(results, tables.records.num_rows))
+    sources = tuple(os.fspath(source) for source in (log, config) if isinstance(source, (str, os.PathLike)))
+    return LogCheck(tables, results, _statuses(results, tables.records.num_rows), sources)
 
 
 def _read_config(config: ConfigLike) -> Mapping[str, Any]:

@@ -65,12 +65,14 @@ class DocumentCheck:
     per (item or turn, evaluator): ``unit`` (its path, ``items[2].turns[0]``), ``id``,
     ``evaluator``, ``result`` (``pass``/``fail``/``error``, or ``skipped``), ``diagnostic_code``,
     ``score`` and ``ran`` (False for a skipped evaluator, and for a score kept from the input).
-    ``statuses`` maps each unit's path to its status.
+    ``statuses`` maps each unit's path to its status. ``sources`` are the files the check read
+    (the document and the execution log, when given as paths): :meth:`write` refuses them.
     """
 
     document: dict[str, Any]
     outcomes: pd.DataFrame
     statuses: dict[str, str] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -94,10 +96,10 @@ class DocumentCheck:
         return CheckSummary.from_outcomes(self.outcomes, statuses=items, unchecked=len(items) - len(checked))
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the output document as indented UTF-8 JSON (a ``.json`` path), atomically."""
+        """Write the output document as indented UTF-8 JSON (a ``.json`` path), atomically; never over a source."""
         if Path(path_argument(path, "path")).suffix.lower() != ".json":
             raise OutputError(f"{os.fspath(path)}: the output document is written as .json")
-        write_json(self.document, path)
+        write_json(self.document, path, inputs=self.sources)
 
 
 def check_document(
@@ -143,7 +145,8 @@ def check_document(
     for item in output["items"]:
         if "turns" in item:
             item["summary"] = thread_summary([turn["status"] for turn in item["turns"]])
-    return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses)
+    sources = tuple(os.fspath(source) for source in (document, executions) if isinstance(source, (str, os.PathLike)))
+    return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses, sources)
 
 
 def _arguments(
