@@ -402,7 +402,7 @@ def _release(mapped: mmap.mmap, start: int, stop: int) -> None:
 def _object_lines_in(window: np.ndarray) -> int | None:
     """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8, or one nests too
     deep or leaves a value open."""
-    if json_nesting(window, MAX_DEPTH, True) != (-1, -1):
+    if json_nesting(window, MAX_DEPTH, True)[:2] != (-1, -1):
         return None
     ends = _line_ends(window)
     starts = np.concatenate([[0], ends[:-1] + 1])

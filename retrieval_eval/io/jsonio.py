@@ -112,9 +112,9 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
     line, see :mod:`retrieval_eval.kernels.json_depth`). Its first line is line ``first_line``
     of the file ``label``. A UTF-8 byte-order mark may open it.
 
-    Returns whether every line closes the values it opens (always true for one document): JSON Lines
-    where one does not are no JSON Lines, to be parsed line by line (which names the line), not by
-    Arrow's reader, which would parse on into the next lines.
+    Returns whether every line holds one value (always true for one document): JSON Lines where one
+    leaves a value open or holds two are no JSON Lines, to be parsed line by line (which names the
+    line), not by Arrow's reader, which would parse on into the next lines or read two records.
 
     Raises
     ------
@@ -124,17 +124,9 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
     """
     raw = np.frombuffer(data, dtype=np.uint8).view()
     raw.setflags(write=False)  # read-only whatever holds the bytes: the kernel is compiled for one kind
-    offsets = pa.py_buffer(np.array([0, raw.size], dtype=np.int64))
-    try:
-        # Arrow's check of UTF-8 reads gigabytes a second; Python's decoder says where it fails.
-        pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(data)]).validate(full=True)
-    except pa.ArrowInvalid:
-        try:
-            raw.tobytes().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = first_line + int(np.count_nonzero(raw[: exc.start] == ord("\n")))
-            raise InputError("invalid UTF-8 text", source=label, row=line) from None
-    deep, open_line = json_nesting(raw, MAX_DEPTH, lines)
+    deep, not_one, non_ascii = json_nesting(raw, MAX_DEPTH, lines)
+    if non_ascii:
+        _check_utf8(data, raw, label, first_line)
     if deep >= 0:
         newlines = np.flatnonzero(raw[:deep] == ord("\n"))
         start = int(newlines[-1]) + 1 if newlines.size else 0
@@ -145,7 +137,20 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
             source=label,
             row=line,
         )
-    return open_line < 0
+    return not_one < 0
+
+
+def _check_utf8(data: bytes | pa.Buffer | memoryview, raw: np.ndarray, label: str, first_line: int) -> None:
+    offsets = pa.py_buffer(np.array([0, raw.size], dtype=np.int64))
+    try:
+        # Arrow's check of UTF-8 reads gigabytes a second; Python's decoder says where it fails.
+        pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(data)]).validate(full=True)
+    except pa.ArrowInvalid:
+        try:
+            raw.tobytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = first_line + int(np.count_nonzero(raw[: exc.start] == ord("\n")))
+            raise InputError("invalid UTF-8 text", source=label, row=line) from None
 
 
 def parse_json_line(raw: bytes, label: str, number: int) -> Any:

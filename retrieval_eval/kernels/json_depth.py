@@ -48,7 +48,7 @@ _LOWEST_BIT[[(((1 << bit) * 0x03F79D71B4CB0A89) % 2**64) >> 58 for bit in range(
 _LOWEST_BIT.setflags(write=False)
 
 
-def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
+def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int, bool]:
     """The python build: the same scan over the positions of quotes, backslashes, brackets and newlines only."""
     quotes = np.flatnonzero(data == _QUOTE)
     slashes = np.flatnonzero(data == _BACKSLASH)
@@ -76,8 +76,10 @@ def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int,
     level -= level[first_of_line] - step[first_of_line]
     deep = np.flatnonzero(level > limit)
     too_deep = int(brackets[deep[0]]) if deep.size else -1
+    # As the compiled build, which stops at the first bracket too deep, not knowing the bytes after it.
+    non_ascii = too_deep >= 0 or bool((data >= 0x80).any())
     if not lines:
-        return too_deep, -1
+        return too_deep, -1, non_ascii
     # The level at each line's end is the level after its last bracket; the last line has no newline.
     last_of_line = np.flatnonzero(np.append(line[1:] != line[:-1], True)) if line.size else line
     open_ends = last_of_line[(level[last_of_line] > 0) & (line[last_of_line] < newlines.size)]
@@ -86,7 +88,7 @@ def _json_nesting_numpy(data: np.ndarray, limit: int, lines: bool) -> tuple[int,
     not_one = int(candidates.min()) if candidates.size else -1
     if too_deep >= 0 and not_one > too_deep:
         not_one = -1  # the scan stops at the first bracket too deep
-    return too_deep, not_one
+    return too_deep, not_one, non_ascii
 
 
 @jit
@@ -128,12 +130,14 @@ def _prefix_parity(mask: np.uint64) -> np.uint64:
     # About one JSON Lines record per 64 bytes: the rows of work ``auto`` mode weighs.
     work=lambda data, limit, lines: data.shape[0] // 64,
 )
-def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
+def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int, bool]:
     """Where ``data`` (UTF-8 bytes) first nests too deep and, for JSON Lines, where a line first holds not one value.
 
-    Returns the position of the first ``{`` or ``[`` that opens level ``limit + 1`` (-1 if none),
-    and, with ``lines``, the first position before it where a line is seen not to hold one value
-    (-1 if none; always -1 without ``lines``), as the module docstring says.
+    Returns the position of the first ``{`` or ``[`` that opens level ``limit + 1`` (-1 if none);
+    with ``lines``, the first position before it where a line is seen not to hold one value (-1 if
+    none; always -1 without ``lines``), as the module docstring says; and whether ``data`` may hold
+    a byte above 0x7F (true when the scan stopped at a bracket too deep): if not, it is ASCII, so
+    valid UTF-8 without another look.
     """
     n = data.shape[0]
     whole = n - n % _BLOCK
@@ -143,10 +147,13 @@ def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
     backslashes = 0
     not_one = -1
     bracketed = False  # a bracket met on the line
+    high = np.uint64(0)  # the bytes read, or-ed together
     start = 0
     while start < n:
         if start < whole:
             slashes, quotes, newlines, opens, closes = _block_bits(words, start // 8)
+            for k in range(start // 8, start // 8 + 8):
+                high |= words[k]
         if start < whole and slashes == 0:
             # No backslash in the block: a quote is escaped only as its first byte, after the last block's run.
             if backslashes % 2 == 1:
@@ -178,7 +185,7 @@ def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
                     level += 1
                     bracketed = True
                     if level > limit:
-                        return start + bit, not_one
+                        return start + bit, not_one, True
                 else:
                     level -= 1
                     bracketed = True
@@ -188,6 +195,7 @@ def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
         stop = min(start + _BLOCK, n)
         for i in range(start, stop):
             byte = data[i]
+            high |= np.uint64(byte)
             if byte == _BACKSLASH:
                 backslashes += 1
                 continue
@@ -208,10 +216,10 @@ def json_nesting(data: np.ndarray, limit: int, lines: bool) -> tuple[int, int]:
                     level += 1
                     bracketed = True
                     if level > limit:
-                        return i, not_one
+                        return i, not_one, True
                 elif folded == _CLOSE:
                     level -= 1
                     bracketed = True
             backslashes = 0
         start = stop
-    return -1, not_one
+    return -1, not_one, (high & (np.uint64(0x80) * _ONES)) != 0

@@ -40,8 +40,9 @@ def _array(data: bytes) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8)
 
 
-def _nesting(data: bytes, limit: int, lines: bool) -> tuple[int, int]:
-    """The scan's definition (module docstring of kernels.json_depth), byte by byte."""
+def _nesting(data: bytes, limit: int, lines: bool) -> tuple[int, int, bool]:
+    """The scan's definition (module docstring of kernels.json_depth), byte by byte; and whether it may have
+    read a byte above 0x7F (it stops at a bracket too deep)."""
     level, in_string, backslashes, not_one, bracketed = 0, False, 0, -1, False
     for i, byte in enumerate(data):
         if byte == ord("\\"):
@@ -58,25 +59,25 @@ def _nesting(data: bytes, limit: int, lines: bool) -> tuple[int, int]:
                 not_one = i  # a second value on the line
             level, bracketed = level + 1, True
             if level > limit:
-                return i, not_one
+                return i, not_one, True
         elif not in_string and byte in b"}]":
             level, bracketed = level - 1, True
         backslashes = 0
-    return -1, not_one
+    return -1, not_one, not data.isascii()
 
 
 @given(_VALUES, st.integers(0, 6), st.sampled_from([None, 1]))
 def test_the_scan_finds_the_depth_of_any_json_value(value, limit, indent):
     data = json.dumps(value, ensure_ascii=False, indent=indent).encode()
-    deep, _ = json_nesting(_array(data), limit, False)
+    deep, _, _ = json_nesting(_array(data), limit, False)
     assert (deep >= 0) == (_depth(value) > limit)
     if deep >= 0:  # the bracket that opens level limit + 1
         assert data[deep : deep + 1] in (b"[", b"{")
     if _depth(value) <= limit:  # as JSON Lines: a value over several lines leaves its first line open
-        assert json_nesting(_array(data), limit, True) == (-1, data.find(b"\n"))
+        assert json_nesting(_array(data), limit, True) == (-1, data.find(b"\n"), not data.isascii())
 
 
-@given(st.lists(st.sampled_from(list(b'{}[]"\\\na ')), max_size=300).map(bytes), st.integers(0, 4), st.booleans())
+@given(st.lists(st.sampled_from(list(b'{}[]"\\\na \xc3')), max_size=300).map(bytes), st.integers(0, 4), st.booleans())
 def test_the_builds_agree_with_the_definition_on_any_bytes(data, limit, lines):
     # Up to 300 bytes: several of the compiled build's 64-byte blocks, with and without backslashes.
     expected = _nesting(data, limit, lines)
