@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _check_numba_environment() -> None:
     """numba's thread variables, checked before any kernel runs: one line naming the variable, not numba's traceback."""
-    from .kernels._config import check_numba_environment
+    from .kernels import check_numba_environment
 
     try:
         check_numba_environment()
@@ -391,7 +391,10 @@ def _emit(text: str) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
+    import warnings
+
     from .metrics import Evaluator
+    from .metrics.evaluator import NoSharedQueriesWarning
     from .metrics.trec_output import OFFICIAL
 
     if args.per_query and not args.trec:
@@ -422,16 +425,32 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
         run_columns = _parse_pairs(args.run_column, "--run-column")
         evaluator = Evaluator(args.qrels, asked, thresholds=thresholds, options=options, qrels_columns=qrels_columns)
         if _streamed(args):
-            return _evaluate_streamed(args, evaluator, run_columns), list(evaluator.metrics)
+            streamed = _evaluate_streamed(args, evaluator, run_columns)
+            # Its per-query dataset is written by then: the stream knows the shared queries only at its end.
+            _refuse_nothing_shared(streamed, args)
+            return streamed, list(evaluator.metrics)
         from .data import Run
 
         run = Run.read(args.run[0], columns=run_columns)
-    result = evaluator.evaluate(run)
+    with warnings.catch_warnings():
+        # The command refuses what the API only warns of, before writing anything.
+        warnings.simplefilter("ignore", NoSharedQueriesWarning)
+        result = evaluator.evaluate(run)
+    _refuse_nothing_shared(result, args)
     if args.output:
         result.write(args.output)
     if args.summary_output:
         result.write_summary(args.summary_output)
     return result, list(evaluator.metrics)
+
+
+def _refuse_nothing_shared(result: EvaluationSummary, args: argparse.Namespace) -> None:
+    """A run that retrieved for no judged query is bad input (exit 2), not a pass on nothing."""
+    from .errors import InputError
+    from .metrics.evaluator import no_shared_queries
+
+    if result.query_counts["both"] == 0:
+        raise InputError(no_shared_queries(", ".join(args.run) or args.qrels, args.qrels))
 
 
 def _streamed(args: argparse.Namespace) -> bool:
@@ -476,8 +495,9 @@ def _compile(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _parse_thresholds(items: list[str]) -> dict[str, float]:
-    thresholds: dict[str, float] = {}
+def _parse_thresholds(items: list[str]) -> list[tuple[str, float]]:
+    """``(metric, value)`` pairs in the order given: a repeated metric is the resolver's error, not a lost value."""
+    thresholds: list[tuple[str, float]] = []
     for item in items:
         name, sep, value = item.partition("=")
         try:
@@ -486,7 +506,7 @@ def _parse_thresholds(items: list[str]) -> dict[str, float]:
             number = math.nan
         if not sep or not name.strip() or not math.isfinite(number):
             raise _usage(f"--threshold takes METRIC=NUMBER, got {item!r}")
-        thresholds[name.strip()] = number
+        thresholds.append((name.strip(), number))
     return thresholds
 
 

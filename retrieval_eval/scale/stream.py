@@ -106,6 +106,10 @@ def evaluate_dataset(
     progress
         ``progress(done, total, label)``, called as files, buckets or partitions are done.
     """
+    if dask is not None:
+        from .cluster import dask_target
+
+        dask = dask_target(dask)  # a bad address is refused before any file is read
     files = parquet_files(run)
     label = name if name is not None else _label(run)
     check_output_paths({"output": output}, [*_given(run), *files, _qrels_path(qrels)])

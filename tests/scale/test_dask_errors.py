@@ -70,6 +70,13 @@ def test_the_api_refuses_the_reported_addresses(tmp_path, value):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
+@pytest.mark.parametrize("value", ["local:abc", "bogus"])
+def test_the_api_refuses_a_bad_address_before_reading_anything(value):
+    """As the CLI: the address is checked before the qrels or the run are read (neither exists here)."""
+    with pytest.raises(ConfigError, match="^dask must be a distributed.Client"):
+        evaluate_dataset("no-such-qrels.trec", "no-such-run", dask=value)
+
+
 # Hostile files on the Dask path: each piece is read and checked as the in-memory path reads a file,
 # so the error is the same one, naming the file, the row of that file and the field.
 
