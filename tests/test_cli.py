@@ -188,3 +188,53 @@ def test_a_repeated_judgment_follows_the_conventions_of_the_measures(capsys, tmp
     assert code == 0 and "map                   \tall\t0.0000" in out  # the last label (0) counts
     code, _, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "holes")
     assert code == 0  # Azure's conventions: the last label wins
+
+
+def one_line_exit_2(capsys, *argv) -> str:
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "", (code, out)
+    assert err.startswith("retrieval-eval: error: ") and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "thresholds",
+    [("P@5=0.1", "precision@5=0.9"), ("P@5=0.1", "P@5=0.1"), ("ndcg_exp=0.5", "ndcg_exp@3=0.5"), ("P_5=0.2", "p.5=0.3")],
+)
+def test_a_metric_thresholded_twice_is_refused_naming_both(capsys, thresholds):
+    # A second --threshold once replaced the first silently, so a gate could check another number than written.
+    first, second = thresholds
+    err = one_line_exit_2(capsys, "evaluate", QRELS, RUN, "--threshold", first, "--threshold", second)
+    assert "has two thresholds" in err
+    for given in thresholds:
+        name, _, value = given.partition("=")
+        assert f"{name}={float(value)!r}" in err
+
+
+def test_a_parameter_repeated_in_a_metric_name_is_refused(capsys):
+    err = one_line_exit_2(capsys, "evaluate", QRELS, RUN, "-m", "precision(rel=2,rel=3)@10")
+    assert "parameter rel is given twice (rel=2, rel=3)" in err
+
+
+PAST_INT64 = "99999999999999999999"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["-k", PAST_INT64], ["-l", PAST_INT64], ["-M", PAST_INT64], ["-m", f"holes@{PAST_INT64}"],
+     ["-m", f"P(rel={PAST_INT64})@5"], ["--label-max", PAST_INT64], ["--label-min", f"-{PAST_INT64}"]],
+)
+def test_a_number_past_int64_is_refused_in_one_line(capsys, arguments):
+    # These were OverflowErrors and numba TypingErrors (or 24 GB of memory for -k).
+    assert "2^63" in one_line_exit_2(capsys, "evaluate", QRELS, RUN, *arguments)
+
+
+def test_a_run_that_shares_no_query_with_the_qrels_is_refused(capsys, tmp_path):
+    # It exited 0 with NaN means (TREC measures) or zeros that passed a holes threshold.
+    run = tmp_path / "other.trec"
+    run.write_text("x1 Q0 d1 1 3.0 r\nx2 Q0 d2 1 2.0 r\n")
+    per_query = tmp_path / "per_query.parquet"
+    for metrics in (["-m", "P@5"], ["--threshold", "holes=0"]):
+        err = one_line_exit_2(capsys, "evaluate", QRELS, str(run), *metrics, "-o", str(per_query))
+        assert "shares no query with the qrels" in err and "other.trec" in err
+        assert not per_query.exists()

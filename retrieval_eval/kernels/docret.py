@@ -6,21 +6,23 @@ family; columns are the constants below. For one query with ranked labels ``r_1.
 rows and ``G`` judged rows (both counting duplicates), and label minimum ``m``:
 
 - ndcg_exp@k = sum_{j<=min(k,n)} (2^r_j - 1)/log2(j+1) / sum_{j<=min(k,|I|)} (2^i_j - 1)/log2(j+1)
-  (exponential gain; NaN when the ideal sum is 0)
+  (exponential gain; NaN when the ideal sum is 0, which takes labels below 0)
 - xdcg@k = 25 * sum_{j<=min(k,n)} r_j 0.6^(j-1) / sum_{j<=k} 0.6^(j-1)
 - fidelity = sum_{ranked d, l(d)>m} (2^(l(d)+1) - 1) / sum_{judged d, l(d)>m} (2^(l(d)+1) - 1)
-  (weights in numeric label order; NaN when the denominator is 0)
+  (weights in numeric label order; NaN when the denominator is 0, e.g. every judged label at m)
 - top1_relevance = r_1; max_relevance@k = max(r_1..r_min(k,n))
 - holes = distinct unjudged ranked documents; holes_ratio = holes / R;
   holes@k = unjudged documents among the top min(k, n) / k
 - total_retrieved_documents = R; total_ground_truth_documents = G
 
-Azure's branches are kept: with no retrieved rows every metric is 0; when every ranked label
-is 0 the five quality metrics are 0 and the holes are still counted.
+Azure's branches come first, so the NaNs above arise only past them: with no retrieved rows every
+metric is 0; when every ranked label is 0 (all-zero labels, or only unjudged documents retrieved)
+the five quality metrics are 0, not 0/0, and the holes are still counted.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -40,6 +42,8 @@ TOTAL_GROUND_TRUTH = 9
 # 1.0 when some ranked document has a nonzero label (Azure's third branch); not a metric.
 RELEVANT_RETRIEVED = 10
 N_COLUMNS = 11
+#: The first j with 0.6^j == 0.0 in float64 (1459): xdcg's weights from there on are exactly zero.
+XDCG_WEIGHTS_VANISH = next(j for j in itertools.count() if math.pow(0.6, j) == 0.0)
 
 
 def _example() -> tuple:
@@ -48,7 +52,7 @@ def _example() -> tuple:
     return (
         one, read_only([0, 2], np.int64), np.full(1, 2, dtype=np.int64), np.array([1, 0], dtype=np.int64),
         np.array([True, False]), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
-        read_only([1], np.int64), read_only([1], np.int64), np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3),
+        read_only([1], np.int64), read_only([1], np.int64), np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3, 2),
     )
 
 
@@ -171,8 +175,15 @@ def document_retrieval_metrics(
     return out
 
 
-def discount_tables(k: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """``(log2(j + 2), 0.6^j, sum of 0.6^j)`` for j < k, computed as Azure computes them."""
-    log2_discounts = np.array([math.log2(rank + 1) for rank in range(1, k + 1)], dtype=np.float64)
-    weights = [math.pow(0.6, rank - 1) for rank in range(1, k + 1)]
-    return log2_discounts, np.array(weights, dtype=np.float64), float(sum(weights))
+def discount_tables(k: int, length: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(log2(j + 2), 0.6^j)`` for j < min(k, ``length``) and the sum of 0.6^j over j < k, as Azure computes them.
+
+    ``length`` is the longest list the kernel reads (ranked documents or judged ones): the tables
+    stop there, so their size follows the data, not k. The sum stops where 0.6^j underflows to
+    0.0 (:data:`XDCG_WEIGHTS_VANISH`): adding zeros changes no float, whether Python's ``sum``
+    adds plainly or with compensation (3.12), so it is Azure's sum over all k terms.
+    """
+    weights = [math.pow(0.6, rank - 1) for rank in range(1, min(k, max(length, XDCG_WEIGHTS_VANISH)) + 1)]
+    shown = min(k, length)
+    log2_discounts = np.array([math.log2(rank + 1) for rank in range(1, shown + 1)], dtype=np.float64)
+    return log2_discounts, np.array(weights[:shown], dtype=np.float64), float(sum(weights))

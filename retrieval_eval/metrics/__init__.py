@@ -11,6 +11,7 @@ _EXPORTS = {
     "EvaluationOptions": ".options",
     "Evaluator": ".evaluator",
     "EvaluationPlan": ".evaluator",
+    "NoSharedQueriesWarning": ".evaluator",
     "evaluate": ".evaluation",
     "EvaluationResult": ".result",
     "EvaluationSummary": ".result",

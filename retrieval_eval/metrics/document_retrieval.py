@@ -50,7 +50,9 @@ DEFINITIONS = (
     MetricDefinition(
         "ndcg_exp", FAMILY,
         "nDCG@k with exponential gain: sum_{i<=k} (2^r_i - 1)/log2(i+1) over the same sum for the ideal "
-        "ordering of all judged documents (Azure's ndcg@3). NaN when the ideal sum is 0.",
+        "ordering of all judged documents (Azure's ndcg@3). 0 when no retrieved document has a nonzero label "
+        "(every label 0, or nothing retrieved), as in Azure; else NaN when the ideal sum is 0, which takes "
+        "labels below 0.",
         higher_is_better=True, cutoff=True, bounds=unit_interval, azure_threshold=0.5, extract=_column(docret.NDCG_EXP),
     ),
     MetricDefinition(
@@ -64,11 +66,13 @@ DEFINITIONS = (
         "fidelity", FAMILY,
         "Graded recall over all retrieved documents: sum of w(label) over retrieved documents with "
         "label > label_min, divided by the same sum over all judged documents; w(v) = 2^(v+1) - 1. "
-        "NaN when no judged document is above label_min.",
+        "0 when no retrieved document has a nonzero label, as in Azure; else NaN when no judged document "
+        "is above label_min.",
         higher_is_better=True, bounds=unit_interval, azure_threshold=0.5, extract=_column(docret.FIDELITY),
     ),
     MetricDefinition(
-        "top1_relevance", FAMILY, "Label of the top-ranked document (0 when unjudged).",
+        "top1_relevance", FAMILY, "Label of the top-ranked document (0 when unjudged, or when no retrieved document "
+        "has a nonzero label, as in Azure).",
         higher_is_better=True, integer=True, bounds=lambda lo, hi: (0.0, float(hi)), azure_threshold=50.0,
         extract=_column(docret.TOP1_RELEVANCE),
     ),
@@ -123,7 +127,9 @@ def check_labels(qrels: Qrels, labels: LabelRange) -> None:
 
 def metric_matrix(ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k: int, labels: LabelRange) -> np.ndarray:
     """Every metric of the family at cutoff k for the aligned queries: float64 ``(n_queries, N_COLUMNS)``."""
-    log2_discounts, xdcg_weights, xdcg_norm = docret.discount_tables(k)
+    # The tables go as deep as the longest list read, whatever k (holes@100000000 on a short run).
+    longest = max(int(ranked.n_ranked.max(initial=0)), int(qrels.n_judged.max(initial=0)))
+    log2_discounts, xdcg_weights, xdcg_norm = docret.discount_tables(k, longest)
     return docret.document_retrieval_metrics(
         alignment.run_query,
         ranked.offsets,

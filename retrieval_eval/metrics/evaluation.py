@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from .evaluator import Evaluator
 from .names import Metric
 from .options import DEFAULT_K, EvaluationOptions
 from .result import EvaluationResult
+from .selection import Thresholds
 
 
 def evaluate(
@@ -17,7 +18,7 @@ def evaluate(
     metrics: Iterable[str | Metric] | str | None = None,
     *,
     k: int = DEFAULT_K,
-    thresholds: Mapping[str | Metric, float] | None = None,
+    thresholds: Thresholds | None = None,
     label_min: int = 0,
     label_max: int = 4,
     rel_level: int = 1,
@@ -46,9 +47,10 @@ def evaluate(
         that needs a cutoff and has none takes ``k``. Default: Azure's document-retrieval metrics
         at ``k`` plus ``holes@k``.
     thresholds
-        ``{metric: value}``. Adds per-query ``<metric>_passed`` columns and a verdict; a metric
-        passes when its mean is >= value (<= for lower-is-better metrics such as holes).
-        Thresholded metrics are evaluated even when not listed in ``metrics``.
+        ``{metric: value}`` (or ``(metric, value)`` pairs). Adds per-query ``<metric>_passed``
+        columns and a verdict; a metric passes when its mean is >= value (<= for lower-is-better
+        metrics such as holes). Thresholded metrics are evaluated even when not listed in
+        ``metrics``. A metric given two thresholds, under any spellings, is a ConfigError.
     k, rel_level, label_min, label_max, query_set, ties, max_docs, run_duplicates, qrels_duplicates
         The fields of :class:`EvaluationOptions`, where each is defined.
 

@@ -7,6 +7,7 @@ the Azure batch path. None of them re-derives metrics or conventions.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,7 @@ from .names import Metric
 from .options import EvaluationOptions
 from .registry import REGISTRY
 from .result import EvaluationResult, Threshold, per_query_table, summarize
-from .selection import conventions_for, resolve_metrics_and_thresholds
+from .selection import Thresholds, conventions_for, resolve_metrics_and_thresholds
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,6 +24,18 @@ if TYPE_CHECKING:
 
     from ..data import Qrels, Run
     from ..data.join import QueryAlignment
+
+
+class NoSharedQueriesWarning(UserWarning):
+    """A run was scored that retrieved for none of the judged queries: its scores measure nothing."""
+
+
+def no_shared_queries(run_source: str, qrels_source: str) -> str:
+    """What the warning (and the command line's error) says."""
+    return (
+        f"the run ({run_source}) shares no query with the qrels ({qrels_source}): nothing it retrieved is "
+        "judged, so its scores measure nothing (are the query ids of another collection, or another kind?)"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +58,7 @@ class EvaluationPlan:
     def resolve(
         cls,
         metrics: Iterable[str | Metric] | str | None = None,
-        thresholds: Mapping[str | Metric, float] | None = None,
+        thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
     ) -> "EvaluationPlan":
         """Parse the metrics and thresholds and settle the options (see :class:`EvaluationOptions`)."""
@@ -105,9 +118,10 @@ class Evaluator:
         :class:`~retrieval_eval.Metric` values; a name that needs a cutoff and has none takes
         ``options.k``. Default: Azure's document-retrieval metrics at k plus ``holes@k``.
     thresholds
-        ``{metric: value}``: per-query ``<metric>_passed`` columns and a verdict; a metric passes
-        when its mean is >= value (<= for lower-is-better metrics such as holes). Thresholded
-        metrics are computed even when not listed in ``metrics``.
+        ``{metric: value}`` (or ``(metric, value)`` pairs): per-query ``<metric>_passed`` columns
+        and a verdict; a metric passes when its mean is >= value (<= for lower-is-better metrics
+        such as holes). Thresholded metrics are computed even when not listed in ``metrics``. A
+        metric given two thresholds (``P@5`` and ``precision@5``) is a :class:`ConfigError`.
     options
         An :class:`~retrieval_eval.EvaluationOptions` (default: every option at its default).
     qrels_columns
@@ -124,7 +138,7 @@ class Evaluator:
         qrels: Any,
         metrics: Iterable[str | Metric] | str | None = None,
         *,
-        thresholds: Mapping[str | Metric, float] | None = None,
+        thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
         qrels_columns: Mapping[str, str] | None = None,
     ) -> None:
@@ -164,7 +178,9 @@ class Evaluator:
         """Score one run: a per-query table and a summary.
 
         ``run``: a :class:`~retrieval_eval.Run`, or a path, DataFrame, Table or rows (as for the
-        qrels); ``name`` labels it in the result (default: its source).
+        qrels); ``name`` labels it in the result (default: its source). A run that shares no
+        query with the qrels is scored (NaN means, or zeros for judged queries counted as
+        retrieving nothing) with a :class:`NoSharedQueriesWarning`; the command line refuses it.
         """
         from ..data import Run
         from ..data.join import align_queries
@@ -173,6 +189,8 @@ class Evaluator:
         start_of_work()
         run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
+        if alignment.n_both == 0:
+            warnings.warn(NoSharedQueriesWarning(no_shared_queries(run.source, self.qrels.source)), stacklevel=2)
         plan = self.plan
         columns = plan.score(self.qrels, run, alignment)
         rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)

@@ -2,7 +2,8 @@
 
 Grammar: ``name[(param=value, ...)][@k]`` with a lowercase name (``ndcg_exp@10``, ``fidelity``,
 ``xdcg@5``). A definition may also accept alias templates such as ``top{k}_max_relevance``.
-``str(metric)`` is the canonical name and ``parse(str(m)) == m``.
+``str(metric)`` is the canonical name and ``parse(str(m)) == m``. Integers (the cutoff, ``rel``)
+must fit the kernels' int64.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ _GRAMMAR = re.compile(
     r"^(?P<name>[a-z][a-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*))?$"
 )
 _PARAM = re.compile(r"^\s*(?P<key>[a-z_][a-z0-9_]*)\s*=\s*(?P<value>[^=,\s]+)\s*$")
+#: The largest integer option or parameter (a cutoff, ``rel``, ``max_docs``): the kernels count in int64.
+MAX_INTEGER = 2**63 - 1
 
 
 @dataclass(frozen=True, order=True)
@@ -46,7 +49,8 @@ class ParsedName:
 def split_name(text: str) -> ParsedName | None:
     """Split ``text`` into name, parameters and cutoff; None when it does not follow the grammar.
 
-    A cutoff that is not a positive integer is reported by raising ``ValueError``.
+    A cutoff that is not a positive integer is reported by raising ``ValueError``; a parameter
+    given twice is kept twice, for the registry to refuse.
     """
     match = _GRAMMAR.match(text.strip().lower())
     if match is None:
@@ -61,11 +65,33 @@ def split_name(text: str) -> ParsedName | None:
     k = None
     if match["k"] is not None:
         k = parse_cutoff(match["k"])
-    return ParsedName(match["name"], k, tuple(sorted(params)), match["k"] is not None)
+    # By key only: a repeated parameter keeps the order it was written in, for the registry's message.
+    return ParsedName(match["name"], k, tuple(sorted(params, key=lambda pair: pair[0])), match["k"] is not None)
 
 
 def parse_cutoff(text: str) -> int:
-    """A cutoff k: a positive integer."""
-    if not re.fullmatch(r"\s*\d+\s*", text) or int(text) <= 0:
-        raise ValueError(f"the cutoff k must be a positive integer, got {text!r}")
-    return int(text)
+    """A cutoff k: a positive integer up to :data:`MAX_INTEGER`."""
+    return positive_integer("the cutoff k", text)
+
+
+def positive_integer(name: str, value: int | str) -> int:
+    """``value`` (an int, or its digits) when 1 <= value <= :data:`MAX_INTEGER`, else ``ValueError`` naming ``name``."""
+    if isinstance(value, str):
+        digits = value.strip()
+        if not re.fullmatch(r"\d+", digits):
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        # Python refuses to convert more than 4300 digits; past 19 the number is past int64 anyway.
+        number = int(digits) if len(digits.lstrip("0")) <= 19 else MAX_INTEGER + 1
+    else:
+        number = value
+    if number <= 0:
+        raise ValueError(f"{name} must be a positive integer, got {number}")
+    if number > MAX_INTEGER:
+        raise ValueError(f"{name} must be a positive integer up to 2^63 - 1 = {MAX_INTEGER}, got {number_text(value)}")
+    return number
+
+
+def number_text(value: int | str) -> str:
+    """A number as the message shows it: whole up to 40 digits, else its length (Python prints no int of 4300+)."""
+    text = value.strip() if isinstance(value, str) else (str(value) if value.bit_length() <= 128 else "")
+    return text if text and len(text) <= 40 else "a number of more than 40 digits"

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..policies import DUPLICATE_POLICIES, QUERY_SETS, TIE_ORDERS
-from .names import parse_cutoff
+from .names import MAX_INTEGER, number_text, positive_integer
 
 #: Azure's evaluator scores the top 3.
 DEFAULT_K = 3
@@ -37,6 +37,8 @@ class LabelRange:
             value = getattr(self, name)
             if not _is_integer(value):
                 raise ConfigError(f"{name} must be an integer, got {value!r}")
+            if not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
+                raise ConfigError(f"{name} must be an integer from -2^63 to 2^63 - 1 (the kernels' int64), got {number_text(value)}")
             object.__setattr__(self, name, int(value))
         if self.label_min >= self.label_max:
             raise ConfigError(f"label_max ({self.label_max}) must be greater than label_min ({self.label_min})")
@@ -147,12 +149,10 @@ def _is_integer(value: Any) -> bool:
 
 
 def _positive(name: str, value: Any) -> int:
-    """A positive integer option (an int, or text such as "10")."""
-    if not _is_integer(value):
-        try:
-            return parse_cutoff(str(value))
-        except ValueError:
-            raise ConfigError(f"{name} must be a positive integer, got {value!r}") from None
-    if value <= 0:
-        raise ConfigError(f"{name} must be a positive integer, got {value}")
-    return int(value)
+    """A positive integer option up to 2^63 - 1 (an int, or text such as "10")."""
+    if not (_is_integer(value) or isinstance(value, str)):
+        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+    try:
+        return positive_integer(name, int(value) if _is_integer(value) else value)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None

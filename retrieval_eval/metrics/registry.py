@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import difflib
 import math
+import numbers
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
 from .families import FAMILIES
 from .family import Family
-from .names import Metric, parse_cutoff, split_name
+from .names import Metric, parse_cutoff, positive_integer, split_name
 
 
 class Registry:
@@ -54,11 +55,19 @@ class Registry:
         A name that only exists with a cutoff takes ``default_k`` when written without ``@k``; a
         parameter the name leaves out takes its value from ``defaults`` (``{"rel": 2}``), else the
         metric's own default. Parameters equal to the metric's default are left out of the
-        canonical name, so ``precision(rel=1)@5`` and ``precision@5`` are one metric.
+        canonical name, so ``precision(rel=1)@5`` and ``precision@5`` are one metric. Anything but
+        a string or a :class:`Metric` is a :class:`ConfigError`.
         """
         if isinstance(text, Metric):
-            # A Metric says all it means: the defaults are for names that leave parameters out.
-            return self._canonical(self.definition(text), text.k, text.params, None)
+            try:
+                # A Metric says all it means: the defaults are for names that leave parameters out.
+                return self._canonical(self.definition(text), text.k, text.params, None)
+            except UnknownMetricError:
+                raise
+            except ConfigError as error:
+                raise ConfigError(f"metric {text.name!r}: {error}") from None
+        if not isinstance(text, str):
+            raise ConfigError(f"a metric is a name (str) or a Metric, got {type(text).__name__} {text!r:.60}")
         try:
             alias = self._parse_alias(text, defaults)
             if alias is not None:
@@ -83,7 +92,14 @@ class Registry:
         except (ConfigError, ValueError) as error:
             if isinstance(error, UnknownMetricError):
                 raise
-            raise ConfigError(f"metric {text!r}: {error}") from None
+            raise ConfigError(f"metric {_quoted(text)}: {error}") from None
+
+    def with_cutoff(self, metric: Metric, k: int) -> Metric:
+        """The cutoff form of ``metric`` at ``k`` (``ndcg`` -> ``ndcg@k``; ``precision@5`` -> ``precision@k``)."""
+        definition = self._definitions.get((metric.name, True))
+        if definition is None:
+            raise ConfigError(f"{metric.name} takes no cutoff @k")
+        return self._canonical(definition, k, metric.params, None)
 
     def _canonical(
         self,
@@ -92,8 +108,18 @@ class Registry:
         given: tuple[tuple[str, str], ...],
         defaults: Mapping[str, int] | None,
     ) -> Metric:
+        if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral)):
+            raise ConfigError(f"the cutoff k must be a positive integer, got {k!r}")
+        k = None if k is None else _positive("the cutoff k", int(k))
         allowed = dict(definition.params)
-        values = dict(given)
+        if not all(isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) for pair in given):
+            raise ConfigError(f"parameters are (name, value) pairs, got {given!r:.60}")
+        values: dict[str, str] = {}
+        for key, value in given:
+            # One rule for every option given twice: an error, not the last one silently winning.
+            if key in values:
+                raise ConfigError(f"parameter {key} is given twice ({key}={values[key]}, {key}={value})")
+            values[key] = value
         for key in values:
             if key not in allowed:
                 takes = f"takes only {', '.join(allowed)}" if allowed else "takes no parameters"
@@ -128,15 +154,25 @@ class Registry:
         base = text.strip().lower().split("@")[0].split("(")[0]
         close = difflib.get_close_matches(base, known, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        return UnknownMetricError(f"unknown metric {text!r}{hint} (see `retrieval-eval metrics` for the list)")
+        return UnknownMetricError(f"unknown metric {_quoted(text)}{hint} (see `retrieval-eval metrics` for the list)")
+
+
+def _quoted(text: str) -> str:
+    """A name as a message quotes it: whole up to 80 characters (a 5000-digit cutoff is cut short)."""
+    return repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} characters)"
 
 
 def _positive_integer(key: str, value: str) -> str:
-    """A positive integer, written without sign or leading zeros (the relevance level ``rel``)."""
-    text = value.strip()
-    if not text.isdigit() or int(text) <= 0:
-        raise ConfigError(f"parameter {key} must be a positive integer, got {value!r}")
-    return str(int(text))
+    """A positive integer up to 2^63 - 1, written without sign or leading zeros (the relevance level ``rel``)."""
+    return str(_positive(f"parameter {key}", value))
+
+
+def _positive(name: str, value: int | str) -> int:
+    """:func:`~retrieval_eval.metrics.names.positive_integer`, its ``ValueError`` a :class:`ConfigError`."""
+    try:
+        return positive_integer(name, value)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _fraction(key: str, value: str) -> str:

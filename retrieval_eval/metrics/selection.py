@@ -6,6 +6,7 @@ import math
 import numbers
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..errors import ConfigError
 from .document_retrieval import DOCUMENT_RETRIEVAL, default_metrics
@@ -18,12 +19,22 @@ from .trec import TREC
 _TREC_CUTOFF_LIST = re.compile(r"^\s*(?P<base>[^@()]+?)\.(?P<cutoffs>\d+(?:,\d+)+)\s*$")
 
 
+#: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's
+#: repeated ``--threshold``, where a repeat must not vanish into a dict before it is seen).
+Thresholds = Mapping[str | Metric, float] | Iterable[tuple[str | Metric, float]]
+
+
 def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_level: int = 1) -> list[Metric]:
-    """Parse metric names (duplicates removed, order kept); None gives the default set at k."""
+    """Parse metric names (duplicates removed, order kept); None gives the default set at k.
+
+    A metric listed twice (``P@5`` and ``precision@5``) is computed once: a list of metrics is a set.
+    """
     if metrics is None:
         return default_metrics(k)
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
+    if not isinstance(metrics, Iterable):
+        raise ConfigError(f"metrics must be a name, a Metric or a list of them, got {type(metrics).__name__}")
     parsed: list[Metric] = []
     for name in (item for given in metrics for item in _cutoff_list(given)):
         metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
@@ -34,23 +45,47 @@ def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_le
     return parsed
 
 
-def resolve_thresholds(
-    thresholds: Mapping[str | Metric, float] | None, k: int, rel_level: int = 1
-) -> list[Threshold]:
-    """Parse ``{metric: value}``; values must be finite numbers."""
-    resolved = []
-    for name, value in (thresholds or {}).items():
+def resolve_thresholds(thresholds: Thresholds | None, k: int, rel_level: int = 1) -> list[Threshold]:
+    """Parse ``{metric: value}`` or ``(metric, value)`` pairs; values must be finite numbers.
+
+    The rule for an option given twice: a metric may have one threshold. A second one for the
+    same metric, under the same spelling or another (``P@5`` and ``precision@5``; ``ndcg_exp``
+    and ``ndcg_exp@3`` when k is 3), is an error naming both, even when the values agree, so
+    that no threshold silently replaces another.
+    """
+    resolved: dict[Metric, tuple[str, Threshold]] = {}
+    for name, value in _threshold_pairs(thresholds):
         metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
         # numpy numbers register as Real; a bool is no threshold.
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
             raise ConfigError(f"threshold for {metric} must be a finite number, got {value!r}")
-        resolved.append(Threshold(metric, float(value), REGISTRY.definition(metric).higher_is_better))
-    return resolved
+        if metric in resolved:
+            spelling, first = resolved[metric]
+            raise ConfigError(
+                f"{metric} has two thresholds, {spelling}={first.value!r} and {name}={float(value)!r}: give it one"
+            )
+        resolved[metric] = (str(name), Threshold(metric, float(value), REGISTRY.definition(metric).higher_is_better))
+    return [threshold for _, threshold in resolved.values()]
+
+
+def _threshold_pairs(thresholds: Thresholds | None) -> list[tuple[str | Metric, Any]]:
+    """The (metric, value) pairs of ``thresholds`` as given, in order, repeats kept."""
+    if thresholds is None:
+        return []
+    if isinstance(thresholds, Mapping):
+        return list(thresholds.items())
+    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):
+        raise ConfigError(f"thresholds are {{metric: value}} or (metric, value) pairs, got {type(thresholds).__name__}")
+    pairs = [tuple(pair) if isinstance(pair, (tuple, list)) else pair for pair in thresholds]
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise ConfigError(f"thresholds are {{metric: value}} or (metric, value) pairs, got the item {pair!r:.60}")
+    return pairs
 
 
 def resolve_metrics_and_thresholds(
     metrics: Iterable[str | Metric] | str | None,
-    thresholds: Mapping[str | Metric, float] | None,
+    thresholds: Thresholds | None,
     k: int,
     rel_level: int = 1,
 ) -> tuple[list[Metric], list[Threshold]]:

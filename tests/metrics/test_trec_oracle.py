@@ -10,11 +10,15 @@ from __future__ import annotations
 import random
 
 import pandas as pd
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import Metric, evaluate
 from tests.reference.trec_measures import measure_names, reference_trec
+
+# Generated collections include runs that share no query with the qrels: scoring them is the point here.
+pytestmark = pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")
 
 CUTOFFS = (1, 2, 3, 5, 10, 40)
 STRING_DOCS = [f"d{i}" for i in range(10)] + ["a", "ab", "abc", "B", "é", "日本", "", "d 1"]
