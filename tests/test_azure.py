@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 
 from retrieval_eval.azure import DocumentRetrievalEvaluator, EvaluationException
@@ -102,6 +103,20 @@ def test_none_threshold_means_the_default():
 def test_string_threshold_is_rejected_at_construction():
     with pytest.raises(EvaluationException, match="xdcg@3"):
         DocumentRetrievalEvaluator(xdcg_threshold="50")
+
+
+THRESHOLD_ARGUMENTS = ["ndcg_threshold", "xdcg_threshold", "fidelity_threshold", "top1_relevance_threshold",
+                       "top3_max_relevance_threshold", "total_retrieved_documents_threshold",
+                       "total_ground_truth_documents_threshold"]
+
+
+@pytest.mark.parametrize("argument", THRESHOLD_ARGUMENTS)
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, np.float64("nan"), True, "0.5"], ids=repr)
+def test_a_threshold_that_is_not_a_finite_number_is_rejected_at_construction(argument, value):
+    # F1ScoreEvaluator's rule. A NaN threshold failed every query silently; an infinite one passed or failed them all.
+    with pytest.raises(EvaluationException, match="must be a finite number or None"):
+        DocumentRetrievalEvaluator(**{argument: value})
+    assert DocumentRetrievalEvaluator(**{argument: np.float32(0.25)})._thresholds  # numpy numbers are numbers
 
 
 @pytest.mark.parametrize("container", [{"document_id": "a"}, "abc", 3])

@@ -7,7 +7,8 @@ and :meth:`DocumentRetrievalEvaluator.evaluate_table` score a whole file of such
 
 Where the SDK (1.18.10) misbehaves, this does the right thing instead; see the README:
 fidelity weights follow numeric label order; bool labels are the integers 0/1; NaN scores,
-non-list containers and non-dict rows are errors; a None threshold means the default; large
+non-list containers and non-dict rows are errors; a None threshold means the default, one that is
+not a finite number (NaN, infinity, a bool, a string) is an error at construction; large
 label ranges do not overflow; an ideal DCG of 0 gives NaN instead of ZeroDivisionError; numpy
 integer labels and numpy float scores are accepted; the 10,000-row cap is not applied.
 """
@@ -118,8 +119,10 @@ class DocumentRetrievalEvaluator:
         }
         self._thresholds: dict[str, Any] = {}
         for name, value in given.items():
-            if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
-                raise EvaluationException(f"The threshold for {name} must be a number or None, got {value!r}.")
+            # F1ScoreEvaluator's rule (a finite real number, not a bool), None meaning the default: a NaN
+            # threshold would fail every query silently, an infinite one pass or fail them all.
+            if value is not None and not _finite_number(value):
+                raise EvaluationException(f"The threshold for {name} must be a finite number or None, got {value!r}.")
             self._thresholds[name] = _DEFINITION[name].azure_threshold if value is None else value
         self._thresholds.update({name: _DEFINITION[name].azure_threshold for name in _FIXED_THRESHOLDS})
         self._threshold = self._thresholds["ndcg@3"]
@@ -197,6 +200,11 @@ class DocumentRetrievalEvaluator:
             properties[f"{name}_threshold"] = threshold
             properties[f"{name}_higher_is_better"] = higher_is_better
         return evaluator_output("document_retrieval", float(properties["ndcg@3"]), self._threshold, properties)
+
+
+def _finite_number(value: Any) -> bool:
+    """A real number that is finite: numpy numbers count, bools do not (True is no threshold)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
 
 
 def _property_values(row: np.ndarray) -> dict[str, Any]:
