@@ -14,7 +14,7 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")
 
 
-@pytest.mark.parametrize("metric", ["ndcg", "recall@3", "precision", "map", "ndcg_exp", "P(rel=2)@5"])
+@pytest.mark.parametrize("metric", ["ndcg", "recall", "precision", "map", "ndcg_exp", "P(rel=2)", "ndcg_cut"])
 def test_each_point_is_the_metric_at_that_cutoff(metric):
     curve = cutoff_curve(QRELS, RUN, metric, 12)
     assert curve["k"].tolist() == list(range(1, 13))
@@ -33,3 +33,10 @@ def test_bad_input():
         cutoff_curve(QRELS, RUN, "fidelity", 5)
     with pytest.raises(ConfigError, match="max_k must be a positive integer"):
         cutoff_curve(QRELS, RUN, "ndcg", 0)
+
+
+@pytest.mark.parametrize("metric", ["ndcg@5", "P_5", "ndcg_cut.10", "P(rel=2)@5", "top3_max_relevance"])
+def test_a_name_with_its_own_cutoff_is_refused_not_ignored(metric):
+    # Once its @5 was dropped silently: the curve was of every k all the same.
+    with pytest.raises(ConfigError, match="without a cutoff"):
+        cutoff_curve(QRELS, RUN, metric, 10)
