@@ -46,7 +46,7 @@ def read_json_source(src: Source) -> pa.Table | list:
     timestamps (see :func:`has_temporal`) in a column it needs calls
     :func:`read_json_records` instead.
     """
-    data = read_all(src)
+    data = _file_bytes(src)
     if src.format == "jsonl":
         if not check_json_bytes(data, src.label, lines=True):
             # A line leaves a value open: Arrow would read on into the next lines; the json module says where.
@@ -100,7 +100,7 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
 
 def read_json_records(src: Source) -> list:
     """Read a JSON Lines file with the json module (exact error positions)."""
-    data = read_all(src)
+    data = _file_bytes(src)
     check_json_bytes(data, src.label, lines=True)
     return _parse_json_lines(_text(data), src.label)
 
@@ -260,6 +260,17 @@ def _parse_json_lines(text: str, label: str) -> list:
         for number, line in enumerate(text.split("\n"), start=1)
         if line.strip()
     ]
+
+
+def _file_bytes(src: Source) -> pa.Buffer:
+    """The bytes of a file source: memory-mapped (no copy, and Arrow's reader is faster on them), or read
+    into memory where a file cannot be mapped (a pipe) and decompressed for a gzip file."""
+    if not src.gzip:
+        try:
+            return pa.memory_map(str(src.path)).read_buffer()
+        except OSError:
+            pass  # read_all says why, if it cannot read the file either
+    return read_all(src)
 
 
 def _text(data: bytes | pa.Buffer) -> str:
