@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ConfigError
 from .names import Metric
 from .options import EvaluationOptions
 from .registry import REGISTRY
@@ -33,8 +34,8 @@ class NoSharedQueriesWarning(UserWarning):
 def no_shared_queries(run_source: str, qrels_source: str) -> str:
     """What the warning (and the command line's error) says."""
     return (
-        f"the run ({run_source}) shares no query with the qrels ({qrels_source}): nothing it retrieved is "
-        "judged, so its scores measure nothing (are the query ids of another collection, or another kind?)"
+        f"no judged query of the qrels ({qrels_source}) has a document in the run ({run_source}), so the scores "
+        "measure nothing (are the query ids of another collection, or of another kind?)"
     )
 
 
@@ -64,7 +65,7 @@ class EvaluationPlan:
         """Parse the metrics and thresholds and settle the options (see :class:`EvaluationOptions`)."""
         options = EvaluationOptions() if options is None else options
         if not isinstance(options, EvaluationOptions):
-            raise TypeError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+            raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
         metric_list, threshold_list = resolve_metrics_and_thresholds(
             metrics, thresholds, options.k, options.rel_level
         )

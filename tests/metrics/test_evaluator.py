@@ -78,7 +78,8 @@ def test_options_are_frozen_and_text_cutoffs_become_integers():
     assert (options.k, options.max_docs) == (10, 100) and type(options.max_docs) is int
     with pytest.raises(AttributeError):
         options.k = 3  # type: ignore[misc]
-    with pytest.raises(TypeError, match="options must be an EvaluationOptions"):
+    # The library's error, as sweep() raises it for the same mistake.
+    with pytest.raises(ConfigError, match="options must be an EvaluationOptions, got dict"):
         Evaluator(QRELS, ["map"], options={"k": 3})  # type: ignore[arg-type]
 
 
