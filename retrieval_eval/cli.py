@@ -88,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EVALUATE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    run.register("action", None, _GivenOnce)  # every flag that sets one value, as a metric's threshold
     run.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL; .gz ok), or Azure rows with --azure")
     run.add_argument("run", nargs="*", metavar="RUN",
                      help="run file (TREC, parquet, CSV/TSV, JSONL; .gz ok), read whole; or parquet files, a "
@@ -219,6 +220,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _DEFAULT_K = EvaluationOptions.default("k")
+
+
+class _GivenOnce(argparse.Action):
+    """Store a flag's value; the same flag given again is a usage error naming both, not the last one winning.
+
+    The rule of the library for an option that sets one value (a threshold, a parameter of a metric name).
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if option_string is not None and self.dest in given:
+            parser.error(f"{given[self.dest]} and {option_string} {values}: the option is given twice, give it once")
+        if option_string is not None:
+            given[self.dest] = f"{option_string} {values}"
+        setattr(namespace, self.dest, values)
 
 
 def _default(option: str) -> Any:
@@ -516,6 +533,8 @@ def _parse_pairs(items: list[str], option: str) -> dict[str, str] | None:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise _usage(f"{option} takes CANONICAL=NAME (e.g. query_id=topic), got {item!r}")
+        if key.strip() in pairs:
+            raise _usage(f"{option} names {key.strip()} twice ({key.strip()}={pairs[key.strip()]}, {item.strip()}): give it once")
         pairs[key.strip()] = value.strip()
     return pairs or None
 

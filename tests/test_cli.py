@@ -238,3 +238,23 @@ def test_a_run_that_shares_no_query_with_the_qrels_is_refused(capsys, tmp_path):
         err = one_line_exit_2(capsys, "evaluate", QRELS, str(run), *metrics, "-o", str(per_query))
         assert "has a document in the run" in err and "other.trec" in err
         assert not per_query.exists()
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["-k", "5", "-k", "10"], ["-k", "5", "-k", "5"], ["-l", "1", "--rel-level", "2"], ["--format", "json", "--format", "csv"],
+     ["--ties", "input", "--ties", "docid"], ["--query-set", "both", "--query-set", "qrels"], ["-M", "5", "-M", "9"],
+     ["--label-max", "4", "--label-max", "5"], ["-o", "a.parquet", "-o", "b.parquet"]],
+)
+def test_a_flag_that_sets_one_value_given_twice_is_a_usage_error(capsys, flags):
+    # The last one won silently: -k 5 -k 10 scored at 10.
+    with pytest.raises(SystemExit) as raised:
+        main(["evaluate", QRELS, RUN, *flags])
+    err = capsys.readouterr().err
+    assert raised.value.code == 2
+    assert f"{flags[0]} {flags[1]} and {flags[2]} {flags[3]}: the option is given twice" in err.splitlines()[-1]
+
+
+def test_a_column_named_twice_is_refused(capsys):
+    err = one_line_exit_2(capsys, "evaluate", QRELS, RUN, "--qrels-column", "query_id=a", "--qrels-column", "query_id=b")
+    assert "--qrels-column names query_id twice (query_id=a, query_id=b)" in err
