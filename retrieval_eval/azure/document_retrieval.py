@@ -33,7 +33,7 @@ from ..metrics.names import Metric
 from ..metrics.options import LabelRange
 from ..metrics.registry import REGISTRY
 from .exceptions import EvaluationException
-from .output import PASS_FAIL, evaluator_output
+from .output import PASS_FAIL, evaluator_output, finite_number
 
 K = 3
 # Azure's property names, in Azure's order, and the registry metric each one is; the registry
@@ -121,7 +121,7 @@ class DocumentRetrievalEvaluator:
         for name, value in given.items():
             # F1ScoreEvaluator's rule (a finite real number, not a bool), None meaning the default: a NaN
             # threshold would fail every query silently, an infinite one pass or fail them all.
-            if value is not None and not _finite_number(value):
+            if value is not None and not finite_number(value):
                 raise EvaluationException(f"The threshold for {name} must be a finite number or None, got {value!r}.")
             self._thresholds[name] = _DEFINITION[name].azure_threshold if value is None else value
         self._thresholds.update({name: _DEFINITION[name].azure_threshold for name in _FIXED_THRESHOLDS})
@@ -200,11 +200,6 @@ class DocumentRetrievalEvaluator:
             properties[f"{name}_threshold"] = threshold
             properties[f"{name}_higher_is_better"] = higher_is_better
         return evaluator_output("document_retrieval", float(properties["ndcg@3"]), self._threshold, properties)
-
-
-def _finite_number(value: Any) -> bool:
-    """A real number that is finite: numpy numbers count, bools do not (True is no threshold)."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
 
 
 def _property_values(row: np.ndarray) -> dict[str, Any]:

@@ -41,14 +41,12 @@ whole file of (response, ground truth) rows in one columnar pass (:mod:`.f1_colu
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .answer_f1 import f1_from_counts, shared_token_count
 from .exceptions import EvaluationException
-from .output import PASS_FAIL, evaluator_output
+from .output import PASS_FAIL, evaluator_output, finite_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,7 +66,7 @@ class F1ScoreEvaluator:
     id = "azureai://built-in/evaluators/f1_score"
 
     def __init__(self, *, threshold: float = 0.5) -> None:
-        if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
+        if not finite_number(threshold):
             raise EvaluationException(f"{_NAME}: the threshold must be a finite number, got {threshold!r}.")
         self._threshold = threshold
 

@@ -1,10 +1,17 @@
-"""The output dict every azure-ai-evaluation evaluator returns (1.18.10), keys in the SDK's order."""
+"""The output dict every azure-ai-evaluation evaluator returns (1.18.10), keys in the SDK's order, and its thresholds."""
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 PASS_FAIL = {True: "pass", False: "fail"}
+
+
+def finite_number(value: Any) -> bool:
+    """A real number that is finite: numpy numbers count, bools do not (True is no threshold)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
 
 
 def evaluator_output(name: str, score: float, threshold: Any, properties: dict[str, Any] | None) -> dict[str, Any]:
