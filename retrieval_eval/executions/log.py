@@ -402,15 +402,17 @@ def _release(mapped: mmap.mmap, start: int, stop: int) -> None:
 def _object_lines_in(window: np.ndarray) -> int | None:
     """The non-blank lines of ``window`` (whole lines), or None when they are not valid UTF-8, or one nests too
     deep or leaves a value open."""
-    if json_nesting(window, MAX_DEPTH, True)[:2] != (-1, -1):
+    deep, not_one, non_ascii = json_nesting(window, MAX_DEPTH, True)
+    if deep >= 0 or not_one >= 0:
         return None
     ends = _line_ends(window)
     starts = np.concatenate([[0], ends[:-1] + 1])
-    offsets = pa.py_buffer(np.append(starts, window.size))
-    try:
-        pa.Array.from_buffers(pa.large_string(), len(starts), [None, offsets, pa.py_buffer(window)]).validate(full=True)
-    except pa.ArrowInvalid:
-        return None
+    if non_ascii:  # ASCII is UTF-8
+        offsets = pa.py_buffer(np.append(starts, window.size))
+        try:
+            pa.Array.from_buffers(pa.large_string(), len(starts), [None, offsets, pa.py_buffer(window)]).validate(full=True)
+        except pa.ArrowInvalid:
+            return None
     filled = ends > starts
     # A line that opens with "{" holds an object (or Arrow fails); any other is blank unless it has
     # more than JSON white space (then Arrow fails, or reads a value that is no record).
