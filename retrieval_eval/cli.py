@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_CHECK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    check.register("action", None, _GivenOnce)
     check.add_argument("document", nargs="?", help="evaluation document (JSON, schemaVersion 1.x)")
     check.add_argument("--executions", metavar="LOG",
                        help="retrieval executions (and 'response', 'invoked_tools'), one record per JSON line (or "
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_SWEEP_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    ranking.register("action", None, _GivenOnce)
     ranking.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL)")
     ranking.add_argument("runs", nargs="+", metavar="RUN", help="run files, one per configuration (named by file name)")
     ranking.add_argument("--param-pattern", metavar="REGEX",
@@ -307,9 +309,13 @@ def _signals_raise() -> Iterator[None]:
 
 def _check_outputs(outputs: dict[str, str | None], inputs: list[str | None]) -> None:
     """Refuse, before any work, an output that is, holds or is inside an input (a glob's files among
-    them) or another output (see :mod:`retrieval_eval.io.output_paths`)."""
+    them) or another output (see :mod:`retrieval_eval.io.output_paths`), and standard input named twice."""
     from .io.output_paths import check_output_paths
 
+    stdin = [item for item in inputs if item in ("-", "/dev/stdin")]
+    if len(stdin) > 1:
+        # Standard input is read once and kept: a second input would be the same bytes again.
+        raise _usage(f"standard input can be only one of the inputs, given {len(stdin)} times ({', '.join(stdin)})")
     matched = [match for item in inputs if item is not None and _is_glob(item) for match in glob.glob(item, recursive=True)]
     check_output_paths(outputs, [*inputs, *matched])
 
