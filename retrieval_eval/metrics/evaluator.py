@@ -7,6 +7,8 @@ the Azure batch path. None of them re-derives metrics or conventions.
 
 from __future__ import annotations
 
+import os
+
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -149,12 +151,13 @@ class Evaluator:
         start_of_work()
         self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
         self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates)
+        self._sources = _paths(qrels)
 
     @classmethod
     def from_plan(cls, plan: EvaluationPlan, qrels: Qrels) -> "Evaluator":
         """An evaluator of a resolved plan over built qrels (a worker's share of the judgments, say)."""
         evaluator = cls.__new__(cls)
-        evaluator.plan, evaluator.qrels = plan, qrels
+        evaluator.plan, evaluator.qrels, evaluator._sources = plan, qrels, ()
         return evaluator
 
     @property
@@ -188,6 +191,7 @@ class Evaluator:
         from ..kernels import start_of_work
 
         start_of_work()
+        given = run
         run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
         if alignment.n_both == 0:
@@ -201,8 +205,10 @@ class Evaluator:
             "retrieved_only": alignment.n_retrieved_only,
             "both": alignment.n_both,
         }
+        sources = (*self._sources, *_paths(given))
         return EvaluationResult(
-            run.name, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds
+            run.name, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds,
+            sources=sources,
         )
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
@@ -216,3 +222,8 @@ class Evaluator:
         """The per-query table of scored ``columns``, as :attr:`EvaluationResult.per_query` lays it out."""
         table = per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds))
         return table.to_pandas()
+
+
+def _paths(source: Any) -> tuple[str, ...]:
+    """``source`` as a one-path tuple when it is a path (its results are never written over it), else empty."""
+    return (os.fspath(source),) if isinstance(source, (str, os.PathLike)) else ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -57,13 +57,16 @@ class EvaluationSummary:
     per metric (index: metric name) with ``mean`` and ``undefined``; with thresholds also
     ``threshold``, ``higher_is_better``, ``passed`` and ``pass_rate``. ``query_counts``:
     evaluated, judged_only, retrieved_only, both. ``passed``: every thresholded metric passed
-    (None when no thresholds were given). pandas is imported only when ``summary`` is read.
+    (None when no thresholds were given). ``sources``: the files the evaluation read (the qrels
+    and run given as paths), which :meth:`write_summary` (and a result's ``write``) refuse to
+    write over. pandas is imported only when ``summary`` is read.
     """
 
     run: str
     rows: tuple[SummaryRow, ...]
     query_counts: dict[str, int]
     passed: bool | None
+    sources: tuple[str, ...] = field(default=(), kw_only=True)
 
     @property
     def has_thresholds(self) -> bool:
@@ -116,9 +119,9 @@ class EvaluationSummary:
         from ..io import write_json, write_table
 
         if os.fspath(path).lower().endswith(".json"):
-            write_json(self.to_dict(), path)
+            write_json(self.to_dict(), path, inputs=self.sources)
         else:
-            write_table(self.summary.reset_index(names="metric"), path)
+            write_table(self.summary.reset_index(names="metric"), path, inputs=self.sources)
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,10 +154,13 @@ class EvaluationResult(EvaluationSummary):
         return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl)."""
+        """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl).
+
+        Never over a source (:attr:`sources`): an ``OutputError`` says which.
+        """
         from ..io import write_table
 
-        write_table(self.per_query_arrow(), path)
+        write_table(self.per_query_arrow(), path, inputs=self.sources)
 
 
 def per_query_table(
