@@ -8,7 +8,6 @@ the Azure batch path. None of them re-derives metrics or conventions.
 from __future__ import annotations
 
 import os
-
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
