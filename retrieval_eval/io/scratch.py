@@ -111,7 +111,7 @@ def clear_stale_scratch(target: Path) -> list[Path]:
         return []
     removed = []
     for candidate in candidates:
-        lock = _try_lock(candidate)
+        lock = _lock(candidate)  # held by no living process: stale
         if lock is None:
             continue
         Scratch(candidate, lock).remove()
@@ -120,8 +120,8 @@ def clear_stale_scratch(target: Path) -> list[Path]:
 
 
 def _lock(path: Path) -> int | None:
-    """A lock on ``path``; None where the file system has no locks (then nothing beside it is cleared
-    either: :func:`_try_lock` fails there too, so unlocked scratch is never taken for stale)."""
+    """A lock on ``path`` if no open file holds one; None where another does, or where the file
+    system has no locks (then nothing is cleared either, so unlocked scratch is never taken for stale)."""
     if fcntl is None:
         return None
     try:
@@ -138,16 +138,3 @@ def _lock(path: Path) -> int | None:
         raise
     return fd
 
-
-def _try_lock(path: Path) -> int | None:
-    """A lock on ``path`` if no other open file holds one, else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
