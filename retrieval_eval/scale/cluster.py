@@ -92,7 +92,10 @@ def evaluate_on_dask(
         shuffled = frame.shuffle(on="query_id", npartitions=n_partitions)
         job = _Job(evaluator.plan, label, str(dataset.staging), secrets.token_hex(8))
         if broadcast:
-            qrels_on_workers = client.scatter(qrels.table, broadcast=True)
+            # hash=False: a key of its own. Scattered by content, the same qrels of an earlier job
+            # on this client share its key, and that job's cancelling (after an error) releases
+            # them under this one ("lost dependencies").
+            qrels_on_workers = client.scatter(qrels.table, broadcast=True, hash=False)
             tasks = [
                 delayed(job.score_with_all_qrels)(part, qrels_on_workers, qrels.source, index)
                 for index, part in enumerate(shuffled.to_delayed())
