@@ -19,6 +19,8 @@ from ._config import jit, parallel_jit, prange, read_only
 
 #: One past the largest Unicode code point: the size of a per-code-point table.
 CODE_POINTS = 0x110000
+# The word table of a search without word boundaries (never read).
+_NO_WORDS = read_only([0], np.uint8)
 # Each byte lower-cased if it is an ASCII capital letter: a table read is cheaper than a branch.
 _LOWER = np.arange(256, dtype=np.uint8)
 _LOWER[0x41:0x5B] += 32
@@ -40,19 +42,101 @@ def contains_at(
 ) -> bool:
     """Row ``n_row`` of the needles occurs in row ``h_row`` of the haystacks (False for an empty needle)."""
     n_start = n_offsets[n_row]
-    length = n_offsets[n_row + 1] - n_start
+    return first_occurrence(
+        h_data, h_offsets[h_row], h_offsets[h_row + 1], h_offsets[h_row], n_data, n_start, n_offsets[n_row + 1] - n_start,
+        _NO_WORDS, False,
+    ) >= 0
+
+
+@jit
+def first_occurrence(
+    h_data: np.ndarray,
+    begin: int,
+    stop: int,
+    row_start: int,
+    n_data: np.ndarray,
+    n_start: int,
+    length: int,
+    word: np.ndarray,
+    boundaries: bool,
+) -> int:
+    """The first byte at or after ``begin`` where the needle's ``length`` bytes occur before ``stop``; -1 if none.
+
+    With ``boundaries``, only an occurrence whose neighbouring code points (the one just before,
+    not before ``row_start``, and the one just after, before ``stop``) are not word characters
+    (``word``: a table over code points, 1 for a word character). An empty needle is never found.
+
+    The search compares bytes from each position where the needle's first byte occurs: fast on
+    text, but up to ``length`` comparisons a position on a needle that overlaps itself ("aaaa" in
+    a run of "a"). Past a budget of a few comparisons per byte, it goes on with Knuth-Morris-Pratt,
+    which reads each byte once: linear in ``stop - begin + length`` on any input.
+    """
     if length == 0:
-        return False
+        return -1
     first = n_data[n_start]
-    for i in range(h_offsets[h_row], h_offsets[h_row + 1] - length + 1):
+    budget = 4 * (stop - begin + length) + 64
+    work = 0
+    for i in range(begin, stop - length + 1):
         if h_data[i] != first:
             continue
         j = 1
         while j < length and h_data[i + j] == n_data[n_start + j]:
             j += 1
-        if j == length:
-            return True
-    return False
+        work += j
+        if j == length and (not boundaries or _between_non_words(h_data, i, i + length, row_start, stop, word)):
+            return i
+        if work > budget:
+            return _first_occurrence_kmp(h_data, i + 1, stop, row_start, n_data, n_start, length, word, boundaries)
+    return -1
+
+
+@jit
+def _first_occurrence_kmp(
+    h_data: np.ndarray,
+    begin: int,
+    stop: int,
+    row_start: int,
+    n_data: np.ndarray,
+    n_start: int,
+    length: int,
+    word: np.ndarray,
+    boundaries: bool,
+) -> int:
+    """:func:`first_occurrence` by Knuth-Morris-Pratt: each byte of the haystack read once."""
+    failure = np.zeros(length, dtype=np.int64)  # failure[q]: the longest border of the needle's first q + 1 bytes
+    k = 0
+    for q in range(1, length):
+        while k > 0 and n_data[n_start + q] != n_data[n_start + k]:
+            k = failure[k - 1]
+        if n_data[n_start + q] == n_data[n_start + k]:
+            k += 1
+        failure[q] = k
+    k = 0
+    for i in range(begin, stop):
+        while k > 0 and h_data[i] != n_data[n_start + k]:
+            k = failure[k - 1]
+        if h_data[i] == n_data[n_start + k]:
+            k += 1
+        if k == length:
+            start = i + 1 - length
+            if not boundaries or _between_non_words(h_data, start, i + 1, row_start, stop, word):
+                return start
+            k = failure[k - 1]
+    return -1
+
+
+@jit
+def _between_non_words(data: np.ndarray, start: int, end: int, row_start: int, stop: int, word: np.ndarray) -> bool:
+    """The code points just before ``start`` (from ``row_start``) and at ``end`` (before ``stop``) are not word characters."""
+    if start > row_start:
+        k = start - 1
+        while k > row_start and (data[k] & 0xC0) == 0x80:  # back to the start of the code point
+            k -= 1
+        if word[np.int64(data[k]) if data[k] < 0x80 else _code_point(data, k)[0]]:
+            return False
+    if end < stop and word[np.int64(data[end]) if data[end] < 0x80 else _code_point(data, end)[0]]:
+        return False
+    return True
 
 
 @parallel_jit(example=lambda: (*_text("ab"), _rows(), *_text("b"), _rows()))

@@ -18,25 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
-from .contains import CODE_POINTS, _code_point
-
-
-@jit
-def _code_point_before(data: np.ndarray, row_start: int, j: int) -> int:
-    # The code point whose encoding ends at byte j - 1 (j > row_start): back over continuation bytes.
-    k = j - 1
-    while k > row_start and (data[k] & 0xC0) == 0x80:
-        k -= 1
-    if data[k] < 0x80:
-        return np.int64(data[k])
-    return _code_point(data, k)[0]
-
-
-@jit
-def _code_point_at(data: np.ndarray, j: int) -> int:
-    if data[j] < 0x80:
-        return np.int64(data[j])
-    return _code_point(data, j)[0]
+from .contains import CODE_POINTS, first_occurrence
 
 
 @jit
@@ -50,29 +32,15 @@ def found_at(
     word: np.ndarray,
     boundaries: bool,
 ) -> bool:
-    """Needle ``n_row`` occurs in haystack ``h_row`` (with ``boundaries``: between non-word neighbours)."""
+    """Needle ``n_row`` occurs in haystack ``h_row`` (with ``boundaries``: between non-word neighbours).
+
+    Linear in the two lengths on any input (:func:`~.contains.first_occurrence`).
+    """
     n_start = n_offsets[n_row]
-    length = n_offsets[n_row + 1] - n_start
-    if length == 0:
-        return False
     h_start, h_stop = h_offsets[h_row], h_offsets[h_row + 1]
-    first = n_data[n_start]
-    for i in range(h_start, h_stop - length + 1):
-        if h_data[i] != first:
-            continue
-        j = 1
-        while j < length and h_data[i + j] == n_data[n_start + j]:
-            j += 1
-        if j < length:
-            continue
-        if not boundaries:
-            return True
-        if i > h_start and word[_code_point_before(h_data, h_start, i)]:
-            continue
-        if i + length < h_stop and word[_code_point_at(h_data, i + length)]:
-            continue
-        return True
-    return False
+    return first_occurrence(
+        h_data, h_start, h_stop, h_start, n_data, n_start, n_offsets[n_row + 1] - n_start, word, boundaries
+    ) >= 0
 
 
 def _example() -> tuple:
