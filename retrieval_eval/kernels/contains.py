@@ -24,6 +24,8 @@ _NO_WORDS = read_only([0], np.uint8)
 # Each byte lower-cased if it is an ASCII capital letter: a table read is cheaper than a branch.
 _LOWER = np.arange(256, dtype=np.uint8)
 _LOWER[0x41:0x5B] += 32
+# Each byte as it is.
+_SAME = np.arange(256, dtype=np.uint8)
 
 
 def _text(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -86,7 +88,7 @@ def first_occurrence(
         if j == length and (not boundaries or _between_non_words(h_data, i, i + length, row_start, stop, word)):
             return i
         if work > budget:
-            return _first_occurrence_kmp(h_data, i + 1, stop, row_start, n_data, n_start, length, word, boundaries)
+            return _first_occurrence_kmp(h_data, i + 1, stop, row_start, n_data, n_start, length, word, boundaries, _SAME)
     return -1
 
 
@@ -101,8 +103,12 @@ def _first_occurrence_kmp(
     length: int,
     word: np.ndarray,
     boundaries: bool,
+    byte_map: np.ndarray,
 ) -> int:
-    """:func:`first_occurrence` by Knuth-Morris-Pratt: each byte of the haystack read once."""
+    """:func:`first_occurrence` by Knuth-Morris-Pratt: each byte of the haystack read once, as ``byte_map`` maps it.
+
+    ``byte_map`` is :data:`_SAME`, or :data:`_LOWER` to search a text with its ASCII letters lower-cased.
+    """
     failure = np.zeros(length, dtype=np.int64)  # failure[q]: the longest border of the needle's first q + 1 bytes
     k = 0
     for q in range(1, length):
@@ -113,9 +119,10 @@ def _first_occurrence_kmp(
         failure[q] = k
     k = 0
     for i in range(begin, stop):
-        while k > 0 and h_data[i] != n_data[n_start + k]:
+        byte = byte_map[h_data[i]]
+        while k > 0 and byte != n_data[n_start + k]:
             k = failure[k - 1]
-        if h_data[i] == n_data[n_start + k]:
+        if byte == n_data[n_start + k]:
             k += 1
         if k == length:
             start = i + 1 - length
@@ -178,6 +185,9 @@ def _occurs_lowered(
     last = n_data[n_start + length - 1]
     i = start
     end = stop - length
+    # Past a few comparisons per byte (a needle that overlaps itself), Knuth-Morris-Pratt: linear.
+    budget = 4 * (stop - start + length) + 64
+    work = 0
     while i <= end:
         byte = _LOWER[data[i + length - 1]]
         if byte == last:
@@ -186,6 +196,9 @@ def _occurs_lowered(
                 j += 1
             if j == length - 1:
                 return True
+            work += j + 1
+            if work > budget:
+                return _first_occurrence_kmp(data, i + 1, stop, start, n_data, n_start, length, _NO_WORDS, False, _LOWER) >= 0
         i += shifts[byte]
     return False
 

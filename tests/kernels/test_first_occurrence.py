@@ -44,11 +44,20 @@ def test_both_ways_find_the_first_occurrence(text: str, needle: str, boundaries:
     expected = reference(text, needle, boundaries)
     assert contains.first_occurrence.python(h, 0, len(h), 0, n, 0, len(n), WORD, boundaries) == expected
     if needle:
-        assert contains._first_occurrence_kmp.python(h, 0, len(h), 0, n, 0, len(n), WORD, boundaries) == expected
+        kmp = contains._first_occurrence_kmp.python
+        assert kmp(h, 0, len(h), 0, n, 0, len(n), WORD, boundaries, contains._SAME) == expected
+        # Lower-casing the text as it is read: the needle (lower case here) is found in the upper-cased text.
+        upper = _bytes(text.upper()) if text.upper().encode() == text.encode().upper() else None
+        if upper is not None and not boundaries:
+            assert kmp(upper, 0, len(upper), 0, n, 0, len(n), WORD, False, contains._LOWER) == expected
 
 
 def test_a_self_overlapping_needle_is_searched_in_linear_time() -> None:
-    """200 KB of "a" against 50,000 "a" and a "b" (never found): 10^10 byte comparisons the naive way."""
+    """200 KB of "a" against 50,000 "a" and a "b" (never found): 10^10 byte comparisons the naive way.
+
+    Through the three searches: containment, keywords (with and without word boundaries) and the
+    extracts' search that lower-cases the text as it reads it (found once a "B" ends the text).
+    """
     script = textwrap.dedent(
         """
         import numpy as np
@@ -64,6 +73,13 @@ def test_a_self_overlapping_needle_is_searched_in_linear_time() -> None:
         for boundaries in (False, True):
             flags = np.array([boundaries])
             assert not keywords.keywords_found(h_offsets, text, rows, n_offsets, needle, rows, word, flags)[0]
+        # RetrievalResult's search of the extracts (Horspool over the lower-cased text): 'A' * 200 KB.
+        upper = np.frombuffer(b"A" * 200_000, dtype=np.uint8)
+        shifts = np.empty(256, dtype=np.int64)
+        contains._fill_shifts(shifts, n_offsets, needle, 0)
+        assert not contains._occurs_lowered(upper, 0, upper.size, n_offsets, needle, 0, shifts)
+        found = np.frombuffer(b"A" * 200_000 + b"B", dtype=np.uint8)
+        assert contains._occurs_lowered(found, 0, found.size, n_offsets, needle, 0, shifts)
         print("ok")
         """
     )
