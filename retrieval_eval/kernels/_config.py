@@ -186,9 +186,7 @@ def jit(
     work: Callable[..., int] | None = None,
 ) -> Any:
     """Make a serial kernel (``@jit`` or ``@jit(example=..., python=..., work=...)``, see :class:`Kernel`)."""
-    if function is None:
-        return lambda f: Kernel(f, parallel=False, example=example, python=python, work=work)
-    return Kernel(function, parallel=False, example=example, python=python, work=work)
+    return _decorate(function, parallel=False, example=example, python=python, work=work)
 
 
 def parallel_jit(
@@ -199,9 +197,23 @@ def parallel_jit(
     work: Callable[..., int] | None = None,
 ) -> Any:
     """Make a kernel whose outer loop is a ``prange`` over independent queries (``python=``, ``work=`` as for :func:`jit`)."""
-    if function is None:
-        return lambda f: Kernel(f, parallel=True, example=example, python=python, work=work)
-    return Kernel(function, parallel=True, example=example, python=python, work=work)
+    return _decorate(function, parallel=True, example=example, python=python, work=work)
+
+
+def _decorate(
+    function: Callable | None,
+    *,
+    parallel: bool,
+    example: Callable[[], tuple] | None,
+    python: Callable | None,
+    work: Callable[..., int] | None,
+) -> Any:
+    """The :class:`Kernel` of ``function``, or (used with arguments, ``@jit(...)``) the decorator that makes it."""
+
+    def make(f: Callable) -> Kernel:
+        return Kernel(f, parallel=parallel, example=example, python=python, work=work)
+
+    return make if function is None else make(function)
 
 
 def read_only(values: Any, dtype: Any) -> np.ndarray:
