@@ -27,7 +27,7 @@ from . import __version__
 from .errors import ConfigError, RetrievalEvalError
 from .metrics.options import EvaluationOptions
 from .metrics.registry import REGISTRY
-from .policies import DUPLICATE_POLICIES, PARTIAL_MATCH_MODES, QUERY_POLICIES, QUERY_SETS, TIE_ORDERS
+from .policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, PARTIAL_MATCH_MODES, QUERY_POLICIES, QUERY_SETS, TIE_ORDERS
 from .scale.budget import DEFAULT_BUDGET
 from .sweep.settings import STATISTICS
 
@@ -113,6 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="TREC measures: a label >= this is relevant (trec_eval -l; default %(default)s)")
     run.add_argument("-M", "--max-docs", type=int,
                      help="TREC measures: evaluate only the top N documents of each query (trec_eval -M)")
+    run.add_argument("-J", "--judged-only", action="store_true",
+                     help="TREC measures: drop retrieved documents the qrels do not judge before ranking (trec_eval -J)")
+    run.add_argument("-N", "--collection-size", type=int,
+                     help="TREC measures: documents in the collection (trec_eval -N)")
+    run.add_argument("-R", "--judgments", choices=JUDGMENT_FORMATS, default=_default("judgments"),
+                     help="how QRELS is laid out (trec_eval -R): qrels, qrels_jg (judgment groups), "
+                     "qrels_prefs or prefs (preferences); default %(default)s")
     queries = run.add_mutually_exclusive_group()
     queries.add_argument("--query-set", choices=QUERY_SETS,
                          help="queries evaluated: the judged ones, those in both, or all (default: both with a "

@@ -14,6 +14,10 @@ TIE_ORDERS = ("docid", "input")
 #: Which row counts when a document is repeated within a query: the last, the first, the one
 #: with the highest score or label, or none (an error naming the first repeated row).
 DUPLICATE_POLICIES = ("last", "first", "max", "raise")
+#: How the judgments file is laid out (trec_eval's ``-R``): ``qrels`` (qid, ignored, docno, label),
+#: ``qrels_jg`` (qid, judgment group, docno, label), ``qrels_prefs`` (the qrels_jg layout read as
+#: preferences within each group) and ``prefs`` (qid, group, subgroup, docno, label).
+JUDGMENT_FORMATS = ("qrels", "qrels_jg", "qrels_prefs", "prefs")
 #: How a sweep lines up the runs' queries: those every run was scored on, or all of them with 0
 #: where a run has none.
 QUERY_POLICIES = ("intersection", "zero")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
-from ..policies import DUPLICATE_POLICIES, QUERY_SETS, TIE_ORDERS
+from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_ORDERS
 from .names import MAX_INTEGER, number_text, positive_integer
 
 #: Azure's evaluator scores the top 3.
@@ -85,6 +85,17 @@ class EvaluationOptions:
     run_duplicates, qrels_duplicates
         A document repeated within a query: which score/label counts, ``"last"``, ``"first"``,
         ``"max"``, or ``"raise"`` (an error naming the first repeated row).
+    judged_only
+        TREC measures: drop every retrieved document the qrels do not judge before ranking
+        (trec_eval's ``-J``); the documents below move up.
+    collection_size
+        TREC measures: the number of documents in the collection (trec_eval's ``-N``; None =
+        trec_eval's default, unbounded), read by the measures that need it.
+    judgments
+        How the qrels are laid out (trec_eval's ``-R``), one of
+        :data:`~retrieval_eval.policies.JUDGMENT_FORMATS`: ``"qrels"`` (the default), or judgment
+        groups (``"qrels_jg"``) and preferences (``"qrels_prefs"``, ``"prefs"``) for the measures
+        that read them.
 
     Examples
     --------
@@ -105,12 +116,20 @@ class EvaluationOptions:
     max_docs: int | None = None
     run_duplicates: str | None = None
     qrels_duplicates: str | None = None
+    judged_only: bool = False
+    collection_size: int | None = None
+    judgments: str = "qrels"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", _positive("the cutoff k", self.k))
         object.__setattr__(self, "rel_level", _positive("rel_level", self.rel_level))
         if self.max_docs is not None:
             object.__setattr__(self, "max_docs", _positive("max_docs", self.max_docs))
+        if self.collection_size is not None:
+            object.__setattr__(self, "collection_size", _positive("collection_size", self.collection_size))
+        if not isinstance(self.judged_only, bool):
+            raise ConfigError(f"judged_only must be True or False, got {self.judged_only!r}")
+        _choice("judgments", self.judgments, JUDGMENT_FORMATS)
         labels = LabelRange(self.label_min, self.label_max)  # checks the range
         object.__setattr__(self, "label_min", labels.label_min)
         object.__setattr__(self, "label_max", labels.label_max)
