@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,24 @@ def require_shared(relative: str) -> Path:
 def trec_eval_test() -> Path:
     """trec_eval's own test files (``shared/peers/trec_eval_test``)."""
     return require_shared("peers/trec_eval_test")
+
+
+@pytest.fixture(scope="session")
+def trec_eval_binary() -> Path:
+    """The real trec_eval 10 binary, built once from ``shared/peers/trec_eval_src`` into a cache directory.
+
+    Skips without make and a C compiler, except under CI (``CI=true``), where it fails.
+    """
+    script = require_shared("peers/build_trec_eval.sh")
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        message = "building trec_eval needs make and a C compiler"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    built = subprocess.run(["bash", str(script)], capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        pytest.fail(f"building trec_eval failed: {built.stderr.strip()}")
+    return Path(built.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="session")
