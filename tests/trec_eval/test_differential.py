@@ -1,0 +1,66 @@
+"""``retrieval-eval evaluate --trec`` against the real trec_eval 10 binary, byte for byte, on random input.
+
+Random qrels and runs (tests/trec_eval/strategies.py) under random trec_eval command lines (the
+measures of tests/trec_eval/measures.py, nicknames, -q -c -n -J -l -M -N); the whole stdout and the
+exit status must be what :func:`tests.trec_eval.differential.expected` says for trec_eval's.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.trec_eval.differential import TREC_EVAL_MISSING_QUERY, assert_same, expected, run_ours
+from tests.trec_eval.measures import MEASURES, NICKNAMES, WITH_PARAMETERS
+from tests.trec_eval.strategies import Collection, Query, collections, command_options
+
+
+def _compare(binary: Path, collection: Collection, options: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        qrels, run = collection.write(Path(directory))
+        assert_same(binary, options, qrels, run)
+
+
+@given(collection=collections(), options=command_options())
+def test_random_command_lines(trec_eval_binary, collection, options):
+    _compare(trec_eval_binary, collection, options)
+
+
+@pytest.mark.parametrize("nickname", NICKNAMES)
+@given(collection=collections(), options=command_options())
+def test_nicknames_per_query(trec_eval_binary, nickname, collection, options):
+    # Every measure of the set on each example, per query and in the `all` lines.
+    _compare(trec_eval_binary, collection, ["-q", "-m", nickname, *options])
+
+
+@given(collection=collections(), measure=st.sampled_from((*MEASURES, *WITH_PARAMETERS)),
+       options=st.sampled_from(([], ["-c"], ["-J"], ["-l", "2"], ["-M", "3"], ["-N", "100"])))
+def test_one_measure_per_query(trec_eval_binary, collection, measure, options):
+    # One measure at a time, so that a discrepancy names its measure.
+    _compare(trec_eval_binary, collection, ["-q", "-m", measure, *options])
+
+
+ONE_MISSING = Collection((Query("1", (("a", 1),), (("a", "1"),)), Query("2", (("a", 1),), ()),
+                          Query("3", (("b", 0),), (("b", "2"),))))
+
+
+@pytest.mark.parametrize("options", [[], ["-q"], ["-q", "-m", "P.5"], ["-n"]])
+def test_a_judged_query_without_results(trec_eval_binary, tmp_path, options):
+    # trec_eval 10 refuses it (trec_eval 9 and pytrec_eval leave the query out of the mean).
+    qrels, run = ONE_MISSING.write(tmp_path)
+    theirs, want = expected(trec_eval_binary, options, qrels, run)
+    assert theirs.status == TREC_EVAL_MISSING_QUERY and "result qid '2' not found in qrels" in theirs.stderr
+    ours = run_ours(options, qrels, run)
+    assert ours == want
+    # Refused or left out, the query is named, in one line.
+    assert "'2'" in ours.stderr and len(ours.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("options", [["-c"], ["-c", "-q", "-m", "all_trec"], ["-c", "-l", "2", "-M", "1"]])
+def test_a_judged_query_without_results_under_c(trec_eval_binary, tmp_path, options):
+    qrels, run = ONE_MISSING.write(tmp_path)
+    assert_same(trec_eval_binary, options, qrels, run)
