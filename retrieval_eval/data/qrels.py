@@ -9,33 +9,72 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
-from ..kernels.judgments import index_judgments
+from ..kernels.judgments import KEEP_MAX, index_judgments
+from ..policies import JUDGMENT_FORMATS
 from ._grouped import GroupedTable
-from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates
+from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, require_columns
 from .ids import IdLookup, QueryGroups, read_only
+from .judgment_groups import JudgmentGroups, NamedCodes, raise_on_repeats_in_groups, split_by_group
+
+#: The layouts whose judgments are preferences: relevance levels are numbers (trec_eval's double).
+_PREFERENCE_LAYOUTS = ("qrels_prefs", "prefs")
 
 
 class Qrels(GroupedTable):
-    """Judgments ``(query_id, doc_id, relevance)`` grouped by query.
+    """Judgments ``(query_id, doc_id, relevance)`` grouped by query, in one of trec_eval's layouts.
 
     Relevance labels are integers. When a (query, document) pair is judged more than once,
     ``duplicates`` says which label counts: ``"last"`` (Azure's rule, the default), ``"first"``,
     ``"max"``, or ``"raise"``. Row counts per query still include the repeated rows (Azure's
     ``total_ground_truth_documents``).
 
+    ``judgments`` is the layout (trec_eval's ``-R``, see
+    :data:`~retrieval_eval.policies.JUDGMENT_FORMATS`). The grouped layouts (``"qrels_jg"``,
+    ``"qrels_prefs"``, ``"prefs"``) have a ``group`` column and the preference layouts a
+    ``subgroup`` column too; the preference layouts' labels are relevance levels (float64, any
+    finite number; 0 and below are non-relevant, as trec_eval reads them). For them:
+
+    - ``groups`` / ``subgroups``: int64 per row (``subgroups`` None for ``qrels_jg``), codes of
+      the row's group / subgroup in ``group_names`` / ``subgroup_names``, numbered in byte order
+      of the names (trec_eval's ``strcmp`` order);
+    - ``segments``: the judgments of each query split per (group, subgroup), each indexed on its
+      own (:class:`~retrieval_eval.data.judgment_groups.JudgmentGroups`); ``duplicates`` decides
+      a document repeated within one (query, group, subgroup), while the same document may be
+      judged in several groups;
+    - the per-query index (``judged_rows``, ``judged_keys``, ``n_judged``, ...) holds the pool:
+      each document judged in any group of the query once, with the highest label any group
+      gives it.
+
     Build with :meth:`read` (any file or table) or from a canonical Arrow table with the
     constructor.
     """
 
     def __init__(
-        self, table: pa.Table, *, source: str = "<qrels>", duplicates: str = "last", queries: QueryGroups | None = None
+        self,
+        table: pa.Table,
+        *,
+        source: str = "<qrels>",
+        duplicates: str = "last",
+        queries: QueryGroups | None = None,
+        judgments: str = "qrels",
     ) -> None:
         policy = duplicate_policy_code(duplicates, what="qrels duplicates")
+        if not isinstance(judgments, str) or judgments not in JUDGMENT_FORMATS:
+            raise ConfigError(f"judgments must be one of {list(JUDGMENT_FORMATS)}, got {judgments!r}")
         super().__init__(table, "relevance", source, queries=queries)
-        self.labels = _integer_labels(table["relevance"], source)
+        self.judgments = judgments
+        preferences = judgments in _PREFERENCE_LAYOUTS
+        self.labels = (_level_labels if preferences else _integer_labels)(table["relevance"], source)
+        self.groups: np.ndarray | None = None
+        self.subgroups: np.ndarray | None = None
+        self.group_names: pa.Array | None = None
+        self.subgroup_names: pa.Array | None = None
+        self.segments: JudgmentGroups | None = None
+        if judgments != "qrels":
+            policy = self._split_by_group(table, policy, subgroups=preferences)
         index = index_judgments(
             self.queries.offsets,
             self.queries.order,
@@ -51,6 +90,21 @@ class Qrels(GroupedTable):
         )
         raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
 
+    def _split_by_group(self, table: pa.Table, policy: int, *, subgroups: bool) -> int:
+        """Code the groups, index each (query, group, subgroup); returns the policy of the per-query pool."""
+        names = ("group", "subgroup") if subgroups else ("group",)
+        require_columns(table, names, self.source)
+        self.table = table.select(["query_id", "doc_id", "relevance", *names])
+        groups = NamedCodes.of(table["group"], field="group", source=self.source)
+        subgroup_codes = NamedCodes.of(table["subgroup"], field="subgroup", source=self.source) if subgroups else None
+        self.groups, self.group_names = groups.codes, groups.names
+        if subgroup_codes is not None:
+            self.subgroups, self.subgroup_names = subgroup_codes.codes, subgroup_codes.names
+        self.segments, repeated = split_by_group(self.queries, self.doc_ids, self.labels, self.groups, self.subgroups, policy)
+        raise_on_repeats_in_groups(repeated, self.table, self.source, groups, subgroup_codes)
+        # A document judged in several groups is one document of the pool.
+        return KEEP_MAX
+
     @classmethod
     def read(
         cls,
@@ -59,12 +113,18 @@ class Qrels(GroupedTable):
         columns: Mapping[str, str] | None = None,
         format: str | None = None,
         duplicates: str = "last",
+        judgments: str = "qrels",
     ) -> "Qrels":
-        """Read qrels from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows."""
+        """Read qrels from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows.
+
+        ``judgments``: the layout, as :func:`~retrieval_eval.io.read_qrels_table` reads it. A
+        :class:`Qrels` given as ``source`` is returned as it is, in the layout it was built in
+        (a metric that cannot read that layout refuses it when scored).
+        """
         if isinstance(source, Qrels):
             return source
-        table = read_qrels_table(source, columns=columns, format=format)
-        return cls(table, source=source_label(source), duplicates=duplicates)
+        table = read_qrels_table(source, columns=columns, format=format, judgments=judgments)
+        return cls(table, source=source_label(source), duplicates=duplicates, judgments=judgments)
 
     @cached_property
     def query_lookup(self) -> IdLookup:
@@ -85,11 +145,14 @@ class Qrels(GroupedTable):
             self.doc_ids.offsets,
             self.queries.order,
             self.queries.offsets,
+            *(array for array in (self.groups, self.subgroups) if array is not None),
         )
-        return self.table.nbytes + sum(array.nbytes for array in arrays)
+        segments = 0 if self.segments is None else self.segments.nbytes
+        return self.table.nbytes + sum(array.nbytes for array in arrays) + segments
 
     def __repr__(self) -> str:
-        return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)})"
+        layout = "" if self.judgments == "qrels" else f", judgments={self.judgments!r}"
+        return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)}{layout})"
 
     def check_label_range(self, label_min: int, label_max: int, *, option: str = "label range") -> None:
         """Raise :class:`InputError` naming the first label outside ``[label_min, label_max]``."""
@@ -103,6 +166,19 @@ class Qrels(GroupedTable):
                 row=row + 1,
                 field="relevance",
             )
+
+
+def _level_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
+    """Preference levels as float64: numbers, none missing, none NaN."""
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
+        raise InputError(f"relevance levels must be numbers, found {column.type}", source=source, field="relevance")
+    if column.null_count:
+        row = first_true(column.is_null().to_numpy(zero_copy_only=False))
+        raise InputError("missing relevance level", source=source, row=row + 1, field="relevance")
+    levels = numpy_view(column.cast(pa.float64()))
+    if np.isnan(levels).any():
+        raise InputError("relevance level must be a number, got NaN", source=source, row=first_true(np.isnan(levels)) + 1, field="relevance")
+    return read_only(levels)
 
 
 def _integer_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:

@@ -150,11 +150,13 @@ def parse_label_text(
 
 
 def parse_score_text(
-    values: Column, *, source: str, field: str | None, rows: RowMap | None = None
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None, what: str = "score"
 ) -> Column:
     """Scores written as text, as float64, by the score rule of the module docstring.
 
     The one place score text is read, for every source.
+
+    ``what`` names the value in messages (``"score"``, ``"relevance level"``).
 
     Raises
     ------
@@ -163,7 +165,7 @@ def parse_score_text(
         exactly (``"1152921504606846977"``, 2**60 + 1), or a finite number beyond float64
         (``"1e400"``). Nulls pass through (the caller rejects them).
     """
-    scores = parse_strings(values, pa.float64(), what=f"score must be {SCORE_TEXT}", source=source, field=field, rows=rows)
+    scores = parse_strings(values, pa.float64(), what=f"{what} must be {SCORE_TEXT}", source=source, field=field, rows=rows)
     # Only an integer literal of magnitude 2**53 or more can be rounded, and only text read
     # as infinite or NaN can be an overflow (or Arrow's "nan(...)"): such scores are rare,
     # so they alone are looked at one by one (decimals beyond 2**53, "1.5e20", are not).
@@ -177,7 +179,7 @@ def parse_score_text(
         problem = _score_text_problem(text, float(floats[index]))
         if problem is not None:
             raise InputError(
-                f"score {text!r} {problem}", source=source, row=_row_of(rows, index), field=field
+                f"{what} {text!r} {problem}", source=source, row=_row_of(rows, index), field=field
             )
     return scores
 
@@ -286,6 +288,51 @@ def as_scores(
         # Unsafe on purpose: a decimal rounds to the nearest float64, as decimal text does.
         return pc.cast(values, pa.float64(), safe=False)
     raise _wrong_type("scores must be numeric", values, source, field, rows)
+
+
+def parse_level_text(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None
+) -> Column:
+    """Preference relevance levels written as text (trec_eval's prefs ``rel_level``, a double), as float64.
+
+    The score rule of the module docstring, without NaN: a level is compared with others (and
+    with 0, the non-relevant level), which NaN cannot be.
+    """
+    levels = parse_score_text(values, source=source, field=field, rows=rows, what="relevance level")
+    _refuse_nan_levels(levels, source, field, rows)
+    return levels
+
+
+def as_levels(
+    values: Column,
+    *,
+    source: str,
+    field: str | None,
+    rows: RowMap | None = None,
+    from_text: bool = False,
+) -> Column:
+    """Preference relevance levels: numbers become float64 (as scores do), NaN is an error.
+
+    A string column is parsed by :func:`parse_level_text` from text sources (TREC, CSV/TSV)
+    and is an error from typed ones, as for scores.
+    """
+    values = _prepared(values, parse_level_text if from_text else None, source, field, rows)
+    if not (pa.types.is_integer(values.type) or pa.types.is_floating(values.type) or pa.types.is_decimal(values.type)):
+        raise _wrong_type("relevance levels must be numeric", values, source, field, rows)
+    levels = as_scores(values, source=source, field=field, rows=rows)
+    _refuse_nan_levels(levels, source, field, rows)
+    return levels
+
+
+def _refuse_nan_levels(levels: Column, source: str, field: str | None, rows: RowMap | None) -> None:
+    nan = np.isnan(numpy_view(levels, fill=0.0))
+    if nan.any():
+        raise InputError(
+            "relevance level must be a number, got NaN (levels are compared with each other)",
+            source=source,
+            row=_row_of(rows, int(np.flatnonzero(nan)[0])),
+            field=field,
+        )
 
 
 def as_relevance(

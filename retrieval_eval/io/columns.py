@@ -20,6 +20,9 @@ COLUMN_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "doc_id": ("doc_id", "document_id", "docno", "docid", "doc"),
         "score": ("score", "relevance_score", "sim"),
         "relevance": ("relevance", "label", "query_relevance_label", "rel", "grade"),
+        # Judgment groups and subgroups (trec_eval's qrels_jg and prefs layouts).
+        "group": ("group", "judgment_group", "jg"),
+        "subgroup": ("subgroup", "judgment_subgroup", "jsg"),
     }
 )
 

@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import arrow_array, numpy_view
-from retrieval_eval.io.coerce import Parser, parse_label_text, parse_score_text
+from retrieval_eval.io.coerce import Parser, parse_label_text, parse_level_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, read_all, resolve_source
 
@@ -62,6 +62,47 @@ QRELS_LAYOUT = TrecLayout(
         (0, "query_id", pa.string(), None),
         (2, "doc_id", pa.string(), None),
         (3, "relevance", pa.int64(), parse_label_text),
+    ),
+    comment_at_start=True,
+)
+#: trec_eval's ``-R qrels_jg`` (get_qrels_jg.c): the second field is the judgment group.
+QRELS_JG_LAYOUT = TrecLayout(
+    fields=4,
+    exact=True,
+    syntax="qid jg docno rel",
+    keep=(
+        (0, "query_id", pa.string(), None),
+        (1, "group", pa.string(), None),
+        (2, "doc_id", pa.string(), None),
+        (3, "relevance", pa.int64(), parse_label_text),
+    ),
+    comment_at_start=True,
+)
+#: trec_eval's ``-R qrels_prefs`` (get_qrels_prefs.c): a qrels file read as preferences, the
+#: second field the judgment group, the label a relevance level (a double, as its ``atof``).
+QRELS_PREFS_LAYOUT = TrecLayout(
+    fields=4,
+    exact=True,
+    syntax="qid jg docno rel_level",
+    keep=(
+        (0, "query_id", pa.string(), None),
+        (1, "group", pa.string(), None),
+        (2, "doc_id", pa.string(), None),
+        (3, "relevance", pa.float64(), parse_level_text),
+    ),
+    comment_at_start=True,
+)
+#: trec_eval's ``-R prefs`` (get_prefs.c): judgment group and subgroup, then docno and level.
+PREFS_LAYOUT = TrecLayout(
+    fields=5,
+    exact=True,
+    syntax="qid jg jsg docno rel_level",
+    keep=(
+        (0, "query_id", pa.string(), None),
+        (1, "group", pa.string(), None),
+        (2, "subgroup", pa.string(), None),
+        (3, "doc_id", pa.string(), None),
+        (4, "relevance", pa.float64(), parse_level_text),
     ),
     comment_at_start=True,
 )

@@ -633,7 +633,7 @@ def test_alias_table_is_documented_in_errors():
     for canonical, names in COLUMN_ALIASES.items():
         for name in names:
             assert set(name) <= set(string.ascii_lowercase + "_"), name
-            assert canonical in ("query_id", "doc_id", "score", "relevance")
+            assert canonical in ("query_id", "doc_id", "score", "relevance", "group", "subgroup")
 
 
 def test_trec_non_ascii_space_is_part_of_an_id(tmp_path):
