@@ -149,7 +149,7 @@ class Evaluator:
 
         start_of_work()
         self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
-        self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates)
+        self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates, judgments=self.plan.options.judgments)
         self._sources = _paths(qrels)
 
     @classmethod
