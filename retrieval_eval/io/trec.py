@@ -3,13 +3,20 @@
 Format, as trec_eval reads it:
 
 - qrels: ``qid iter docno rel``, exactly 4 whitespace-separated fields;
+- judgment groups (``-R qrels_jg``, get_qrels_jg.c): ``qid jg docno rel``;
+- qrels read as preferences (``-R qrels_prefs``, get_qrels_prefs.c): ``qid jg docno
+  rel_level``, the level a number (trec_eval's ``atof``);
+- preferences (``-R prefs``, get_prefs.c): ``qid jg jsg docno rel_level``, exactly 5 fields;
 - run: ``qid Q0 docno rank score tag``, at least 6 fields (trec_eval ignores any text
   after the tag, and so do we).
 
 Fields are separated by any run of ASCII whitespace (spaces, tabs), as C's ``isspace``
-does. Comment lines are those trec_eval 10 skips (``get_qrels.c``,
-``get_trec_results.c``): in qrels, a line whose first character is ``#``; in a run, a
-line whose first non-blank character is ``#``. A ``#`` anywhere else is text (a docno
+does. Comment lines are those trec_eval 10 skips (``get_qrels.c`` and the three other
+judgment readers, which share its code, and ``get_trec_results.c``): in judgments, a line
+whose first character is ``#``; in a run, a line whose first non-blank character is ``#``.
+Two trec_eval 10 defects of the judgment readers are not reproduced: a comment line right
+after another is read as data there (``# c1`` then ``# c2`` is "Malformed line"), and a
+comment as the file's last line makes it read past its buffer (a segmentation fault). A ``#`` anywhere else is text (a docno
 ``CR#93E-1860``, or in qrels an indented ``#1``, which trec_eval reads as a query id).
 A comment line that is also a valid data line of a query whose id starts with ``#``
 (``#1 Q0 d 1 2.5 run``) is an error, not a silent drop: trec_eval 10 skips it, 9 read it
