@@ -139,6 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print trec_eval's three-column output (measure, query, value) instead of the summary")
     run.add_argument("-q", dest="per_query", action="store_true",
                      help="with --trec: also the per-query lines (trec_eval -q)")
+    run.add_argument("-n", dest="no_summary", action="store_true",
+                     help="with --trec: no summary (all) lines (trec_eval -n)")
+    run.add_argument("-Z", dest="zscores", metavar="ZSCORES_FILE",
+                     help="with --trec: print z-scores against the per-query means and deviations of a file of "
+                     "'qid measure mean stddev' lines (trec_eval -Z)")
+    run.add_argument("-T", dest="results_format", choices=("trec_results",),
+                     help="with --trec: the results format (trec_eval -T; trec_results, the only one it has)")
+    run.add_argument("-D", dest="debug_level", type=int, metavar="LEVEL",
+                     help="with --trec: accepted as trec_eval -D takes it; no debug output is printed")
     run.add_argument("--qrels-column", action="append", default=[], metavar="CANONICAL=NAME",
                      help="which qrels column is query_id, doc_id or relevance (when the defaults do not find it)")
     run.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
@@ -265,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             raise
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except (KeyboardInterrupt, _Terminated) as stop:
         # What was being written is removed already, by the with blocks and handlers it unwound.
         if args.debug:
@@ -328,16 +337,54 @@ def _check_outputs(outputs: dict[str, str | None], inputs: list[str | None]) -> 
 
 
 def _evaluate_and_print(args: argparse.Namespace) -> int:
-    result, metrics = _evaluate(args)
     if args.trec:
-        from .io import trec_run_tag
-        from .metrics.trec_output import trec_lines
-
-        run_id = trec_run_tag(args.run[0]) if args.run else None
-        _emit("\n".join(trec_lines(result, metrics, per_query=args.per_query, rel_level=args.rel_level, run_id=run_id)))
-    else:
-        _emit(_summary_text(result, args.format))
+        return _trec_eval(args)
+    for flag, given in (("-n", args.no_summary), ("-Z", args.zscores), ("-T", args.results_format),
+                        ("-D", args.debug_level is not None)):
+        if given:
+            raise _usage(f"{flag} goes with --trec (trec_eval's output)")
+    result, evaluator = _evaluate(args)
+    _emit(_summary_text(result, args.format, _conventions(evaluator)))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
+
+
+def _trec_eval(args: argparse.Namespace) -> int:
+    """``--trec``: what trec_eval prints for the same command line (retrieval_eval.metrics.trec_eval_run)."""
+    import warnings
+
+    from .metrics.evaluator import NoSharedQueriesWarning
+    from .metrics.trec_eval_run import trec_eval
+
+    if args.azure or _streamed(args) or len(args.run) != 1:
+        raise _usage("--trec scores one qrels file against one run file read whole, as trec_eval does")
+    if args.threshold:
+        raise _usage("--threshold does not go with --trec, whose exit status is trec_eval's")
+    _check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.qrels, *args.run, args.zscores])
+    from .io import trec_run_tag
+
+    zscores = None
+    if args.zscores:
+        from .io.zscores import read_zscores
+
+        zscores = read_zscores(args.zscores)
+    options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NoSharedQueriesWarning)
+        output = trec_eval(
+            args.qrels, args.run[0], args.metrics, options=options, per_query=args.per_query,
+            summary=not args.no_summary, run_id=trec_run_tag(args.run[0]), zscores=zscores,
+            qrels_columns=_parse_pairs(args.qrels_column, "--qrels-column"),
+            run_columns=_parse_pairs(args.run_column, "--run-column"),
+        )
+    for warning in caught:
+        print(f"retrieval-eval: warning: {warning.message}", file=sys.stderr)
+    if args.output:
+        output.result.write(args.output)
+    if args.summary_output:
+        output.result.write_summary(args.summary_output)
+    if output.lines:
+        _emit("\n".join(output.lines))
+    return EXIT_OK
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -425,8 +472,6 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
 
     from .metrics import Evaluator
     from .metrics.evaluator import NoSharedQueriesWarning
-    from .metrics.trec_output import OFFICIAL
-
     if args.per_query and not args.trec:
         raise _usage("-q goes with --trec (per-query lines); use -o FILE for a per-query table")
     _check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.qrels, *args.run])
@@ -437,7 +482,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
     # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
     options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
     thresholds = _parse_thresholds(args.threshold)
-    asked = args.metrics or (list(OFFICIAL) if args.trec else None)
+    asked = args.metrics or _default_measures(args)
     if args.azure:
         if args.run:
             raise _usage("with --azure give one file of Azure rows, not a qrels and a run")
@@ -458,7 +503,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
             streamed = _evaluate_streamed(args, evaluator, run_columns)
             # Its per-query dataset is written by then: the stream knows the shared queries only at its end.
             _refuse_nothing_shared(streamed, args)
-            return streamed, list(evaluator.metrics)
+            return streamed, evaluator
         from .data import Run
 
         run = Run.read(args.run[0], columns=run_columns)
@@ -471,7 +516,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
         result.write(args.output)
     if args.summary_output:
         result.write_summary(args.summary_output)
-    return result, list(evaluator.metrics)
+    return result, evaluator
 
 
 def _refuse_nothing_shared(result: EvaluationSummary, args: argparse.Namespace) -> None:
@@ -556,7 +601,37 @@ def _usage(message: str) -> ConfigError:
     return ConfigError(message)
 
 
-def _summary_text(result: EvaluationSummary, style: str) -> str:
+def _default_measures(args: argparse.Namespace) -> list[str] | None:
+    """Without -m: trec_eval's official measures for TREC files, Azure's document-retrieval set (None) otherwise."""
+    from pathlib import Path
+
+    from .io.sources import format_from_name
+
+    if args.azure or format_from_name(Path(args.qrels))[0] != "trec":
+        return None
+    return ["official"]
+
+
+def _conventions(evaluator: Evaluator) -> str:
+    """The reference of the measures and the rules the evaluation followed, in one line."""
+    options = evaluator.options
+    families = {REGISTRY.family(metric).name for metric in evaluator.metrics}
+    queries = {"qrels": "every judged query (one without results scores 0)", "both": "judged queries with results",
+               "union": "judged and retrieved queries"}[options.query_set]
+    described = []
+    if "trec" in families:
+        ties = options.ties or "docid"
+        described.append(f"trec_eval 10 (relevant: label >= {options.rel_level}; ties: "
+                         f"{'descending doc id' if ties == 'docid' else 'input order'})")
+    if "document_retrieval" in families:
+        ties = options.ties or "input"
+        described.append(f"azure-ai-evaluation document retrieval (labels {options.label_min}..{options.label_max}; "
+                         f"ties: {'input order' if ties == 'input' else 'descending doc id'})")
+    others = sorted(families - {"trec", "document_retrieval"})
+    return "measures: " + "; ".join([*described, *others]) + f"; queries: {queries}"
+
+
+def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> str:
     if style == "json":
         return json.dumps(result.to_dict(), indent=2)
     records = result.summary_records()
@@ -566,6 +641,7 @@ def _summary_text(result: EvaluationSummary, style: str) -> str:
     counts = result.query_counts
     lines = [
         f"run: {result.run}",
+        conventions,
         f"queries: {counts['evaluated']} evaluated ({counts['both']} judged and retrieved, "
         f"{counts['judged_only']} judged only, {counts['retrieved_only']} retrieved only)",
         *_aligned_table(records),

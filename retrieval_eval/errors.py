@@ -34,6 +34,12 @@ class InputError(RetrievalEvalError, ValueError):
         super().__init__(_locate(message, source=source, row=row, field=field))
 
 
+class MissingQueryError(InputError):
+    """A judged query has no results, where trec_eval 10 stops (its exit status 4, which the command line keeps)."""
+
+    exit_status = 4
+
+
 class ConfigError(RetrievalEvalError, ValueError):
     """A parameter is invalid: an unknown metric, k <= 0, a bad threshold or label range."""
 

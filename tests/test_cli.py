@@ -23,10 +23,22 @@ def run_cli(capsys, *argv):
     return code, out, err
 
 
-def test_default_summary(capsys):
+def test_default_summary_of_trec_files_is_trec_evals_official_set(capsys):
     code, out, err = run_cli(capsys, "evaluate", QRELS, RUN)
     assert code == 0 and err == ""
-    assert "25 evaluated" in out
+    lines = out.splitlines()
+    assert lines[1].startswith("measures: trec_eval 10 (relevant: label >= 1; ties: descending doc id)")
+    assert "25 evaluated" in lines[2]
+    names = [line.split()[0] for line in lines[5:]]
+    assert names[:4] == ["num_ret", "num_rel", "num_rel_ret", "map"]
+    assert {"gm_map", "rprec", "bpref", "recip_rank", "precision@5", "precision@1000"} <= set(names)
+    assert "precision@3" not in names  # -k's default never replaces the cutoffs of trec_eval's P
+
+
+def test_default_summary_of_tables_is_azures_document_retrieval_set(capsys):
+    code, out, err = run_cli(capsys, "evaluate", str(DATA / "qrels.parquet"), str(DATA / "run.parquet"))
+    assert code == 0 and err == ""
+    assert out.splitlines()[1].startswith("measures: azure-ai-evaluation document retrieval (labels 0..4")
     for name in ("ndcg_exp@3", "xdcg@3", "fidelity", "holes@3", "total_ground_truth_documents"):
         assert name in out
 
@@ -73,7 +85,7 @@ def test_azure_rows(capsys):
     code, out, _ = run_cli(capsys, "evaluate", "--azure", str(DATA / "azure_rows.jsonl"), "--format", "json")
     assert code == 0
     azure = json.loads(out)["metrics"]
-    _, out, _ = run_cli(capsys, "evaluate", QRELS, RUN, "--format", "json")
+    _, out, _ = run_cli(capsys, "evaluate", str(DATA / "qrels.parquet"), str(DATA / "run.parquet"), "--format", "json")
     assert json.loads(out)["metrics"] == azure
 
 
@@ -84,7 +96,7 @@ def test_azure_rows(capsys):
         (["evaluate", QRELS, "missing.trec"], "missing.trec"),
         (["evaluate", QRELS, RUN, "-k", "0"], "positive integer"),
         (["evaluate", QRELS, RUN, "--threshold", "fidelity"], "METRIC=NUMBER"),
-        (["evaluate", QRELS, RUN, "--label-max", "1"], "label range"),
+        (["evaluate", QRELS, RUN, "-m", "ndcg_exp@3", "--label-max", "1"], "label range"),
         (["evaluate", QRELS], "qrels file and a run file"),
         (["evaluate", "--azure", QRELS, RUN], "one file of Azure rows"),
         (["evaluate", QRELS, RUN, "-o", "/nonexistent-dir/x.parquet"], "x.parquet"),
@@ -137,9 +149,10 @@ def test_trec_output_has_trec_eval_columns_and_names(capsys):
     lines = [line.split("\t") for line in out.splitlines()]
     assert all(len(fields) == 3 for fields in lines)
     names = [fields[0].strip() for fields in lines]
-    assert names == ["runid", "num_q", "P_5", "P_10", "map", "num_ret"]
+    # trec_eval's order (its measure table), not the order of -m; runid and num_q only when asked for.
+    assert names == ["num_ret", "map", "P_5", "P_10"]
     assert all(fields[1] == "all" for fields in lines)
-    assert lines[1][2] == "25" and lines[5][2].isdigit()  # counts print whole, as trec_eval's
+    assert lines[0][2] == "385"  # counts print whole (summed), as trec_eval's
     assert lines[2][2].startswith("0.") and len(lines[2][2]) == 6  # %6.4f
 
 
@@ -163,10 +176,12 @@ def test_trec_conventions_from_the_command_line(capsys, tmp_path):
     qrels.write_text("query_id\tdoc_id\trelevance\nq1\ta\t1\nq2\tb\t1\n")
     code, _, err = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map")
     assert code == 2 and "more than once" in err and "row 2" in err
-    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "max", "--trec")
-    assert code == 0 and "num_q                 \tall\t1" in out
-    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "max", "--trec", "-c")
-    assert code == 0 and "num_q                 \tall\t2" in out and "map                   \tall\t0.5000" in out
+    # trec_eval 10 stops with status 4 at a judged query without results (q2), unless -c.
+    code, out, err = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "map", "--run-duplicates", "max", "--trec")
+    assert (code, out) == (4, "") and "judged query 'q2' has no results" in err and "-c" in err
+    code, out, _ = run_cli(capsys, "evaluate", str(qrels), str(run), "-m", "num_q", "-m", "map", "--run-duplicates",
+                           "max", "--trec", "-c")
+    assert code == 0 and out == "num_q                 \tall\t2\nmap                   \tall\t0.5000\n"
 
 
 def test_trec_output_is_byte_identical_to_trec_eval(capsys, trec_eval_test):

@@ -59,7 +59,7 @@ def test_a_failed_threshold_exits_1(capsys, collection):
     ("extra", "message"),
     [
         (["-o", "per_query.csv"], "-o takes a directory"),
-        (["--trec"], "--trec prints from a per-query table in memory"),
+        (["--trec"], "--trec scores one qrels file against one run file read whole"),
         (["--memory-budget", "lots"], "memory budget must be a size"),
     ],
 )

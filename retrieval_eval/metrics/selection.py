@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -15,9 +14,7 @@ from .options import Conventions
 from .registry import REGISTRY
 from .result import Threshold
 from .trec import TREC
-
-_TREC_CUTOFF_LIST = re.compile(r"^\s*(?P<base>[^@()]+?)\.(?P<cutoffs>\d+(?:,\d+)+)\s*$")
-
+from .trec_eval_measures import expand
 
 #: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's
 #: repeated ``--threshold``, where a repeat must not vanish into a dict before it is seen).
@@ -27,6 +24,10 @@ Thresholds = Mapping[str | Metric, float] | Iterable[tuple[str | Metric, float]]
 def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_level: int = 1) -> list[Metric]:
     """Parse metric names (duplicates removed, order kept); None gives the default set at k.
 
+    trec_eval's measure names and nicknames expand as trec_eval expands them (``P`` is P at 5,
+    10, ..., 1000; ``P.5,10`` at 5 and 10; ``official``, ``all_trec``): k never replaces a cutoff
+    they imply. Other names without a cutoff take k.
+
     A metric listed twice (``P@5`` and ``precision@5``) is computed once: a list of metrics is a set.
     """
     if metrics is None:
@@ -35,11 +36,7 @@ def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_le
         metrics = [metrics]
     if not isinstance(metrics, Iterable):
         raise ConfigError(f"metrics must be a name, a Metric or a list of them, got {type(metrics).__name__}")
-    parsed: list[Metric] = []
-    for name in (item for given in metrics for item in _cutoff_list(given)):
-        metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
-        if metric not in parsed:
-            parsed.append(metric)
+    parsed = expand(metrics, rel_level=rel_level, default_k=k)
     if not parsed:
         raise ConfigError("no metrics given")
     return parsed
@@ -102,11 +99,3 @@ def conventions_for(metrics: Iterable[Metric]) -> Conventions:
     """trec_eval's conventions when any TREC measure is asked for, else azure-ai-evaluation's."""
     families = {REGISTRY.family(metric) for metric in metrics}
     return TREC.conventions if TREC in families else DOCUMENT_RETRIEVAL.conventions
-
-
-def _cutoff_list(name: str | Metric) -> list[str | Metric]:
-    """trec_eval's measure lists: ``P.5,10`` is ``P.5`` and ``P.10``."""
-    match = _TREC_CUTOFF_LIST.match(name) if isinstance(name, str) else None
-    if match is None:
-        return [name]
-    return [f"{match['base']}.{cutoff}" for cutoff in match["cutoffs"].split(",")]

@@ -1,30 +1,180 @@
-"""trec_eval's three-column output (``measure<TAB>query<TAB>value``), for scripts that parse it.
+"""trec_eval's three-column output (``measure<TAB>query<TAB>value``), byte for byte, for scripts that parse it.
 
-Names are trec_eval's where it has the measure (``P_10``, ``ndcg_cut_10``, ``Rprec``), else our
-canonical names (``judged@10``); a metric with a relevance level of its own keeps its canonical
-name unless it is the level of the whole output (trec_eval's ``-l``). Values print as trec_eval prints them:
-``%6.4f`` for measures, whole numbers for counts. Per-query lines come first, queries in byte
-order of their ids as trec_eval sorts them; then the ``all`` lines: ``runid`` (the run's tag),
-``num_q``, and
-each measure's mean over queries (its sum for the counts num_ret, num_rel and num_rel_ret).
+What is printed and how, as trec_eval 10 prints it (trec_eval.c, meas_acc.c, meas_avg.c,
+meas_print_single.c, meas_print_final.c):
+
+- With ``-q``, per query (queries in byte order of their ids, as trec_eval sorts its qrels), each
+  value of each measure in trec_eval's table order (see
+  :mod:`~retrieval_eval.metrics.trec_eval_measures`); geometric means, ``num_q`` and ``runid``
+  have no per-query line; ``relstring`` prints its text in quotes.
+- Then the ``all`` lines (none with ``-n``): ``runid`` (the tag of the run's last line, as
+  trec_eval keeps it), ``num_q``, and each value's summary: the per-query doubles added in
+  query order, then divided by the number of queries (means), or kept (the counts num_ret,
+  num_rel, num_rel_ret, num_nonrel_judged_ret and the preference counts), or exp(sum of
+  log(max(v, 0.00001)) / n) (gm_map, gm_bpref). Under ``-c``, ``num_rel``'s summary is counted
+  again over every judged query as trec_eval does: judgments with a label > 0, whatever ``-l``.
+- Values print ``%6.4f``, counts as whole numbers (C's ``(long)`` cast); names are padded to 22
+  characters. With z-scores (``-Z``) every per-query value is first converted (so summaries
+  are means of z-scores), names get a ``Z`` prefix and counts print ``%6.4f`` too.
+- Registry metrics trec_eval does not have (``judged@10``) follow trec_eval's values, in the
+  order asked, under their canonical names, summarized the same way (their mean, or sum).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
 
 from ..errors import InputError
 from .names import Metric
 from .registry import REGISTRY
-from .result import EvaluationResult
+from .trec_eval_measures import GEOMETRIC, MEAN, SUM, TrecEvalMeasure, TrecEvalSelection, TrecEvalValue
+
+#: trec_eval's floor under a value before its log is taken for a geometric mean (MIN_GEO_MEAN).
+MIN_GEO_MEAN = 0.00001
 
 
-#: What ``trec_eval`` prints without ``-m``: its "official" measures (num_q and runid come anyway).
-OFFICIAL = (
-    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-    *(f"iprec_at_recall_{level / 10:.2f}" for level in range(11)),
-    *(f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-)
+class ZScoreTable(Protocol):
+    def convert(self, query_id: str, name: str, value: float) -> float: ...
+
+
+@dataclass(frozen=True)
+class _Column:
+    """One printed value over the queries (in printing order), as trec_eval holds it per query."""
+
+    name: str
+    values: np.ndarray | None  # float64 per query; None for relstring, whose texts are in ``texts``
+    summary: str
+    whole: bool
+    per_query: bool
+    texts: Sequence[str] = ()
+
+
+def trec_eval_lines(
+    selection: TrecEvalSelection,
+    columns: Mapping[Metric, np.ndarray],
+    query_ids: Sequence[str],
+    *,
+    run_id: str,
+    per_query: bool = False,
+    summary: bool = True,
+    rel_level: int = 1,
+    relevant_judged: int | None = None,
+    relevance_strings: Mapping[int, Sequence[str]] | None = None,
+    zscores: ZScoreTable | None = None,
+) -> list[str]:
+    """The lines trec_eval prints for ``selection`` (see the module docstring).
+
+    ``columns``: each metric's per-query values, aligned with ``query_ids``; ``relevant_judged``:
+    under ``-c``, the judgments with a label > 0 over all judged queries (num_rel's summary);
+    ``relevance_strings``: per relstring length, each query's text, aligned with ``query_ids``.
+    """
+    ids = [str(query_id) for query_id in query_ids]
+    if per_query:
+        _printable("query id", ids)
+    order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"))
+    ordered_ids = [ids[i] for i in order]
+    index = np.array(order, dtype=np.int64)
+    table = [
+        column
+        for value in selection.values
+        if value.measure.name not in ("runid", "num_q")
+        for column in [_trec_column(value, columns, index, relevance_strings)]
+    ]
+    table += [_registry_column(metric, rel_level, columns, index) for metric in selection.others]
+    if zscores is not None:
+        table = [_in_zscores(column, ordered_ids, zscores) for column in table]
+    z = "Z" if zscores is not None else ""
+
+    lines: list[str] = []
+    if per_query:
+        printed = [column for column in table if column.per_query]
+        formatted = [_per_query_texts(column, zscores is not None) for column in printed]
+        for row, query_id in enumerate(ordered_ids):
+            for column, texts in zip(printed, formatted):
+                prefix = z if column.values is not None else ""
+                lines.append(f"{prefix}{column.name:<22}\t{query_id}\t{texts[row]}")
+    if not summary:
+        return lines
+    n = len(ordered_ids)
+    wanted = {value.measure.name for value in selection.values}
+    if "runid" in wanted:
+        lines.append(f"{'runid':<22}\tall\t{run_id}")
+    if "num_q" in wanted:
+        lines.append(f"{z}{'num_q':<22}\tall\t{_text(float(n), True, zscores is not None)}")
+    for column in table:
+        if column.values is None:
+            continue
+        total = _summary(column, n)
+        if column.name == "num_rel" and relevant_judged is not None:
+            total = float(relevant_judged)
+        lines.append(f"{z}{column.name:<22}\tall\t{_text(total, column.whole, zscores is not None)}")
+    return lines
+
+
+def _trec_column(
+    value: TrecEvalValue,
+    columns: Mapping[Metric, np.ndarray],
+    index: np.ndarray,
+    relevance_strings: Mapping[int, Sequence[str]] | None,
+) -> _Column:
+    measure: TrecEvalMeasure = value.measure
+    if value.metric is None:
+        texts = (relevance_strings or {}).get(value.length)
+        if texts is None:
+            raise ValueError(f"no relevance strings of length {value.length} were computed")
+        return _Column(value.name, None, measure.summary, False, True, [f"'{texts[i]}'" for i in index])
+    values = np.asarray(columns[value.metric], dtype=np.float64)[index]
+    if measure.summary == GEOMETRIC:
+        # trec_eval keeps log(max(v, MIN_GEO_MEAN)) per query, with the C library's log.
+        values = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()], dtype=np.float64)
+    return _Column(value.name, values, measure.summary, measure.whole, measure.per_query)
+
+
+def _registry_column(metric: Metric, rel_level: int, columns: Mapping[Metric, np.ndarray], index: np.ndarray) -> _Column:
+    definition = REGISTRY.definition(metric)
+    values = np.asarray(columns[metric], dtype=np.float64)[index]
+    summary = {"sum": SUM, "geometric": GEOMETRIC}.get(definition.aggregate, MEAN)
+    if summary == GEOMETRIC:
+        values = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()], dtype=np.float64)
+    return _Column(trec_name(metric, rel_level), values, summary, definition.integer, summary != GEOMETRIC)
+
+
+def _in_zscores(column: _Column, query_ids: Sequence[str], zscores: ZScoreTable) -> _Column:
+    if column.values is None:
+        return column
+    converted = np.array(
+        [zscores.convert(query_id, column.name, value) for query_id, value in zip(query_ids, column.values.tolist())],
+        dtype=np.float64,
+    )
+    return _Column(column.name, converted, column.summary, column.whole, column.per_query)
+
+
+def _summary(column: _Column, n: int) -> float:
+    """The ``all`` value: the per-query doubles added in query order (not pairwise), then averaged."""
+    total = float(np.cumsum(column.values)[-1]) if n else 0.0
+    if column.summary == SUM:
+        return total
+    if n == 0:
+        return total
+    if column.summary == GEOMETRIC:
+        return math.exp(total / n)
+    return total / n
+
+
+def _per_query_texts(column: _Column, in_zscores: bool) -> Sequence[str]:
+    if column.values is None:
+        return column.texts
+    return [_text(value, column.whole, in_zscores) for value in column.values.tolist()]
+
+
+def _text(value: float, whole: bool, in_zscores: bool) -> str:
+    """As trec_eval prints a value: ``%ld`` of the (long) cast for counts (``%6.4f`` with z-scores), else ``%6.4f``."""
+    return f"{int(value)}" if whole and not in_zscores else f"{value:6.4f}"
 
 
 def trec_name(metric: Metric, rel_level: int = 1) -> str:
@@ -34,49 +184,12 @@ def trec_name(metric: Metric, rel_level: int = 1) -> str:
     params = dict(metric.params)
     if definition.trec_name is None or (takes_level and int(params.get("rel", "1")) != rel_level):
         return str(metric)
+    if any(key not in ("rel", "recall") for key in params):
+        return str(metric)
     name = definition.trec_name.replace("{k}", str(metric.k))
     if "recall" in params:
         name = name.replace("{recall}", f"{float(params['recall']):.2f}")
     return name
-
-
-def trec_lines(
-    result: EvaluationResult,
-    metrics: Sequence[Metric],
-    *,
-    per_query: bool = False,
-    rel_level: int = 1,
-    run_id: str | None = None,
-) -> list[str]:
-    """The lines trec_eval would print for ``metrics`` (``-q``: with per-query lines; ``-l``: rel_level).
-
-    ``run_id``: the ``runid`` line's value (trec_eval prints the run file's tag); default the run's name.
-    """
-    lines: list[str] = []
-    definitions = {metric: REGISTRY.definition(metric) for metric in metrics}
-    run = result.run if run_id is None else run_id
-    if per_query:
-        ids = [str(query_id) for query_id in result.query_ids.to_pylist()]
-        _printable("query id", ids)
-        # trec_eval prints geometric means (gm_map) only for all queries.
-        columns = [
-            (f"{trec_name(metric, rel_level):<22}", definitions[metric].integer, result.values(metric).tolist())
-            for metric in metrics
-            if not definitions[metric].geometric
-        ]
-        for row in sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")):
-            for name, whole, values in columns:
-                lines.append(f"{name}\t{ids[row]}\t{_value(values[row], whole)}")
-    lines.append(f"{'runid':<22}\tall\t{run}")
-    lines.append(f"{'num_q':<22}\tall\t{len(result.query_ids)}")
-    means = result.means
-    for metric in metrics:
-        if definitions[metric].aggregate == "sum":
-            total, whole = result.values(metric).sum(), True
-        else:
-            total, whole = means[str(metric)], False
-        lines.append(f"{trec_name(metric, rel_level):<22}\tall\t{_value(total, whole)}")
-    return lines
 
 
 def _printable(what: str, values: list[str]) -> None:
@@ -90,8 +203,3 @@ def _printable(what: str, values: list[str]) -> None:
                 f"{what} {value!r} is empty or holds whitespace, which trec_eval's output format cannot print; "
                 "use the per-query table (-o) instead"
             )
-
-
-def _value(value: float, whole: bool) -> str:
-    """As trec_eval prints a value: whole numbers for counts, else ``%6.4f``."""
-    return f"{int(value)}" if whole else f"{value:6.4f}"

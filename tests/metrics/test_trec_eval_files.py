@@ -1,77 +1,46 @@
-"""trec_eval's own test files: every measure we implement, every query, to the printed digit.
+"""trec_eval's own test suite: every expected output reproduced byte for byte by ``evaluate --trec``.
 
 The expected outputs and the command line behind each are in ``shared/peers/trec_eval_test``
-(its README); they are read from there at test time. Lines for measures we do not implement
-(iprec_at_recall, gm_map, utility, ...) are skipped, and each case checks that the measures we
-do implement were all compared, so a skip can never hide one.
+(its README); they are read from there at test time. Each case runs the command line of its
+expected output, trec_eval's flags unchanged, through the command line in-process.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from retrieval_eval import ConfigError, REGISTRY, evaluate
-from retrieval_eval.io import trec_run_tag
-from retrieval_eval.metrics.trec_output import trec_lines
+from retrieval_eval.cli import main
 
-# (expected output, qrels, run, evaluate() options matching its trec_eval command line)
+# (expected output, trec_eval's arguments as upstream's `make quicktest` gives them)
 CASES = [
-    ("out.test", "qrels.test", "results.test", {}),
-    ("out.test", "qrels.test.with-comments", "results.test", {}),
-    ("out.comment.test", "qrels.comment.test", "results.comment.test", {}),
-    ("out.test.a", "qrels.test", "results.test", {}),
-    ("out.test.aq", "qrels.test", "results.test", {}),
-    ("out.test.aqc", "qrels.test", "results.trunc", {"query_set": "qrels"}),  # -c
-    ("out.test.aqcM", "qrels.test", "results.trunc", {"query_set": "qrels", "max_docs": 100}),  # -c -M100
-    ("out.test.aql", "qrels.rel_level", "results.test", {"rel_level": 2}),  # -l2
-    ("out.test.meas_params", "qrels.test", "results.test", {}),  # P.5,7,3 recall.20,2000 success.2,5,20 ...
+    ("out.test", "qrels.test results.test"),
+    ("out.test", "qrels.test.with-comments results.test"),
+    ("out.comment.test", "qrels.comment.test results.comment.test"),
+    ("out.test.a", "-m all_trec qrels.test results.test"),
+    ("out.test.aq", "-m all_trec -q qrels.test results.test"),
+    ("out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"),
+    ("out.test.aqcM", "-m all_trec -q -c -M100 qrels.test results.trunc"),
+    ("out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.comment.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
+    (
+        "out.test.meas_params",
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35 "
+        "-mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 "
+        "qrels.test results.test",
+    ),
+    ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
 ]
 
-# Measures trec_eval prints that this library implements: each case must compare all it holds.
-IMPLEMENTED = (
-    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "gm_bpref", "recip_rank", "infAP", "ndcg",
-    "11pt_avg", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_nonrel_judged_ret",
-)
-IMPLEMENTED_CUTOFFS = ("P_", "recall_", "ndcg_cut_", "map_cut_", "success_", "relative_P_")
 
-
-def expected_lines(path):
-    lines = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, query, value = line.split("\t")
-        lines[(name.strip(), query)] = value
-    return lines
-
-
-def implemented(name: str) -> bool:
-    if name.startswith("iprec_at_recall_"):
-        return True
-    return name in IMPLEMENTED or (name.startswith(IMPLEMENTED_CUTOFFS) and name.rsplit("_", 1)[1].isdigit())
-
-
-@pytest.mark.parametrize(("expected", "qrels", "run", "options"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_matches_trec_eval_output(trec_eval_test, expected, qrels, run, options):
-    want = expected_lines(trec_eval_test / expected)
-    rel_level = options.get("rel_level", 1)
-    metrics = []
-    for name, _ in want:
-        try:
-            metric = REGISTRY.parse(name, defaults={"rel": rel_level})
-        except ConfigError:
-            assert not implemented(name), f"{name} is implemented but does not parse"
-            continue
-        if metric not in metrics:
-            metrics.append(metric)
-    result = evaluate(trec_eval_test / qrels, trec_eval_test / run, metrics, **options)
-    per_query = any(query != "all" for _, query in want)
-    ours = {}
-    run_id = trec_run_tag(trec_eval_test / run)
-    for line in trec_lines(result, metrics, per_query=per_query, rel_level=rel_level, run_id=run_id):
-        name, query, value = line.split("\t")
-        ours[(name.strip(), query)] = value
-    compared = {(name, query) for name, query in want if implemented(name) or name in ("num_q", "runid")}
-    assert len(compared) >= 10
-    mismatches = {key: (ours.get(key), want[key]) for key in compared if ours.get(key) != want[key]}
-    assert not mismatches, mismatches
-    # Nothing printed for queries trec_eval leaves out (queries only in the run, or missing without -c).
-    assert {query for _, query in ours} == {query for _, query in want}
+@pytest.mark.parametrize(("expected", "arguments"), CASES, ids=[f"{e}:{a.split()[-2]}" for e, a in CASES])
+def test_reproduces_trec_eval_test_output(capsys, monkeypatch, trec_eval_test, expected, arguments):
+    monkeypatch.chdir(trec_eval_test)
+    capsys.readouterr()
+    status = main(["evaluate", "--trec", *arguments.split()])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    assert out == (trec_eval_test / expected).read_text(encoding="utf-8")

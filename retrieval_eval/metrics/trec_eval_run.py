@@ -1,0 +1,109 @@
+"""One trec_eval run: ``-m`` names resolved, the run scored by an Evaluator, trec_eval's lines printed.
+
+Which queries: trec_eval 10 walks the judged queries; the run's other queries are ignored. A
+judged query without results stops trec_eval with status 4 unless ``-c`` (then it is scored
+against one unjudged document and counts 0 in every mean); :class:`MissingQueryError` is that
+stop, with a message naming the query (trec_eval's own, "result qid '...' not found in qrels",
+reads the other way round). trec_eval 9 and pytrec_eval leave such queries out instead: the
+Python API's ``query_set="both"`` does that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import MissingQueryError
+from .evaluator import Evaluator
+from .names import Metric
+from .options import EvaluationOptions
+from .result import EvaluationResult
+from .trec_eval_measures import TrecEvalSelection, select
+from .trec_output import ZScoreTable, trec_eval_lines
+
+#: What trec_eval computes when ``-m`` is not given.
+DEFAULT_MEASURES = ("official",)
+
+
+@dataclass(frozen=True, eq=False)
+class TrecEvalOutput:
+    """trec_eval's lines and the evaluation behind them."""
+
+    lines: list[str]
+    result: EvaluationResult
+    selection: TrecEvalSelection
+
+
+def trec_eval(
+    qrels: Any,
+    run: Any,
+    measures: Iterable[str | Metric] | None = None,
+    *,
+    options: EvaluationOptions | None = None,
+    per_query: bool = False,
+    summary: bool = True,
+    run_id: str | None = None,
+    zscores: ZScoreTable | None = None,
+    qrels_columns: Mapping[str, str] | None = None,
+    run_columns: Mapping[str, str] | None = None,
+) -> TrecEvalOutput:
+    """Score ``run`` against ``qrels`` and print as ``trec_eval [-q] [-n] [-m measure]...`` does.
+
+    ``options``: trec_eval's other flags (``query_set="qrels"`` is ``-c``, ``rel_level`` ``-l``,
+    ``max_docs`` ``-M``, ``judged_only`` ``-J``, ``collection_size`` ``-N``, ``judgments``
+    ``-R``); any other query set than ``"qrels"`` is trec_eval's default (judged queries, each
+    with results). ``run_id``: the ``runid`` line (default: the run's name).
+    """
+    from ..data import Run
+    from ..data.join import align_queries
+
+    options = EvaluationOptions() if options is None else options
+    complete = options.query_set == "qrels"
+    options = dataclasses.replace(options, query_set="qrels" if complete else "both")
+    selection = select(DEFAULT_MEASURES if measures is None else measures, rel_level=options.rel_level, default_k=options.k)
+    # num_ret costs nothing extra and keeps an evaluation of runid or num_q alone well formed.
+    metrics = selection.metrics or ["num_ret"]
+    evaluator = Evaluator(qrels, metrics, options=options, qrels_columns=qrels_columns)
+    run = Run.read(run, columns=run_columns)
+    result = evaluator.evaluate(run)
+    if result.query_counts["judged_only"] and not complete:
+        _stop_at_a_missing_query(evaluator.qrels.query_ids, run)
+    strings = None
+    lengths = {value.length for value in selection.values if value.measure.name == "relstring"}
+    if lengths:
+        from .trec_relstring import relevance_strings
+
+        alignment = align_queries(evaluator.qrels, run, evaluator.plan.query_set)
+        strings = {length: relevance_strings(evaluator.qrels, run, alignment, evaluator.options, length) for length in lengths}
+    relevant_judged = int(np.count_nonzero(evaluator.qrels.labels > 0)) if complete else None
+    lines = trec_eval_lines(
+        selection,
+        {metric: result.values(metric) for metric in selection.metrics},
+        result.query_ids.to_pylist(),
+        run_id=result.run if run_id is None else run_id,
+        per_query=per_query,
+        summary=summary,
+        rel_level=options.rel_level,
+        relevant_judged=relevant_judged,
+        relevance_strings=strings,
+        zscores=zscores,
+    )
+    return TrecEvalOutput(lines, result, selection)
+
+
+def _stop_at_a_missing_query(judged: pa.Array, run: Any) -> None:
+    """trec_eval's status 4: the first judged query (in its byte order) that has no results."""
+    missing = pc.invert(pc.is_in(judged, value_set=run.query_ids))
+    ids: Sequence[str] = [str(query_id) for query_id in judged.filter(missing).to_pylist()]
+    first = min(ids, key=lambda text: text.encode("utf-8"))
+    others = f" (and {len(ids) - 1} more)" if len(ids) > 1 else ""
+    raise MissingQueryError(
+        f"judged query {first!r}{others} has no results in the run {run.source}: trec_eval 10 stops here with "
+        "status 4; give -c to score it as retrieving nothing, as trec_eval -c does"
+    )
