@@ -11,7 +11,7 @@ Names are loaded on first use: ``import retrieval_eval`` alone loads neither pan
 from __future__ import annotations
 
 from ._lazy import lazy_attributes
-from .errors import ConfigError, InputError, OutputError, RetrievalEvalError, UnknownMetricError
+from .errors import ConfigError, InputError, MissingQueryError, OutputError, RetrievalEvalError, UnknownMetricError
 
 __version__ = "0.1.0"
 
@@ -26,9 +26,10 @@ _EXPORTS = {
     "Evaluator": ".metrics",
     "Metric": ".metrics",
     "evaluate": ".metrics",
+    "trec_eval": ".metrics",
 }
 
 __all__ = sorted(
-    [*_EXPORTS, "ConfigError", "InputError", "OutputError", "RetrievalEvalError", "UnknownMetricError", "__version__"]
+    [*_EXPORTS, "ConfigError", "InputError", "MissingQueryError", "OutputError", "RetrievalEvalError", "UnknownMetricError", "__version__"]
 )
 __getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -225,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("metrics", help="list the metrics", description="List every metric in the registry.")
     listing.add_argument("--format", choices=("table", "json"), default="table")
+    listing.add_argument("--trec", action="store_true",
+                         help="trec_eval's measures instead: its names in its order, default parameters, the nicknames "
+                         "that hold each, and the metric behind each value")
 
     compiling = commands.add_parser(
         "compile",
@@ -263,7 +266,7 @@ def _default(option: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "metrics":
-        print(_metrics_listing(args.format))
+        print(_trec_eval_listing(args.format) if args.trec else _metrics_listing(args.format))
         return EXIT_OK
     command = {"check": _check, "sweep": _sweep, "compile": _compile}.get(args.command, _evaluate_and_print)
     try:
@@ -704,6 +707,24 @@ def _metrics_listing(style: str) -> str:
         f"{r['metric']:<{width}}  {'higher' if r['higher_is_better'] else 'lower '} is better  {r['definition']}"
         + (f" Also written {', '.join(r['aliases'])}." if r["aliases"] else "")
         for r in rows
+    )
+
+
+def _trec_eval_listing(style: str) -> str:
+    from .metrics.trec_eval_measures import listing
+
+    rows = listing()
+    if style == "json":
+        return json.dumps(rows, indent=2)
+    width = max(len(row["measure"]) for row in rows)
+
+    def metrics(names: list[str]) -> str:
+        return "-" if not names else names[0] + (f" (+{len(names) - 1} more)" if len(names) > 1 else "")
+
+    return "\n".join(
+        f"{row['measure']:<{width}}  {('.' + ','.join(row['defaults'])) if row['defaults'] else '':<44}  "
+        f"{metrics(row['metrics']):<40}  {' '.join(row['nicknames'])}".rstrip()
+        for row in rows
     )
 
 

@@ -285,6 +285,23 @@ def expand(names: Iterable[str | Metric], *, rel_level: int = 1, default_k: int 
     return list(metrics)
 
 
+def listing() -> list[dict[str, object]]:
+    """trec_eval's table as rows: measure, default parameters, the registry metrics of its values, nicknames."""
+    rows = []
+    for measure in MEASURES:
+        try:
+            metrics = [str(value.metric) for value in _values(measure, None, 1) if value.metric is not None]
+        except ConfigError:
+            metrics = []
+        rows.append({
+            "measure": measure.name,
+            "defaults": list(measure.defaults),
+            "metrics": metrics,
+            "nicknames": [nickname for nickname, names in NICKNAMES.items() if measure.name in names],
+        })
+    return rows
+
+
 def _values(measure: TrecEvalMeasure, text: str | None, rel_level: int) -> list[TrecEvalValue]:
     """The values of one measure, its parameters given as ``text`` (None: its defaults)."""
     try:
