@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
@@ -186,7 +187,17 @@ def _fraction(key: str, value: str) -> str:
     return repr(number)
 
 
-_PARAMETER_VALUES = {"rel": _positive_integer, "recall": _fraction}
+def _multiple(key: str, value: str) -> str:
+    """A multiple of R (``mult`` of rprec_mult and rprec_mult_avgjg): a finite decimal number, written as Python writes the float."""
+    number = float(value) if _DECIMAL.match(value) else math.nan
+    if not math.isfinite(number):
+        raise ConfigError(f"parameter {key} must be a number (a multiple of R, such as 0.2 or 1.5), got {value!r}")
+    return repr(number)
+
+
+#: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
+_DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_PARAMETER_VALUES = {"rel": _positive_integer, "recall": _fraction, "mult": _multiple}
 
 
 def _build() -> Registry:
