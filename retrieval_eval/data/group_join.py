@@ -1,0 +1,56 @@
+"""The join of a run with judgment groups: the run's arrays and policies as the group kernels read them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..policies import TIE_ORDERS
+from ._table import duplicate_policy_code, raise_on_duplicates
+from .join import _REPEATED, TIE_CODES, _check_same_kind
+from .qrels import Qrels
+from .run import Run
+
+
+@dataclass(frozen=True, eq=False)
+class GroupedRun:
+    """A run ready to be scored against judgment groups: its arrays as the group kernels read them, and its policies.
+
+    ``arrays``: ``(group_offsets, order, keys, offsets, data, scores)`` of the run's rows grouped
+    by query; ``judgments``: the qrels' segments as ``(query_segments, offsets, judged_rows,
+    judged_keys, judged_labels, n_judged, doc_offsets, doc_data)``
+    (see :func:`retrieval_eval.kernels.judgment_groups.judgment_group_measures`).
+    """
+
+    run: Run
+    arrays: tuple
+    judgments: tuple
+    is_string: bool
+    duplicate_policy: int
+    tie_order: int
+
+    def raise_on_duplicates(self, duplicate_rows: np.ndarray) -> None:
+        """Raise naming the first repeated run row, given each evaluated query's (-1 for none)."""
+        raise_on_duplicates(duplicate_rows, self.run.table, self.run.source, _REPEATED)
+
+
+def group_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
+    """``run`` against the judgment groups of ``qrels`` (read in a grouped layout), after checking policies and id kinds."""
+    if qrels.segments is None:
+        raise ConfigError(f"the qrels ({qrels.source}) have no judgment groups: read them with judgments='qrels_jg'")
+    if ties not in TIE_ORDERS:
+        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
+    seg = qrels.segments
+    groups = run.queries
+    return GroupedRun(
+        run,
+        (groups.offsets, groups.order, run.doc_ids.keys, run.doc_ids.offsets, run.doc_ids.data, run.scores),
+        (seg.query_segments, seg.offsets, seg.judged_rows, seg.judged_keys, seg.judged_labels, seg.n_judged,
+         qrels.doc_ids.offsets, qrels.doc_ids.data),
+        run.doc_ids.is_string,
+        duplicate_policy_code(duplicates, what="run duplicates"),
+        TIE_CODES[ties],
+    )
