@@ -24,12 +24,21 @@ class GroupedRun:
     (see :func:`retrieval_eval.kernels.judgment_groups.judgment_group_measures`).
     """
 
+    qrels: Qrels
     run: Run
     arrays: tuple
-    judgments: tuple
     is_string: bool
     duplicate_policy: int
     tie_order: int
+
+    @property
+    def judgments(self) -> tuple:
+        """The segments' arrays (the family checks the layout first, naming the measure)."""
+        seg = self.qrels.segments
+        if seg is None:
+            raise ConfigError(f"the qrels ({self.qrels.source}) have no judgment groups: read them with judgments='qrels_jg'")
+        return (seg.query_segments, seg.offsets, seg.judged_rows, seg.judged_keys, seg.judged_labels, seg.n_judged,
+                self.qrels.doc_ids.offsets, self.qrels.doc_ids.data)
 
     def raise_on_duplicates(self, duplicate_rows: np.ndarray) -> None:
         """Raise naming the first repeated run row, given each evaluated query's (-1 for none)."""
@@ -37,19 +46,15 @@ class GroupedRun:
 
 
 def group_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
-    """``run`` against the judgment groups of ``qrels`` (read in a grouped layout), after checking policies and id kinds."""
-    if qrels.segments is None:
-        raise ConfigError(f"the qrels ({qrels.source}) have no judgment groups: read them with judgments='qrels_jg'")
+    """``run`` against the judgment groups of ``qrels``, after checking the policies and the id kinds."""
     if ties not in TIE_ORDERS:
         raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
-    seg = qrels.segments
     groups = run.queries
     return GroupedRun(
+        qrels,
         run,
         (groups.offsets, groups.order, run.doc_ids.keys, run.doc_ids.offsets, run.doc_ids.data, run.scores),
-        (seg.query_segments, seg.offsets, seg.judged_rows, seg.judged_keys, seg.judged_labels, seg.n_judged,
-         qrels.doc_ids.offsets, qrels.doc_ids.data),
         run.doc_ids.is_string,
         duplicate_policy_code(duplicates, what="run duplicates"),
         TIE_CODES[ties],
