@@ -68,7 +68,8 @@ class EvaluationOptions:
         Default cutoff for metric names written without ``@k`` (Azure's evaluator uses 3).
     rel_level
         TREC measures: a document is relevant when its label is >= rel_level (trec_eval's
-        ``-l``), unless the metric's name sets ``rel`` itself (``precision(rel=2)@10``).
+        ``-l``), unless the metric's name sets ``rel`` itself (``precision(rel=2)@10``); any
+        integer, as trec_eval takes it (0 makes label 0 relevant).
     label_min, label_max
         The label scale of the document-retrieval metrics (Azure's ground_truth_label_min/max);
         labels outside it are an error when such a metric is asked for. ``label_min`` is the
@@ -122,7 +123,7 @@ class EvaluationOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", _positive("the cutoff k", self.k))
-        object.__setattr__(self, "rel_level", _positive("rel_level", self.rel_level))
+        object.__setattr__(self, "rel_level", _relevance_level(self.rel_level))
         if self.max_docs is not None:
             object.__setattr__(self, "max_docs", _positive("max_docs", self.max_docs))
         if self.collection_size is not None:
@@ -165,6 +166,15 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
 def _is_integer(value: Any) -> bool:
     # numpy integers register as Integral; bools are Integral too but are no count.
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _relevance_level(value: Any) -> int:
+    """trec_eval's ``-l`` takes any long: an integer that fits int64 (0 and negative levels too)."""
+    if not (_is_integer(value) or isinstance(value, str)):
+        raise ConfigError(f"rel_level must be an integer, got {value!r}")
+    from .registry import relevance_level_value
+
+    return relevance_level_value("rel_level", int(value) if _is_integer(value) else value)
 
 
 def _positive(name: str, value: Any) -> int:

@@ -12,7 +12,7 @@ from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
 from .families import FAMILIES
 from .family import Family
-from .names import Metric, parse_cutoff, positive_integer, split_name
+from .names import MAX_INTEGER, Metric, number_text, parse_cutoff, positive_integer, split_name
 
 
 class Registry:
@@ -163,9 +163,28 @@ def _quoted(text: str) -> str:
     return repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} characters)"
 
 
-def _positive_integer(key: str, value: str) -> str:
-    """A positive integer up to 2^63 - 1, written without sign or leading zeros (the relevance level ``rel``)."""
-    return str(_positive(f"parameter {key}", value))
+def _relevance_level(key: str, value: str) -> str:
+    """An integer from -2^63 to 2^63 - 1, written without leading zeros (the relevance level ``rel``).
+
+    trec_eval's ``-l`` takes any long: 0 makes label 0 relevant, a negative level also the
+    documents marked unjudged.
+    """
+    return str(relevance_level_value(f"parameter {key}", value))
+
+
+def relevance_level_value(name: str, value: int | str) -> int:
+    """A relevance level (an int, or its digits with an optional sign) that fits int64, else a ConfigError naming ``name``."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise ConfigError(f"{name} must be an integer, got {value!r}")
+        digits = text.lstrip("+-").lstrip("0")
+        number = int(text) if len(digits) <= 19 else MAX_INTEGER + 1
+    else:
+        number = value
+    if not -MAX_INTEGER - 1 <= number <= MAX_INTEGER:
+        raise ConfigError(f"{name} must be an integer from -2^63 to 2^63 - 1, got {number_text(value)}")
+    return int(number)
 
 
 def _positive(name: str, value: int | str) -> int:
@@ -197,7 +216,7 @@ def _multiple(key: str, value: str) -> str:
 
 #: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_PARAMETER_VALUES = {"rel": _positive_integer, "recall": _fraction, "mult": _multiple}
+_PARAMETER_VALUES = {"rel": _relevance_level, "recall": _fraction, "mult": _multiple}
 
 
 def _build() -> Registry:

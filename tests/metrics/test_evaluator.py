@@ -58,7 +58,7 @@ def test_options_settle_from_the_reference_of_the_metrics():
         ({"k": 0}, "the cutoff k must be a positive integer, got 0"),
         ({"k": "ten"}, "the cutoff k must be a positive integer, got 'ten'"),
         ({"k": True}, "the cutoff k must be a positive integer, got True"),
-        ({"rel_level": -1}, "rel_level must be a positive integer"),
+        ({"rel_level": "two"}, "rel_level must be an integer, got 'two'"),
         ({"max_docs": 0}, "max_docs must be a positive integer"),
         ({"query_set": "all"}, r"query_set must be one of \['qrels', 'both', 'union'\], got 'all'"),
         ({"ties": "score"}, r"ties must be one of \['docid', 'input'\]"),
