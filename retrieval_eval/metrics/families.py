@@ -5,6 +5,7 @@ from __future__ import annotations
 from .document_retrieval import DOCUMENT_RETRIEVAL
 from .family import Family
 from .judgment_groups import JUDGMENT_GROUPS
+from .prefs import PREFS
 from .trec import TREC
 
-FAMILIES: dict[str, Family] = {family.name: family for family in (DOCUMENT_RETRIEVAL, TREC, JUDGMENT_GROUPS)}
+FAMILIES: dict[str, Family] = {family.name: family for family in (DOCUMENT_RETRIEVAL, TREC, JUDGMENT_GROUPS, PREFS)}
