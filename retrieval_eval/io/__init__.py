@@ -9,13 +9,16 @@ scores, label ranges, duplicates) are the data layer's.
 Readers
 -------
 read_qrels_table
-    Judgments as ``query_id, doc_id, relevance`` (int64).
+    Judgments as ``query_id, doc_id, relevance`` (int64), in any of trec_eval's ``-R`` layouts
+    (judgment groups and preferences add ``group`` and ``subgroup``).
 read_run_table
     Results as ``query_id, doc_id, score`` (float64).
 read_azure_rows
     Azure-style rows (one per query, nested lists) as :class:`AzureRows`.
 trec_run_tag
     The run tag of a TREC run file (trec_eval's ``runid``).
+read_zscores
+    trec_eval's ``-Z`` file, as :class:`ZScores` that convert values into z-scores.
 
 Writers
 -------
@@ -34,14 +37,17 @@ from retrieval_eval.io.readers import read_qrels_table, read_run_table
 from retrieval_eval.io.sources import source_label
 from retrieval_eval.io.trec import trec_run_tag
 from retrieval_eval.io.writers import write_json, write_table
+from retrieval_eval.io.zscores import ZScores, read_zscores
 
 __all__ = [
     "COLUMN_ALIASES",
     "AzureRows",
+    "ZScores",
     "read_azure_rows",
     "read_json_file",
     "read_qrels_table",
     "read_run_table",
+    "read_zscores",
     "source_label",
     "trec_run_tag",
     "write_json",
