@@ -57,6 +57,16 @@ def tables(queries, shuffle_seed: int | None):
     return Qrels(qrels), Run(run)
 
 
+def reads_standard_qrels(definition) -> bool:
+    """Whether a registry metric scores qrels in the standard layout, the one these collections are in.
+
+    The measures over judgment groups and preferences read other layouts and have invariant tests of their own.
+    """
+    from retrieval_eval.metrics.families import FAMILIES
+
+    return "qrels" in FAMILIES[definition.family].judgments
+
+
 def example_metric(definition, k: int) -> Metric:
     """A metric of ``definition`` at cutoff k, with a value for each parameter it requires (a recall level)."""
     required = tuple((key, "0.5") for key, default in definition.params if default is None)

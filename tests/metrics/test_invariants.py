@@ -11,10 +11,14 @@ from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, Metric, evaluate
 from retrieval_eval.metrics.families import FAMILIES
-from tests.strategies import example_metric, collection, label_scale, tables
+from tests.strategies import example_metric, collection, label_scale, reads_standard_qrels, tables
 
 # Generated collections include runs that share no query with the qrels: scoring them is the point here.
 pytestmark = pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")
+
+#: The metrics these collections (qrels in the standard layout) can score.
+DEFINITIONS = [d for d in REGISTRY if reads_standard_qrels(d)]
+
 
 def is_count(definition) -> bool:
     """Counts (num_ret, total_retrieved_documents, ...) have no best value."""
@@ -22,7 +26,7 @@ def is_count(definition) -> bool:
 
 
 def all_metrics(k: int) -> list[Metric]:
-    return [example_metric(d, k) for d in REGISTRY]
+    return [example_metric(d, k) for d in DEFINITIONS]
 
 
 def per_query(queries, k, label_min, label_max, shuffle_seed=None):
@@ -54,7 +58,7 @@ def test_query_order_does_not_matter(data, scale, k, seed):
 def test_bounds_hold(data, scale, k):
     queries = data.draw(collection(*scale, int_ids=False))
     table = per_query(queries, k, *scale)
-    for definition in REGISTRY:
+    for definition in DEFINITIONS:
         low, high = definition.bounds(*scale)
         column = table[str(example_metric(definition, k))].to_numpy(dtype=float)
         defined = column[~np.isnan(column)]
@@ -75,7 +79,7 @@ def test_a_perfect_ranking_is_never_beaten(data, scale, k):
     perfect = {q: (gt, perfect_run(gt)) for q, (gt, _) in queries.items()}
     ideal = per_query(perfect, k, *scale)
     other = per_query(queries, k, *scale)
-    for definition in REGISTRY:
+    for definition in DEFINITIONS:
         if is_count(definition) or not definition.ranking:
             continue
         name = str(example_metric(definition, k))
@@ -125,7 +129,7 @@ def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
         longer[q] = (gt, ret + tail)
     a = per_query(queries, k, *scale)
     b = per_query(longer, k, *scale)
-    for definition in REGISTRY:
+    for definition in DEFINITIONS:
         if not definition.cutoff:
             continue
         name = f"{definition.name}@{k}"
@@ -138,7 +142,7 @@ def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
 @given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8))
 def test_metrics_that_grow_with_k_never_decrease(data, scale, k):
     queries = data.draw(collection(*scale, int_ids=False))
-    growing = [d for d in REGISTRY if d.grows_with_k]
+    growing = [d for d in DEFINITIONS if d.grows_with_k]
     assert growing
     at_k = per_query(queries, k, *scale)
     deeper = per_query(queries, k + 1, *scale)

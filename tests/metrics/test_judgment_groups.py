@@ -138,6 +138,19 @@ def test_agrees_with_the_binary(trec_eval_binary, tmp_path_factory, collection, 
     assert sorted(ours) == sorted(binary)  # trec_eval prints queries in strcmp order
 
 
+@pytest.mark.parametrize("k", [10**8, 10**12, 2**63 - 1])
+def test_p_avgjg_at_a_huge_cutoff_equals_the_oracle(trec_eval_test, k):
+    qrels = [tuple(line.split()) for line in (trec_eval_test / "qrels.123").read_text().splitlines()]
+    qrels = [(q, g, d, int(label)) for q, g, d, label in qrels if q == "302"]
+    run = [(q, d, float(s)) for q, _, d, _, s, _ in (line.split() for line in (trec_eval_test / "results.test").read_text().splitlines())]
+    run = [row for row in run if row[0] == "302"]
+    groups = oracle.segments([(q, g, "0", d, label) for q, g, d, label in qrels])["302"]
+    ranking = oracle.trec_ranking([(d, s) for _, d, s in run])
+    lists = [oracle.group_lists(ranking, judged) for _, _, judged in groups]
+    result = Evaluator(trec_eval_test / "qrels.123", [f"p_avgjg@{k}"], options=_options()).evaluate(trec_eval_test / "results.test")
+    assert result.values(f"p_avgjg@{k}")[result.query_ids.to_pylist().index("302")] == oracle.p_avgjg(lists, k) > 0
+
+
 def test_other_layouts_are_refused_naming_the_measure(trec_eval_binary, trec_eval_test):
     qrels, results = trec_eval_test / "qrels.test", trec_eval_test / "results.test"
     refused = subprocess.run([str(trec_eval_binary), "-m", "map_avgjg", str(qrels), str(results)], capture_output=True, text=True)

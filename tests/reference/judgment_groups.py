@@ -78,7 +78,8 @@ def p_avgjg(groups, cutoff, rel_level=1):
     """m_P_avgjg.c at one cutoff."""
     value = 0.0
     for rels, _, _, _ in groups:
-        value += sum(1 for rel in rels[:cutoff] if rel >= rel_level) / cutoff
+        # C divides doubles: a cutoff past 2^53 is rounded to one first.
+        value += float(sum(1 for rel in rels[:cutoff] if rel >= rel_level)) / float(cutoff)
     return value / len(groups) if len(groups) > 1 else value
 
 
