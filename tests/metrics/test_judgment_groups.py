@@ -114,6 +114,33 @@ def test_kernel_gives_the_oracle_doubles(tmp_path_factory, collection, rel_level
     assert _values(result) == _expected(qrels, run, rel_level, max_docs, judged_only)
 
 
+@pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")  # a group of other queries
+@given(collection=collections(), rel_level=st.integers(1, 2), judged_only=st.booleans())
+def test_the_average_over_groups_of_trecs_own_measures(tmp_path_factory, collection, rel_level, judged_only):
+    """map_avgjg and p_avgjg@k are the TREC family's map and precision@k per group, summed in group order, / groups."""
+    qrels, run = collection
+    if not run:
+        return
+    folder = tmp_path_factory.mktemp("jg")
+    qrels_path, run_path = _write(folder, qrels, run)
+    names = ["map", *(f"precision@{k}" for k in CUTOFFS[:3])]
+    options = dict(rel_level=rel_level, judged_only=judged_only)
+    grouped = _values(Evaluator(qrels_path, METRICS, options=_options(**options)).evaluate(run_path))
+    per_group = {}
+    for group in sorted({g for _, g, _, _ in qrels}, key=str.encode):
+        path = folder / f"group_{group}"
+        path.write_text("".join(f"{q} 0 {d} {label}\n" for q, g, d, label in qrels if g == group))
+        result = Evaluator(path, names, options=EvaluationOptions(**TREC, **options)).evaluate(run_path)
+        for i, query in enumerate(result.query_ids.to_pylist()):
+            per_group.setdefault(query, []).append([float(c[i]) for c in result.columns.values()])
+    for query, values in grouped.items():
+        groups = per_group[query]
+        sums = [sum(column, 0.0) for column in zip(*groups)]  # left to right: trec_eval's order
+        expected = [total / len(groups) if len(groups) > 1 else total for total in sums]
+        assert values[: len(names)] == expected
+        assert all(0.0 <= value <= 1.0 for value in values)
+
+
 @settings(max_examples=15)
 @given(
     collection=collections(),
