@@ -102,13 +102,19 @@ class MetricDefinition:
         return tuple(alias for alias in self.aliases if _BARE_NAME.match(alias))
 
     def alias_patterns(self) -> list[re.Pattern[str]]:
-        """Whole-name aliases as regular expressions: ``{k}`` captures the cutoff, ``{recall}`` that parameter."""
+        """Whole-name aliases as regular expressions: ``{k}`` captures the cutoff, ``{name}`` a number for that parameter."""
         return [
-            re.compile(
-                "^"
-                + re.escape(alias).replace(r"\{k\}", r"(?P<k>\d+)").replace(r"\{recall\}", r"(?P<recall>\d*\.?\d+)")
-                + "$"
-            )
+            re.compile("^" + _PLACEHOLDER.sub(_capture, re.escape(alias)) + "$")
             for alias in self.aliases
             if not _BARE_NAME.match(alias)
         ]
+
+
+# A placeholder as re.escape writes it: ``\{recall\}``.
+_PLACEHOLDER = re.compile(r"\\\{([a-z_]+)\\\}")
+
+
+def _capture(placeholder: re.Match[str]) -> str:
+    """The cutoff's digits, or a parameter's number (a sign allowed: rprec_mult_-0.50)."""
+    name = placeholder[1]
+    return r"(?P<k>\d+)" if name == "k" else rf"(?P<{name}>-?\d*\.?\d+)"
