@@ -14,6 +14,7 @@ from ..io.arrays import arrow_array, numpy_view
 from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
 from ..kernels.tiebreak import TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from ..kernels.trec_judged import judged_only
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
 from .qrels import Qrels
@@ -57,6 +58,16 @@ class JudgedRanks:
     ranks: np.ndarray
     labels: np.ndarray
     n_ranked: np.ndarray
+
+    def judged_only(self, max_docs: int | None) -> "JudgedRanks":
+        """trec_eval's ``-J``: the top ``max_docs`` documents (all when None) with only the judged ones ranked.
+
+        Documents the qrels do not list or list with a negative label are dropped; the judged ones
+        keep their order and move up (see :mod:`retrieval_eval.kernels.trec_judged`).
+        """
+        depth = np.iinfo(np.int64).max if max_docs is None else max_docs
+        ranks, labels, n_found, n_ranked = judged_only(self.offsets, self.n_found, self.ranks, self.labels, self.n_ranked, depth)
+        return JudgedRanks(self.run, self.ties, self.offsets, n_found, ranks, labels, n_ranked)
 
 
 @dataclass(frozen=True, eq=False)

@@ -22,7 +22,16 @@ relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``ma
   ``num_nonrel_judged_ret`` = judged non-relevant (0 <= label < rel) among the n
 - ``relative_precision@k`` = (relevant in top k) / min(k, R)
 - ``iprec_at_recall(recall=l)`` = max over ranks i at or after the c-th relevant document of
-  precision at i, c = floor(l R + 0.5); 0 when fewer than c relevant documents were retrieved
+  precision at i, c = lround(l R); 0 when fewer than c relevant documents were retrieved; when
+  nothing was ranked (``-J``) and c <= 0, trec_eval's 0/0, a NaN
+- ``yaap`` = log((1 + s) / (1 + R - s)) with s = the sum of map (Robertson's yet another AP)
+- ``bing`` = sum over relevant retrieved r of 1/log2(2 + documents not relevant above r), / R
+- ``unjudged@k`` = documents the qrels do not judge (not listed, or a negative label) in the top
+  min(k, n), / k (trec_eval unj)
+
+A judged query the run lacks is scored, as trec_eval's ``-c`` does, against a ranking of
+``stand_in`` documents that the qrels do not judge (trec_eval ranks one bogus document there, none
+under ``-J``); its num_ret and unjudged@k are then 0, as trec_eval resets them.
 
 Every measure is 0 where its denominator is 0, as in trec_eval. The floating-point operations
 follow trec_eval's order, so values agree to the last bit with ``log2`` from the C library.
@@ -35,6 +44,7 @@ import math
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
+from .trec_arith import NEGATIVE_NAN, lround
 
 # Columns of the measures without a cutoff.
 NDCG = 0
@@ -48,7 +58,11 @@ NUM_RET = 7
 NUM_REL = 8
 NUM_REL_RET = 9
 NUM_NONREL_JUDGED_RET = 10
-N_SCALARS = 11
+YAAP = 11
+BING = 12
+# The documents the measures saw: num_ret, or the stand-in ranking's length for a query the run lacks.
+LENGTH = 13
+N_SCALARS = 14
 
 # Rows of the measures at each cutoff.
 NDCG_AT = 0
@@ -61,7 +75,8 @@ SUCCESS_AT = 6
 JUDGED_AT = 7
 F1_AT = 8
 RELATIVE_PRECISION_AT = 9
-N_AT_K = 10
+UNJUDGED_AT = 10
+N_AT_K = 11
 
 INFAP_EPSILON = 0.00001
 
@@ -72,7 +87,7 @@ def _example() -> tuple:
     return (
         one, read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
         np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
-        read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max,
+        read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max, 1,
         np.array([10], dtype=np.int64), np.array([0.5]), log2_table(10),
     )
 
@@ -94,6 +109,7 @@ def _query_measures(
     ideal_labels: np.ndarray,
     rel: int,
     max_docs: int,
+    stand_in: int,
     cutoffs: np.ndarray,
     levels: np.ndarray,
     log2_table: np.ndarray,
@@ -106,7 +122,7 @@ def _query_measures(
     n_levels = levels.shape[0]
     rq = run_query[q]
     gq = qrels_query[q]
-    n = min(n_ranked[rq], max_docs) if rq >= 0 else 0
+    n = min(n_ranked[rq], max_docs) if rq >= 0 else stand_in
     found = n_found[rq] if rq >= 0 else 0
     base = found_offsets[rq] if rq >= 0 else 0
     m = n_ideal[gq] if gq >= 0 else 0
@@ -132,6 +148,7 @@ def _query_measures(
     unjudged_so_far = 0
     bpref = 0.0
     infap = 0.0
+    bing = 0.0
     # Precision at each relevant retrieved document, for interpolated precision.
     precision_at_relevant = np.empty(found if n_levels > 0 else 0, dtype=np.float64)
     c = 0
@@ -155,6 +172,8 @@ def _query_measures(
                 at_k[q, SUCCESS_AT, c] = 1.0
             if shown > 0:
                 at_k[q, JUDGED_AT, c] = judged_so_far / shown
+            if rq >= 0:
+                at_k[q, UNJUDGED_AT, c] = (shown - (judged_so_far - unjudged_so_far)) / cutoffs[c]
             c += 1
         if i == n:
             break
@@ -177,6 +196,8 @@ def _query_measures(
             first_relevant = i
         if i < num_rel:
             rprec_hits += 1
+        # log2(3 + i - relevant so far), the relevant so far counting this one, is log2_table[i - rel_so_far + 1].
+        bing += 1.0 / log2_table[i - rel_so_far + 1]
         if nonrel_so_far > 0:
             bpref += 1.0 - min(nonrel_so_far, num_rel) / min(num_nonrel, num_rel)
         else:
@@ -208,15 +229,18 @@ def _query_measures(
         j += 1
 
     # Interpolated precision at recall level l: the best precision at or after the c-th
-    # relevant document, c = l R rounded half up as trec_eval 10 does (trec_eval 9 and
-    # pytrec_eval add 0.9 instead); 0 when fewer were retrieved.
+    # relevant document, c = lround(l R) as trec_eval 10 rounds (trec_eval 9 and pytrec_eval
+    # add 0.9 instead); 0 when fewer were retrieved. trec_eval starts from the precision of the
+    # whole ranking, num_rel_ret / num_ret: 0/0 when nothing was ranked.
     if n_levels > 0:
         for j in range(rel_so_far - 2, -1, -1):
             precision_at_relevant[j] = max(precision_at_relevant[j], precision_at_relevant[j + 1])
     for v in range(n_levels):
-        needed = int(levels[v] * num_rel + 0.5)
+        needed = lround(levels[v] * num_rel)
         if rel_so_far > 0 and needed <= rel_so_far:
             iprec[q, v] = precision_at_relevant[max(needed, 1) - 1]
+        elif n == 0 and needed <= 0:
+            iprec[q, v] = NEGATIVE_NAN
 
     for c in range(n_cut):
         p = at_k[q, PRECISION_AT, c]
@@ -224,16 +248,19 @@ def _query_measures(
         if p + r > 0.0:
             at_k[q, F1_AT, c] = 2.0 * p * r / (p + r)
 
-    scalars[q, NUM_RET] = n
+    scalars[q, NUM_RET] = n if rq >= 0 else 0
+    scalars[q, LENGTH] = n
     scalars[q, NUM_REL] = num_rel
     scalars[q, NUM_REL_RET] = rel_so_far
     scalars[q, NUM_NONREL_JUDGED_RET] = nonrel_so_far
     if ideal > 0.0:
         scalars[q, NDCG] = dcg / ideal
         scalars[q, NDCG_BURGES] = dcg_burges / ideal_burges
+    scalars[q, YAAP] = math.log((1.0 + ap_sum) / (1.0 + num_rel - ap_sum))
     if num_rel > 0:
         if rel_so_far > 0:
             scalars[q, MAP] = ap_sum / num_rel
+            scalars[q, BING] = bing / num_rel
         if min(n, num_rel) > 0:
             scalars[q, RPREC] = rprec_hits / num_rel
         scalars[q, BPREF] = bpref / num_rel
@@ -256,6 +283,7 @@ def trec_measures(
     ideal_labels: np.ndarray,
     rel: int,
     max_docs: int,
+    stand_in: int,
     cutoffs: np.ndarray,
     levels: np.ndarray,
     log2_table: np.ndarray,
@@ -267,7 +295,8 @@ def trec_measures(
     a document the qrels do not list adds nothing but its rank. ``cutoffs``: distinct positive
     cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough for every ranking and every
     query's judgments, computed by the caller with the C library's log2. ``levels``: recall levels
-    in [0, 1] of interpolated precision.
+    of interpolated precision. ``stand_in``: the length of the ranking of unjudged documents a
+    query the run lacks (``run_query`` -1) is scored against (see the module docstring).
     Returns float64 ``scalars (n_queries, N_SCALARS)``, ``at_k (n_queries, N_AT_K, len(cutoffs))``
     and ``iprec (n_queries, len(levels))``.
     """
@@ -281,7 +310,8 @@ def trec_measures(
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_measures(
             np.int64(q), run_query, found_offsets, n_found, found_ranks, found_labels, n_ranked, qrels_query,
-            ideal_offsets, n_ideal, ideal_labels, rel, max_docs, cutoffs, levels, log2_table, scalars, at_k, iprec,
+            ideal_offsets, n_ideal, ideal_labels, rel, max_docs, stand_in, cutoffs, levels, log2_table, scalars, at_k,
+            iprec,
         )
     return scalars, at_k, iprec
 

@@ -214,9 +214,45 @@ def _multiple(key: str, value: str) -> str:
     return repr(number)
 
 
+def _decimal(key: str, value: str) -> float:
+    """A finite decimal number (see :data:`_DECIMAL`), else a ConfigError naming the parameter."""
+    number = float(value) if _DECIMAL.match(value) else math.nan
+    if not math.isfinite(number):
+        raise ConfigError(f"parameter {key} must be a finite decimal number, got {value!r}")
+    return number
+
+
+def _number(key: str, value: str) -> str:
+    """A finite decimal number in Python's float text (utility's a, b, c, d; set_f's beta; rbp's p)."""
+    return repr(_decimal(key, value))
+
+
+def _levels(key: str, value: str) -> str:
+    """Decimal numbers separated by ``;``, in their order, repeats kept (iprec_11pt's recall levels: ``0.2;0.5;0.8``)."""
+    return ";".join(repr(_decimal(key, item)) for item in value.split(";"))
+
+
+def _gains(key: str, value: str) -> str:
+    """A gain map ``label:gain;label:gain`` in its order, repeats kept (trec_eval's ``-m ndcg.1=3,2=9``: ``1:3.0;2:9.0``).
+
+    Labels are integers of int64 (-1 is the relevance trec_eval gives a document the qrels do not
+    list, -2 one they list with a negative label), gains decimal numbers.
+    """
+    pairs = []
+    for item in value.split(";"):
+        label, colon, gain = item.partition(":")
+        if not colon or not re.fullmatch(r"[+-]?\d+", label):
+            raise ConfigError(f"parameter {key} must be label:gain pairs separated by ';' (such as 1:3;2:9), got {item!r}")
+        pairs.append(f"{relevance_level_value(f'parameter {key}', label)}:{repr(_decimal(key, gain))}")
+    return ";".join(pairs)
+
+
 #: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_PARAMETER_VALUES = {"rel": _relevance_level, "recall": _fraction, "mult": _multiple}
+_PARAMETER_VALUES = {
+    "rel": _relevance_level, "recall": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
+    "beta": _number, "p": _number, "a": _number, "b": _number, "c": _number, "d": _number,
+}
 
 
 def _build() -> Registry:

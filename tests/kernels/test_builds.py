@@ -16,16 +16,20 @@ import pytest
 import retrieval_eval as rev
 from benchmarks.workload import make_workload
 from retrieval_eval.azure.f1_columns import f1_scores
+from retrieval_eval.data.join import align_queries
 from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
+from retrieval_eval.metrics.trec_relstring import relevance_strings
 from tests.executions.fixtures import ODSP, example_telemetry
 
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled builds are Python too without the JIT")
 
 TREC = ["map", "ndcg", "ndcg@10", "P@5", "recall@20", "recip_rank", "bpref", "infap", "judged@10", "iprec_at_recall_0.5"]
+# trec_eval's measures over every rank (gain maps, rbp) and at levels of num_rel, under -J too.
+TREC_RANKED = ["g", "ndcg(gains=1:3;0:0.5)", "rbp(p=0.8)", "rbp_resid", "rprec_mult(mult=0.4)", "iprec_11pt"]
 DOCRET = ["ndcg_exp@5", "xdcg@3", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
 
 
@@ -59,6 +63,10 @@ def _workload_calls(monkeypatch) -> list[tuple]:
         for table in (run, shuffled, some):
             rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
             rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
+            judged_only = rev.EvaluationOptions(judged_only=True, query_set="qrels", run_duplicates="max")
+            rev.Evaluator(workload.qrels, TREC + TREC_RANKED, options=judged_only).evaluate(table)
+            trec_qrels, trec_run = rev.Qrels.read(workload.qrels), rev.Run.read(table)
+            relevance_strings(trec_qrels, trec_run, align_queries(trec_qrels, trec_run), judged_only, 10)
         as_integers = {"query_id": lambda t: t["query_id"].str[1:].astype(np.int64),
                        "doc_id": lambda t: t["doc_id"].str[3:].astype(np.int64)}
         rev.evaluate(workload.qrels.assign(**as_integers), shuffled.assign(**as_integers), TREC, run_duplicates="first")

@@ -33,7 +33,7 @@ NAMES = {
     "ndcg": "ndcg", "map": "map", "recip_rank": "recip_rank", "Rprec": "rprec", "bpref": "bpref", "infAP": "infap",
     "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret",
     "num_nonrel_judged_ret": "num_nonrel_judged_ret", "set_P": "set_precision", "set_recall": "set_recall",
-    "set_F": "set_f1", "set_map": "set_map", "set_relative_P": "set_relative_precision",
+    "set_F": "set_f", "set_map": "set_map", "set_relative_P": "set_relative_precision",
     **{f"{trec}_{k}": f"{ours}@{k}" for k in CUTOFFS for trec, ours in
        [("ndcg_cut", "ndcg"), ("map_cut", "map"), ("P", "precision"), ("recall", "recall"), ("success", "success"),
         ("relative_P", "relative_precision")]},

@@ -55,7 +55,7 @@ SCORES = [i / 4 for i in range(-12, 13)]
 PEER_EXAMPLES = min(30, settings().max_examples)
 
 PYTREC_NAMES = {
-    "Rprec": "rprec", "infAP": "infap", "set_P": "set_precision", "set_F": "set_f1",
+    "Rprec": "rprec", "infAP": "infap", "set_P": "set_precision", "set_F": "set_f",
     "set_relative_P": "set_relative_precision",
 }
 PYTREC_PREFIXES = {"ndcg_cut_": "ndcg@", "map_cut_": "map@", "P_": "precision@", "recall_": "recall@"}
@@ -243,9 +243,16 @@ def test_all_queries_adds_missing_judged_queries_with_an_empty_ranking(collectio
         else:
             num_rel = sum(label >= rel_level for label in qrels[qid].values())
             assert values == {name: float(num_rel) if name == "num_rel" else 0.0 for name in measure_names()}
-    # an explicit empty ranking is the same thing
+    # an explicit empty ranking is the same thing, but for trec_eval's 0/0 (a NaN) where interpolated precision
+    # needs no relevant document: trec_eval -c scores the missing query against one document, not none
     empty = {qid: {} for qid in qrels if qid not in run}
-    assert reference_trec(qrels, {**run, **empty}, rel_level=rel_level) == complete
+    emptied = reference_trec(qrels, {**run, **empty}, rel_level=rel_level)
+    for qid, values in emptied.items():
+        undefined = {name for name, value in values.items() if math.isnan(value)}
+        assert undefined == (set() if qid in run else empty_ranking_nans(qrels[qid], rel_level)), (qid, undefined)
+        assert {n: v for n, v in values.items() if n not in undefined} == {
+            n: v for n, v in complete[qid].items() if n not in undefined
+        }
 
 
 @given(trec_collection(), st.randoms(use_true_random=False))
@@ -412,10 +419,14 @@ HAND_EXPECTED_L1 = {
     "relative_precision@10": 2 / 3,
     "set_precision": 2 / 5,
     "set_recall": 2 / 3,
-    "set_f1": 2 * (2 / 5) * (2 / 3) / (2 / 5 + 2 / 3),  # 0.5
+    "set_f": 2 * (2 / 5) * (2 / 3) / (2 / 5 + 2 / 3),  # 0.5
     "set_map": 4 / 15,  # 2 * 2 / (5 * 3)
     "set_relative_precision": 2 / 3,  # 2 / min(5, 3)
     "num_nonrel_judged_ret": 1.0,  # b (d is unjudged, x not in the pool)
+    # d (in the pool, label -1) and x (not in the pool) are unjudged: ranks 2 and 3 of b, d, x, c, a
+    "unjudged@1": 0.0,
+    "unjudged@4": 2 / 4,
+    "unjudged@10": 2 / 10,
 }
 
 # the same at rel_level 2: relevant a=2, e=3 -> R = 2; N = 3 (b, f and c=1); the only hit is a at rank 5
@@ -451,10 +462,14 @@ HAND_EXPECTED_L2 = {
     "relative_precision@10": 1 / 2,  # 1 hit / min(10, R = 2)
     "set_precision": 1 / 5,
     "set_recall": 1 / 2,
-    "set_f1": 2 * (1 / 5) * (1 / 2) / (1 / 5 + 1 / 2),  # 2/7
+    "set_f": 2 * (1 / 5) * (1 / 2) / (1 / 5 + 1 / 2),  # 2/7
     "set_map": 1 / 10,
     "set_relative_precision": 1 / 2,
     "num_nonrel_judged_ret": 2.0,  # b and c (label 1 < 2)
+    # d (in the pool, label -1) and x (not in the pool) are unjudged: ranks 2 and 3 of b, d, x, c, a
+    "unjudged@1": 0.0,
+    "unjudged@4": 2 / 4,
+    "unjudged@10": 2 / 10,
 }
 
 
@@ -493,8 +508,18 @@ def test_query_sets():
     complete = reference_trec(qrels, run, all_queries=True)
     assert set(complete) == {"q1", "q2"}
     assert complete["q2"] == {name: 1.0 if name == "num_rel" else 0.0 for name in measure_names()}
-    # a run key with an empty ranking retrieved nothing: evaluated without all_queries
-    assert reference_trec(qrels, {**run, "q2": {}})["q2"] == complete["q2"]
+    # a run key with an empty ranking retrieved nothing: evaluated without all_queries, the levels that need no
+    # relevant document (0.0 to 0.4 of R = 1) being trec_eval's 0/0
+    emptied = reference_trec(qrels, {**run, "q2": {}})["q2"]
+    assert {name for name, value in emptied.items() if math.isnan(value)} == empty_ranking_nans(qrels["q2"], 1)
+    assert all(emptied[name] == complete["q2"][name] for name in emptied if not math.isnan(emptied[name]))
+
+
+def empty_ranking_nans(judgments, rel_level):
+    """The measures that are NaN for an empty ranking: interpolated precision at the levels l with lround(l R) = 0."""
+    num_rel = sum(label >= rel_level for label in judgments.values())
+    nans = {iprec_name(level) for level in ELEVEN_POINTS if level * num_rel < 0.5}
+    return nans | {"iprec_11pt"} if nans else nans
 
 
 def test_all_negative_judgments_give_zero_relevance_measures():

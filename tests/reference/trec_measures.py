@@ -41,20 +41,25 @@ Semantics copied from trec_eval:
   (``sum += g / log2(i + 1)``), ``map`` accumulates ``H@i / i`` then divides once by ``R``, ``bpref`` and ``infap``
   accumulate per relevant doc then divide once by ``R``.
 * Queries: a query is evaluated when it has at least one judgment and the run has its key. A judged query absent
-  from the run is omitted, unless ``all_queries`` (``trec_eval -c``), which evaluates it with an empty ranking (every
-  measure 0, ``num_rel`` still counted). Queries only in the run are ignored. A run key with an empty ranking is a
-  query that retrieved nothing: it is evaluated. A qrels key with no judgments is treated as absent (a TREC qrels
-  file cannot express it; pytrec_eval 0.5.11 drops it too).
+  from the run is omitted, unless ``all_queries`` (``trec_eval -c``), which evaluates it as trec_eval.c does: against
+  a ranking of one document, ``STAND_IN`` (not in the pool unless the qrels judge that name), then resets
+  ``num_ret`` and ``unjudged@k`` to 0 (every other measure is then 0 too, ``num_rel`` still counted). Queries only in
+  the run are ignored. A run key with an empty ranking is a query that retrieved nothing: it is evaluated. A qrels
+  key with no judgments is treated as absent (a TREC qrels file cannot express it; pytrec_eval 0.5.11 drops it too).
+* ``judged_only`` (``trec_eval -J``, form_res_rels.c): after ``max_docs``, the NONPOOL and UNJUDGED documents are
+  dropped and the rest move up.
 
 Interpolated precision (``iprec_at_recall(recall=l)`` for l in 0.0, 0.1, ..., 1.0): walking the ranking from the
 bottom, the best precision seen so far when the c-th relevant document is reached, c = (long)(l * R + 0.5)
 (trec_eval 10; ``iprec_rounding=0.9`` gives trec_eval 9's, which pytrec_eval has); 0 when fewer than c relevant
-documents were retrieved. ``iprec_11pt`` is their mean (summed from 1.0 down). ``gm_map`` and ``gm_bpref`` are map
+documents were retrieved; with nothing ranked, trec_eval's starting precision num_rel_ret / num_ret is 0/0, and the
+levels with c <= 0 get that NaN. ``iprec_11pt`` is their mean (summed from 1.0 down). ``gm_map`` and ``gm_bpref`` are map
 and bpref per query; only their summary differs (geometric).
 
 Set measures over the whole retrieved list (H = num_rel_ret): ``set_precision = H/n``, ``set_recall = H/R``,
-``set_f1 = 2 P R/(P + R)`` (0 when H = 0), ``set_map = H^2/(n R)``, ``set_relative_precision = H/min(n, R)``;
-``relative_precision@k = H@k/min(k, R)``; ``num_nonrel_judged_ret`` = retrieved docs with ``0 <= r < m``.
+``set_f = 2 P R/(P + R)`` (beta 1; 0 when H = 0), ``set_map = H^2/(n R)``, ``set_relative_precision = H/min(n, R)``;
+``relative_precision@k = H@k/min(k, R)``; ``num_nonrel_judged_ret`` = retrieved docs with ``0 <= r < m``;
+``unjudged@k`` (trec_eval ``unj``) = NONPOOL or UNJUDGED docs among the top ``min(k, n)``, divided by ``k``.
 
 Not in trec_eval, defined here: ``ndcg_burges``, ``ndcg_burges@k``, ``recip_rank@k``, ``judged@k`` (ir_measures'
 ``Judged@k``), ``f1@k``. Output names for trec_eval's measures: ``ndcg_cut_k -> ndcg@k``, ``map_cut_k -> map@k``,
@@ -84,6 +89,8 @@ ELEVEN_POINTS = tuple(level / 10 for level in range(11))  # trec_eval's recall l
 IPREC_ROUNDING = 0.5
 RELVALUE_NONPOOL = -1
 RELVALUE_UNJUDGED = -2
+#: The one document trec_eval ranks for a judged query the run lacks under -c (trec_eval.c, bogus_ranking).
+STAND_IN = "ceci_nest_pas_un_docno"
 DEFAULT_CUTOFFS = (1, 3, 5, 10, 20, 100)
 
 Judgments = Mapping[str, int] | Iterable[tuple[str, int]]
@@ -98,7 +105,8 @@ def measure_names(cutoffs: Iterable[int] = DEFAULT_CUTOFFS) -> list[str]:
     names.extend(iprec_name(level) for level in ELEVEN_POINTS)
     names.extend(["iprec_11pt", "gm_map", "gm_bpref"])
     names.extend(f"relative_precision@{k}" for k in _sorted_cutoffs(cutoffs))
-    names.extend(["set_precision", "set_recall", "set_f1", "set_map", "set_relative_precision", "num_nonrel_judged_ret"])
+    names.extend(["set_precision", "set_recall", "set_f", "set_map", "set_relative_precision", "num_nonrel_judged_ret"])
+    names.extend(f"unjudged@{k}" for k in _sorted_cutoffs(cutoffs))
     return names
 
 
@@ -116,6 +124,7 @@ def reference_trec(
     all_queries: bool = False,
     max_docs: int | None = None,
     iprec_rounding: float = IPREC_ROUNDING,
+    judged_only: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Compute the per-query trec_eval measures of ``run`` against ``qrels`` (see the module docstring).
 
@@ -126,7 +135,8 @@ def reference_trec(
     :param rel_level: lowest label counted as relevant (``trec_eval -l``), at least 1.
     :param all_queries: evaluate judged queries missing from the run with an empty ranking (``trec_eval -c``).
     :param max_docs: keep only the first ``max_docs`` ranked documents of each query (``trec_eval -M``).
-    :param iprec_rounding: added to recall level * R before truncation (0.5: trec_eval 10; 0.9: trec_eval 9).
+    :param iprec_rounding: added to recall level * R before truncation (0.5: trec_eval 10's lround; 0.9: trec_eval 9).
+    :param judged_only: rank only the judged documents (``trec_eval -J``).
     :return: ``{query_id: {measure_name: value}}`` with the names of ``measure_names(cutoffs)``, all floats.
     :raises ValueError: on invalid configuration or input.
     """
@@ -139,10 +149,16 @@ def reference_trec(
         if qid in run:
             ranked = _rank(qid, run[qid], max_docs)
         elif all_queries:
-            ranked = []
+            ranked = [STAND_IN]
         else:
             continue
-        results[qid] = _evaluate_query(judgments, ranked, ks, rel_level, iprec_rounding)
+        if judged_only:
+            ranked = [doc for doc in ranked if judgments.get(doc, -1) >= 0]
+        values = _evaluate_query(judgments, ranked, ks, rel_level, iprec_rounding)
+        if qid not in run:
+            # trec_eval.c resets these (by name) after scoring the stand-in ranking.
+            values.update({name: 0.0 for name in values if name == "num_ret" or name.startswith("unjudged@")})
+        results[qid] = values
     for qid, ranking in run.items():
         if qid not in results:
             _rank(qid, ranking, max_docs)  # validate queries that are not evaluated as well
@@ -209,10 +225,12 @@ def _evaluate_query(
     set_r = found / num_rel if num_rel else 0.0
     out["set_precision"] = set_p
     out["set_recall"] = set_r
-    out["set_f1"] = (1.0 + 1.0) * set_p * set_r / (1.0 * set_p + set_r) if found else 0.0  # trec_eval's set_F, beta 1
+    out["set_f"] = (1.0 + 1.0) * set_p * set_r / (1.0 * set_p + set_r) if found else 0.0  # trec_eval's set_F, beta 1
     out["set_map"] = (found * found) / (n * num_rel) if n and num_rel else 0.0
     out["set_relative_precision"] = found / min(n, num_rel) if min(n, num_rel) else 0.0
     out["num_nonrel_judged_ret"] = float(sum(0 <= r < m for r in rels))
+    for k in ks:
+        out[f"unjudged@{k}"] = sum(r < 0 for r in rels[:k]) / k
     return out
 
 
@@ -220,14 +238,13 @@ def _interpolated_precision(hits: list[bool], num_rel: int, levels: tuple[float,
     """trec_eval's iprec_at_recall loop, transcribed: walk the ranking from the bottom, keep the best
     precision seen so far, and hand it to the level whose count of relevant documents is reached."""
     num_ret, num_rel_ret = len(hits), sum(hits)
-    counts = [int(level * num_rel + rounding) for level in levels]
+    counts = [_round_half_away(level * num_rel) if rounding == 0.5 else int(level * num_rel + rounding) for level in levels]
     values = [0.0] * len(levels)
     current = len(levels) - 1
     while current >= 0 and counts[current] > num_rel_ret:
         current -= 1
-    if num_ret == 0:
-        return values  # trec_eval never walks an empty ranking (-c scores the query 0)
-    best = num_rel_ret / num_ret
+    # trec_eval starts from the precision of the whole ranking: 0/0, a NaN with the sign bit (-nan), when it is empty.
+    best = num_rel_ret / num_ret if num_ret else -math.nan
     rel_so_far = num_rel_ret
     i = num_ret
     while i > 0 and rel_so_far > 0:
@@ -242,6 +259,14 @@ def _interpolated_precision(hits: list[bool], num_rel: int, levels: tuple[float,
         values[current] = best
         current -= 1
     return values
+
+
+def _round_half_away(x: float) -> int:
+    """C's lround: to the nearest integer, halves away from zero."""
+    magnitude = abs(x)
+    whole = math.floor(magnitude)
+    rounded = whole + (1 if magnitude - whole >= 0.5 else 0)
+    return -rounded if x < 0 else rounded
 
 
 def _relevance(judgments: dict[str, int], doc: str) -> int:
