@@ -40,8 +40,9 @@ def test_levels_print_with_two_decimals_sorted():
 
 
 def test_a_level_name_is_cut_where_trec_evals_buffer_ends():
-    # append_double: strlen(name) + 10 bytes, the NUL included.
-    assert names("Rprec_mult.12345678.5") == ["Rprec_mult_1234567"]
+    # append_double: strlen(name) + 10 bytes, the NUL included (the binary prints Rprec_mult_12345678).
+    assert names("Rprec_mult.12345678.5") == ["Rprec_mult_12345678"]
+    assert names("Rprec_mult.123.5") == ["Rprec_mult_123.50"]
 
 
 def test_number_and_pair_parameters_print_as_given():
@@ -53,7 +54,7 @@ def test_number_and_pair_parameters_print_as_given():
 
 def test_the_first_parameters_given_are_used():
     assert names("P.5", "P.10") == ["P_5"]
-    assert names("all_trec", "P.7")[11] == "P_7"
+    assert [name for name in names("all_trec", "P.7") if name.startswith("P_")] == ["P_7"]
 
 
 def test_nicknames_expand_in_table_order():
