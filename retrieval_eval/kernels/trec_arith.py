@@ -55,7 +55,8 @@ def c_log2(x: float) -> float:
 @jit
 def lround(x: float) -> int:
     """C's ``lround``: to the nearest integer, halves away from zero; LONG_MIN out of range or for NaN."""
-    if not (-_TWO_63 <= x < _TWO_63):
+    # -2^63 itself is LONG_MIN too (its magnitude would not fit).
+    if not (-_TWO_63 < x < _TWO_63):
         return LONG_MIN
     magnitude = abs(x)
     whole = math.floor(magnitude)

@@ -149,7 +149,7 @@ def reference_trec(
         if qid in run:
             ranked = _rank(qid, run[qid], max_docs)
         elif all_queries:
-            ranked = [STAND_IN]
+            ranked = [STAND_IN][:max_docs]
         else:
             continue
         if judged_only:
@@ -259,6 +259,23 @@ def _interpolated_precision(hits: list[bool], num_rel: int, levels: tuple[float,
         values[current] = best
         current -= 1
     return values
+
+
+def relevance_list(
+    qid: str,
+    raw_judgments: Judgments,
+    ranking: Ranking | None,
+    *,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> tuple[dict[str, int], list[int]]:
+    """A query's judgments and trec_eval's ``results_rel_list`` for it (form_res_rels.c): the relevance of each
+    ranked document, NONPOOL, UNJUDGED or its label, after ``max_docs`` and ``judged_only``. ``ranking`` None is a
+    query the run lacks, scored (``-c``) against the one ``STAND_IN`` document."""
+    judgments = _judgments(qid, raw_judgments)
+    ranked = [STAND_IN][:max_docs] if ranking is None else _rank(qid, ranking, max_docs)
+    rels = [_relevance(judgments, doc) for doc in ranked]
+    return judgments, [r for r in rels if r >= 0] if judged_only else rels
 
 
 def _round_half_away(x: float) -> int:
