@@ -71,15 +71,29 @@ def _named(name: str) -> Callable[[object], str]:
     return lambda parameter: name
 
 
-def _gains(name: str) -> Callable[[object], str]:
-    """A measure with a gain map: ``ndcg.1=3,2=9`` is ``ndcg(gains=1:3;2:9)``."""
+def _gains(name: str, persistence: bool = False) -> Callable[[object], str]:
+    """A measure of name=value pairs: ``ndcg.1=3,2=9`` is ``ndcg(gains=1:3.0;2:9.0)``.
+
+    As trec_eval's setup_gains and m_rbp.c read the pairs: those named by an integer are the gain
+    map, in their order; ``p`` (rbp, rbp_resid: the last one given) is the persistence; any other
+    pair is ignored.
+    """
 
     def metric(pairs: object) -> str:
-        if not pairs:
-            return name
-        return f"{name}(gains={';'.join(f'{label}:{_number_text(gain)}' for label, gain in pairs)})"
+        gains = [(label, gain) for label, gain in pairs or () if _VALID_INT.match(label)]
+        params = []
+        persistences = [value for key, value in pairs or () if key == "p"]
+        if persistence and persistences:
+            params.append(f"p={_number_text(persistences[-1])}")
+        if gains:
+            params.append(f"gains={';'.join(f'{int(label)}:{_number_text(gain)}' for label, gain in gains)}")
+        return f"{name}({','.join(params)})" if params else name
 
     return metric
+
+
+#: gain_init.c's valid_int: an optional sign, then one or more digits.
+_VALID_INT = re.compile(r"^[+-]?[0-9]+$")
 
 
 def _utility(numbers: object) -> str:
@@ -102,15 +116,6 @@ def _one_number(name: str, key: str) -> Callable[[object], str]:
         if numbers is None:
             return name
         return f"{name}({key}={_number_text(numbers[0])})"
-
-    return metric
-
-
-def _rbp(name: str) -> Callable[[object], str]:
-    def metric(pairs: object) -> str:
-        if not pairs:
-            return name
-        return f"{name}(" + ",".join(f"{key}={_number_text(value)}" for key, value in pairs) + ")"
 
     return metric
 
@@ -173,8 +178,8 @@ MEASURES: tuple[TrecEvalMeasure, ...] = (
     TrecEvalMeasure("P_avgjg", CUTOFFS, _DEFAULT_CUTOFFS, _cut("p_avgjg@{k}")),
     TrecEvalMeasure("Rprec_mult_avgjg", LEVELS, _RPREC_MULTIPLES, _level("rprec_mult_avgjg(mult={level})")),
     TrecEvalMeasure("yaap", metric=_named("yaap")),
-    TrecEvalMeasure("rbp", PAIRS, (), _rbp("rbp")),
-    TrecEvalMeasure("rbp_resid", PAIRS, (), _rbp("rbp_resid")),
+    TrecEvalMeasure("rbp", PAIRS, (), _gains("rbp", persistence=True)),
+    TrecEvalMeasure("rbp_resid", PAIRS, (), _gains("rbp_resid", persistence=True)),
     TrecEvalMeasure("unj", CUTOFFS, ("5", "10", "20"), _cut("unjudged@{k}")),
 )
 BY_NAME = {measure.name: measure for measure in MEASURES}

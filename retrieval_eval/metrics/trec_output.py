@@ -173,8 +173,16 @@ def _per_query_texts(column: _Column, in_zscores: bool) -> Sequence[str]:
 
 
 def _text(value: float, whole: bool, in_zscores: bool) -> str:
-    """As trec_eval prints a value: ``%ld`` of the (long) cast for counts (``%6.4f`` with z-scores), else ``%6.4f``."""
-    return f"{int(value)}" if whole and not in_zscores else f"{value:6.4f}"
+    """As trec_eval prints a value: ``%ld`` of the (long) cast for counts (``%6.4f`` with z-scores), else ``%6.4f``.
+
+    C's printf writes a NaN's sign (``-nan``, which x86 gives for 0/0); Python's format drops it.
+    """
+    if whole and not in_zscores:
+        # x86's conversion gives the "integer indefinite" -2^63 for NaN and values out of range.
+        return f"{int(value)}" if -(2.0**63) <= value < 2.0**63 else str(-(2**63))
+    if math.isnan(value):
+        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>6}"
+    return f"{value:6.4f}"
 
 
 def trec_name(metric: Metric, rel_level: int = 1) -> str:
