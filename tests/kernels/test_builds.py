@@ -30,6 +30,7 @@ pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled b
 TREC = ["map", "ndcg", "ndcg@10", "P@5", "recall@20", "recip_rank", "bpref", "infap", "judged@10", "iprec_at_recall_0.5"]
 # trec_eval's measures over every rank (gain maps, rbp) and at levels of num_rel, under -J too.
 TREC_RANKED = ["g", "ndcg(gains=1:3;0:0.5)", "rbp(p=0.8)", "rbp_resid", "rprec_mult(mult=0.4)", "iprec_11pt"]
+PREFS = ["prefs_num_prefs_poss", "prefs_simp", "prefs_pair", "prefs_avgjg_rnonrel", "prefs_avgjg_rnonrel_ret"]
 DOCRET = ["ndcg_exp@5", "xdcg@3", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
 
 
@@ -39,6 +40,14 @@ def _copy(value):
         copy.setflags(write=value.flags.writeable)
         return copy
     return value
+
+
+def _preferences(qrels: pd.DataFrame, seed: int) -> rev.Qrels:
+    """The qrels as preferences: groups of one and of several subgroups, some documents in two groups."""
+    prefs = qrels.assign(group=np.where(qrels["relevance"] % 2 == 0, "g", "h"), subgroup=qrels["doc_id"].str[-1:])
+    prefs = pd.concat([prefs, prefs.sample(30, random_state=seed).assign(group="e", subgroup="0")])
+    table = pa.Table.from_pandas(prefs.astype({"relevance": float}), preserve_index=False)
+    return rev.Qrels(table, judgments="prefs", duplicates="last")
 
 
 def _workload_calls(monkeypatch) -> list[tuple]:
@@ -60,8 +69,10 @@ def _workload_calls(monkeypatch) -> list[tuple]:
         run = pd.concat([run, run.sample(20, random_state=seed)])  # repeated documents
         shuffled = run.sample(frac=1.0, random_state=seed)  # not grouped by query
         some = run[run["query_id"].isin(run["query_id"].unique()[::2])]  # part of the judged queries
+        prefs = _preferences(workload.qrels, seed)
         for table in (run, shuffled, some):
             rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
+            rev.evaluate(prefs, table, PREFS, run_duplicates="max", query_set="qrels")
             rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
             judged_only = rev.EvaluationOptions(judged_only=True, query_set="qrels", run_duplicates="max")
             rev.Evaluator(workload.qrels, TREC + TREC_RANKED, options=judged_only).evaluate(table)
