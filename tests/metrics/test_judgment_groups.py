@@ -226,6 +226,19 @@ def test_rprec_mult_avgjg_needs_a_number(name):
         Evaluator([{"query_id": "1", "doc_id": "a", "relevance": 1, "group": "0"}], [name], options=_options())
 
 
+def test_every_metric_of_the_family_extracts_its_own_values(trec_eval_test):
+    """Scored together or one at a time, each metric gives the same values (none reads another's column)."""
+    from retrieval_eval.metrics.judgment_groups import DEFINITIONS
+
+    names = [d.display_name.replace("@k", "@7").replace("(mult=m)", "(mult=0.6)") for d in DEFINITIONS]
+    qrels, run = trec_eval_test / "qrels.123", trec_eval_test / "results.test"
+    together = Evaluator(qrels, names, options=_options()).evaluate(run)
+    for name in names:
+        alone = Evaluator(qrels, [name], options=_options()).evaluate(run)
+        assert list(alone.values(name)) == list(together.values(name)), name
+    assert len({together.values(name).tobytes() for name in names}) == len(names)
+
+
 def test_names_round_trip_and_carry_trec_names():
     from retrieval_eval.metrics.registry import REGISTRY
 
