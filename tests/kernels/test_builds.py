@@ -31,6 +31,7 @@ TREC = ["map", "ndcg", "ndcg@10", "P@5", "recall@20", "recip_rank", "bpref", "in
 # trec_eval's measures over every rank (gain maps, rbp) and at levels of num_rel, under -J too.
 TREC_RANKED = ["g", "ndcg(gains=1:3;0:0.5)", "rbp(p=0.8)", "rbp_resid", "rprec_mult(mult=0.4)", "iprec_11pt"]
 PREFS = ["prefs_num_prefs_poss", "prefs_simp", "prefs_pair", "prefs_avgjg_rnonrel", "prefs_avgjg_rnonrel_ret"]
+JUDGMENT_GROUPS = ["map_avgjg", "p_avgjg@5", "rprec_mult_avgjg(mult=0.4)"]
 DOCRET = ["ndcg_exp@5", "xdcg@3", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
 
 
@@ -48,6 +49,13 @@ def _preferences(qrels: pd.DataFrame, seed: int) -> rev.Qrels:
     prefs = pd.concat([prefs, prefs.sample(30, random_state=seed).assign(group="e", subgroup="0")])
     table = pa.Table.from_pandas(prefs.astype({"relevance": float}), preserve_index=False)
     return rev.Qrels(table, judgments="prefs", duplicates="last")
+
+
+def _judgment_groups(qrels: pd.DataFrame, seed: int) -> rev.Qrels:
+    """The qrels split among three judgment groups, some documents judged again in a fourth."""
+    grouped = qrels.assign(group=(np.arange(len(qrels)) % 3).astype(str))
+    grouped = pd.concat([grouped, grouped.sample(30, random_state=seed).assign(group="10")])
+    return rev.Qrels(pa.Table.from_pandas(grouped, preserve_index=False), judgments="qrels_jg", duplicates="last")
 
 
 def _workload_calls(monkeypatch) -> list[tuple]:
@@ -70,9 +78,11 @@ def _workload_calls(monkeypatch) -> list[tuple]:
         shuffled = run.sample(frac=1.0, random_state=seed)  # not grouped by query
         some = run[run["query_id"].isin(run["query_id"].unique()[::2])]  # part of the judged queries
         prefs = _preferences(workload.qrels, seed)
+        grouped = _judgment_groups(workload.qrels, seed)
         for table in (run, shuffled, some):
             rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
             rev.evaluate(prefs, table, PREFS, run_duplicates="max", query_set="qrels")
+            rev.evaluate(grouped, table, JUDGMENT_GROUPS, run_duplicates="max", query_set="qrels", max_docs=30)
             rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
             judged_only = rev.EvaluationOptions(judged_only=True, query_set="qrels", run_duplicates="max")
             rev.Evaluator(workload.qrels, TREC + TREC_RANKED, options=judged_only).evaluate(table)
