@@ -83,6 +83,8 @@ def _workload_calls(monkeypatch) -> list[tuple]:
             rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
             rev.evaluate(prefs, table, PREFS, run_duplicates="max", query_set="qrels")
             rev.evaluate(grouped, table, JUDGMENT_GROUPS, run_duplicates="max", query_set="qrels", max_docs=30)
+            grouped_options = rev.EvaluationOptions(judgments="qrels_jg", judged_only=True, rel_level=2, run_duplicates="max")
+            rev.Evaluator(grouped, JUDGMENT_GROUPS, options=grouped_options).evaluate(table)
             rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
             judged_only = rev.EvaluationOptions(judged_only=True, query_set="qrels", run_duplicates="max")
             rev.Evaluator(workload.qrels, TREC + TREC_RANKED, options=judged_only).evaluate(table)

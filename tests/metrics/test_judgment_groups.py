@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import subprocess
 
-import numba
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval import EvaluationOptions, Evaluator
 from retrieval_eval.errors import ConfigError
-from retrieval_eval.kernels import _config
-from retrieval_eval.kernels import judgment_groups as judgment_groups_kernel
 from tests.reference import judgment_groups as oracle
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -180,29 +176,6 @@ def test_p_avgjg_at_a_huge_cutoff_equals_the_oracle(trec_eval_test, k):
     lists = [oracle.group_lists(ranking, judged) for _, _, judged in groups]
     result = Evaluator(trec_eval_test / "qrels.123", [f"p_avgjg@{k}"], options=_options()).evaluate(trec_eval_test / "results.test")
     assert result.values(f"p_avgjg@{k}")[result.query_ids.to_pylist().index("302")] == oracle.p_avgjg(lists, k) > 0
-
-
-@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled builds are Python too without the JIT")
-def test_the_kernel_builds_agree_to_the_bit(trec_eval_test, monkeypatch):
-    """The python, serial and parallel builds of the kernel on the arguments the library passes it."""
-    calls = []
-    kernel = judgment_groups_kernel.judgment_group_measures
-    python_call = _config.Kernel.__call__
-
-    def record(self, *args):
-        if self is kernel:
-            calls.append(args)
-        return python_call(self, *args)
-
-    monkeypatch.setenv(_config.MODE_VARIABLE, "python")
-    monkeypatch.setattr(_config.Kernel, "__call__", record)
-    for options in (_options(), _options(judged_only=True, max_docs=50, rel_level=2, query_set="qrels")):
-        Evaluator(trec_eval_test / "qrels.123", METRICS, options=options).evaluate(trec_eval_test / "results.test")
-    assert len(calls) == 2
-    for args in calls:
-        outputs = [build(*args) for build in (kernel.python, kernel.serial, kernel.parallel)]
-        bits = [[np.asarray(array).tobytes() for array in output] for output in outputs]
-        assert bits[0] == bits[1] == bits[2] and outputs[0][0].any()
 
 
 def test_other_layouts_are_refused_naming_the_measure(trec_eval_binary, trec_eval_test):
