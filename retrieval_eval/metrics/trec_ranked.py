@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..kernels import trec_gains, trec_levels
 from .definition import MetricDefinition, non_negative
@@ -204,6 +202,9 @@ def _label_source(inputs: TrecInputs) -> np.ndarray:
     evaluated before (its queries in byte order of their ids), or of the one before that, ...;
     -1 when there is none (the first query: trec_eval fails with "Can't calculate measure").
     """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     qrels = inputs.qrels
     ids = qrels.query_ids
     texts = ids if pa.types.is_string(ids.type) or pa.types.is_large_string(ids.type) else pc.cast(ids, pa.string())
