@@ -61,10 +61,10 @@ def _count(name: str, column: int, definition: str) -> MetricDefinition:
     )
 
 
-def _ratio(name: str, trec_name: str, column: int, definition: str) -> MetricDefinition:
+def _ratio(name: str, trec_name: str, column: int, definition: str, *, ranking: bool = True) -> MetricDefinition:
     return MetricDefinition(
         name, FAMILY, definition, higher_is_better=True, bounds=unit_interval, trec_name=trec_name,
-        extract=_column(column),
+        extract=_column(column), ranking=ranking,
     )
 
 
@@ -91,9 +91,11 @@ DEFINITIONS = (
     _ratio("prefs_simp_ret", "prefs_simp_ret", kernel.SIMP_RET, _SIMP.format("prefs_simp_ret") + " " + _RET),
     _ratio("prefs_pair_ret", "prefs_pair_ret", kernel.PAIR_RET, _PAIR.format("prefs_pair_ret", "_ret") + " " + _RET),
     _ratio("prefs_avgjg_ret", "prefs_avgjg_ret", kernel.AVGJG_RET, _AVGJG.format("prefs_avgjg_ret") + " " + _RET),
+    # Retrieving only the relevant documents scores 1; retrieving every judged one, the non-relevant
+    # ones too, has the group recounted, below 1 when they outnumber the relevant ones.
     _ratio(
         "prefs_avgjg_rnonrel_ret", "prefs_avgjg_Rnonrel_ret", kernel.AVGJG_RNONREL_RET,
-        _RNONREL.format("_ret", "prefs_avgjg_Rnonrel_ret") + " " + _RET,
+        _RNONREL.format("_ret", "prefs_avgjg_Rnonrel_ret") + " " + _RET, ranking=False,
     ),
     _ratio("prefs_simp_imp", "prefs_simp_imp", kernel.SIMP_IMP, _SIMP.format("prefs_simp_imp") + " " + _IMP),
     _ratio("prefs_pair_imp", "prefs_pair_imp", kernel.PAIR_IMP, _PAIR.format("prefs_pair_imp", "_imp") + " " + _IMP),

@@ -185,3 +185,26 @@ def test_the_counts_are_summed_in_the_summary():
     values = ours(judgments, {"q1": [("a", 1.0)], "q2": [("a", 1.0)]})
     assert [values[q]["prefs_num_prefs_poss"] for q in ("q1", "q2")] == [1.0, 3.0]
     assert np.isfinite([v for row in values.values() for v in row.values()]).all()
+
+
+@given(
+    st.dictionaries(st.sampled_from(DOCS), st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=1),
+    st.lists(st.tuples(st.sampled_from(DOCS + UNJUDGED), st.sampled_from(SCORES)), unique_by=lambda r: r[0], min_size=1),
+)
+def test_a_perfect_ranking_is_never_beaten_in_one_group(levels, run):
+    """Every judged document retrieved, best level first, does at least as well as any run (non-negative levels)."""
+    judgments = {"q": [("g", "0", doc, level) for doc, level in levels.items()]}
+    best = sorted(levels, key=lambda doc: -levels[doc])
+    perfect = ours(judgments, {"q": [(doc, float(len(best) - i)) for i, doc in enumerate(best)]})["q"]
+    other = ours(judgments, {"q": run})["q"]
+    for definition in DEFINITIONS:
+        if definition.ranking and not definition.integer:
+            assert perfect[definition.trec_name] >= other[definition.trec_name], definition.name
+
+
+def test_retrieving_only_the_relevant_documents_beats_a_perfect_ranking_on_rnonrel_ret():
+    judgments = {"q": [("g", "0", "a", 1.0), ("g", "0", "b", 0.0), ("g", "0", "c", 0.0)]}
+    perfect = ours(judgments, {"q": [("a", 3.0), ("b", 2.0), ("c", 1.0)]})["q"]["prefs_avgjg_Rnonrel_ret"]
+    relevant_only = ours(judgments, {"q": [("a", 1.0)]})["q"]["prefs_avgjg_Rnonrel_ret"]
+    assert relevant_only == 1.0 > perfect
+    assert not {d.name: d for d in DEFINITIONS}["prefs_avgjg_rnonrel_ret"].ranking
