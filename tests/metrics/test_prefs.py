@@ -208,3 +208,39 @@ def test_retrieving_only_the_relevant_documents_beats_a_perfect_ranking_on_rnonr
     relevant_only = ours(judgments, {"q": [("a", 1.0)]})["q"]["prefs_avgjg_Rnonrel_ret"]
     assert relevant_only == 1.0 > perfect
     assert not {d.name: d for d in DEFINITIONS}["prefs_avgjg_rnonrel_ret"].ranking
+
+
+@given(collections(), st.randoms(use_true_random=False))
+def test_the_order_of_rows_does_not_matter(data, random):
+    judgments, run = data
+    rows = [(q, row) for q, lines in judgments.items() for row in lines]
+    random.shuffle(rows)
+    shuffled = {}
+    for q, row in rows:
+        shuffled.setdefault(q, []).append(row)
+    retrieved = {q: random.sample(docs, len(docs)) for q, docs in run.items()}
+    try:
+        expected = ours(judgments, run, query_set="qrels")
+    except InputError:
+        with pytest.raises(InputError):
+            ours(shuffled, retrieved, query_set="qrels")
+        return
+    assert_same_values(ours(shuffled, retrieved, query_set="qrels"), expected)
+
+
+def test_integer_document_ids_rank_and_sort_as_their_decimal_text():
+    # As text "10" < "9": 10 is the first unretrieved document, and among equal scores 10 ranks first.
+    levels = {9: 2.0, 10: 1.0, 11: 0.0, 100: 1.0}
+    rows = [("q", "g", "s" if doc != 100 else "t", doc, level) for doc, level in levels.items()]
+    columns = ("query_id", "group", "subgroup", "doc_id", "relevance")
+    run = [(9, 1.0), (10, 1.0)]
+    as_ints = Qrels(pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)}), judgments="prefs")
+    as_text = Qrels(pa.table({c: [str(r[i]) if c == "doc_id" else r[i] for r in rows] for i, c in enumerate(columns)}),
+                    judgments="prefs")
+    int_run = Run(pa.table({"query_id": ["q", "q"], "doc_id": [d for d, _ in run], "score": [s for _, s in run]}))
+    names = list(NAMES.values())
+    a = evaluate(as_ints, int_run, names).per_query[names].to_numpy()
+    b = evaluate(as_text, run_table({"q": [(str(d), s) for d, s in run]}), names).per_query[names].to_numpy()
+    np.testing.assert_array_equal(a, b)
+    reference = reference_prefs({"q": [(g, s, str(d), level) for _, g, s, d, level in rows]}, {"q": [(str(d), s) for d, s in run]})
+    assert_same_values({"q": dict(zip(MEASURES, (float(v) for v in a[0])))}, reference)
