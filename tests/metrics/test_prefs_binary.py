@@ -12,6 +12,7 @@ import math
 import subprocess
 from pathlib import Path
 
+import numba
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -88,3 +89,13 @@ def test_qrels_prefs_files_give_trec_eval_s_lines(trec_eval_binary, tmp_path_fac
     (folder / "qrels").write_text(text, encoding="utf-8")
     (folder / "run").write_text(run_lines(run), encoding="utf-8")
     assert_same_lines(trec_eval_binary, "qrels_prefs", folder / "qrels", folder / "run", max_docs)
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="65,537 groups take seconds as Python; the compiled build is the same code")
+def test_the_pair_counts_wrap_past_65535_groups_as_trec_eval_s_unsigned_short(trec_eval_binary, tmp_path):
+    # 65,537 groups prefer a to b, one b to a: trec_eval's count of the first wraps to 1, so the pair scores 1/2.
+    lines = [f"q g{g:06d} s {doc} {level}\n" for g in range(65_537) for doc, level in (("a", 2), ("b", 1))]
+    (tmp_path / "prefs").write_text("".join(lines) + "q h s a 1\nq h s b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    assert_same_lines(trec_eval_binary, "prefs", tmp_path / "prefs", tmp_path / "run", None)
+    assert ours("prefs", tmp_path / "prefs", tmp_path / "run", None)["prefs_pair", "q"].endswith("\t0.5000")
