@@ -75,12 +75,18 @@ def trec_eval(
     if result.query_counts["judged_only"] and not complete:
         _stop_at_a_missing_query(evaluator.qrels.query_ids, run)
     strings = None
-    lengths = {value.length for value in selection.values if value.measure.name == "relstring"}
-    if lengths:
+    relstring = next((value for value in selection.values if value.measure.name == "relstring"), None)
+    if relstring is not None:
         from .trec_relstring import relevance_strings
 
         alignment = align_queries(evaluator.qrels, run, evaluator.plan.query_set)
-        strings = {length: relevance_strings(evaluator.qrels, run, alignment, evaluator.options, length) for length in lengths}
+        # trec_eval clears a stand-in query's string only under the plain name "relstring" (trec_eval.c).
+        given = relstring.name != relstring.measure.name
+        strings = {
+            relstring.length: relevance_strings(
+                evaluator.qrels, run, alignment, evaluator.options, relstring.length, length_given=given
+            )
+        }
     relevant_judged = int(np.count_nonzero(evaluator.qrels.labels > 0)) if complete else None
     lines = trec_eval_lines(
         selection,
