@@ -84,6 +84,25 @@ class JudgmentGroups:
         return sum(getattr(self, name).nbytes for name in self.__dataclass_fields__)
 
 
+def level_codes(levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Order-preserving int64 codes of float relevance levels, and the distinct levels they index.
+
+    The judgment index is compiled for int64 labels: preference levels are indexed as their codes
+    (first, last and max keep the same row), then decoded with :func:`decoded_levels`.
+    """
+    distinct, codes = np.unique(levels, return_inverse=True)
+    return read_only(codes.astype(np.int64).reshape(levels.shape)), distinct
+
+
+def decoded_levels(codes: np.ndarray, distinct: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The levels of padded CSR ``codes`` (group g's slots ``offsets[g] : offsets[g] + counts[g]``), 0.0 in the padding."""
+    group = np.repeat(np.arange(counts.shape[0]), np.diff(offsets))
+    valid = np.arange(codes.shape[0]) - offsets[group] < counts[group]
+    levels = np.zeros(codes.shape[0], dtype=np.float64)
+    levels[valid] = distinct[codes[valid]]
+    return read_only(levels)
+
+
 def split_by_group(
     queries: QueryGroups,
     doc_ids: IdColumn,
@@ -91,8 +110,13 @@ def split_by_group(
     groups: np.ndarray,
     subgroups: np.ndarray | None,
     policy: int,
+    levels: np.ndarray | None = None,
 ) -> tuple[JudgmentGroups, np.ndarray]:
-    """Segment and index the judgments; returns the segments and each segment's first repeated row (-1 if none) under RAISE."""
+    """Segment and index the judgments; returns the segments and each segment's first repeated row (-1 if none) under RAISE.
+
+    ``levels``: when ``labels`` are the codes of preference levels (:func:`level_codes`), the distinct
+    levels, so that the segments hold the levels themselves.
+    """
     n_rows = labels.shape[0]
     query_of_row = np.empty(n_rows, dtype=np.int64)
     query_of_row[queries.order] = np.repeat(np.arange(queries.n_queries, dtype=np.int64), queries.rows_per_query)
@@ -109,6 +133,8 @@ def split_by_group(
     judged_rows, judged_keys, judged_labels, _, n_judged, duplicate_rows = index_judgments(
         offsets, order, doc_ids.keys, doc_ids.offsets, doc_ids.data, doc_ids.is_string, labels, policy
     )
+    if levels is not None:
+        judged_labels = decoded_levels(judged_labels, levels, offsets, n_judged)
     segments = JudgmentGroups(
         read_only(query_segments),
         read_only(g[starts]),

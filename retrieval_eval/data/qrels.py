@@ -17,7 +17,14 @@ from ..policies import JUDGMENT_FORMATS
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, require_columns
 from .ids import IdLookup, QueryGroups, read_only
-from .judgment_groups import JudgmentGroups, NamedCodes, raise_on_repeats_in_groups, split_by_group
+from .judgment_groups import (
+    JudgmentGroups,
+    NamedCodes,
+    decoded_levels,
+    level_codes,
+    raise_on_repeats_in_groups,
+    split_by_group,
+)
 
 #: The layouts whose judgments are preferences: relevance levels are numbers (trec_eval's double).
 _PREFERENCE_LAYOUTS = ("qrels_prefs", "prefs")
@@ -73,8 +80,10 @@ class Qrels(GroupedTable):
         self.group_names: pa.Array | None = None
         self.subgroup_names: pa.Array | None = None
         self.segments: JudgmentGroups | None = None
+        # Preference levels are indexed as order-preserving int64 codes: one build of the index kernel.
+        labels, levels = level_codes(self.labels) if preferences else (self.labels, None)
         if judgments != "qrels":
-            policy = self._split_by_group(table, policy, subgroups=preferences)
+            policy = self._split_by_group(table, policy, labels, levels, subgroups=preferences)
         index = index_judgments(
             self.queries.offsets,
             self.queries.order,
@@ -82,15 +91,20 @@ class Qrels(GroupedTable):
             self.doc_ids.offsets,
             self.doc_ids.data,
             self.doc_ids.is_string,
-            self.labels,
+            labels,
             policy,
         )
         (self.judged_rows, self.judged_keys, self.judged_labels, self.ideal_labels, self.n_judged, duplicate_rows) = map(
             read_only, index
         )
+        if levels is not None:
+            bounds = (levels, self.queries.offsets, self.n_judged)
+            self.judged_labels, self.ideal_labels = decoded_levels(self.judged_labels, *bounds), decoded_levels(self.ideal_labels, *bounds)
         raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
 
-    def _split_by_group(self, table: pa.Table, policy: int, *, subgroups: bool) -> int:
+    def _split_by_group(
+        self, table: pa.Table, policy: int, labels: np.ndarray, levels: np.ndarray | None, *, subgroups: bool
+    ) -> int:
         """Code the groups, index each (query, group, subgroup); returns the policy of the per-query pool."""
         names = ("group", "subgroup") if subgroups else ("group",)
         require_columns(table, names, self.source)
@@ -100,7 +114,9 @@ class Qrels(GroupedTable):
         self.groups, self.group_names = groups.codes, groups.names
         if subgroup_codes is not None:
             self.subgroups, self.subgroup_names = subgroup_codes.codes, subgroup_codes.names
-        self.segments, repeated = split_by_group(self.queries, self.doc_ids, self.labels, self.groups, self.subgroups, policy)
+        self.segments, repeated = split_by_group(
+            self.queries, self.doc_ids, labels, self.groups, self.subgroups, policy, levels
+        )
         raise_on_repeats_in_groups(repeated, self.table, self.source, groups, subgroup_codes)
         # A document judged in several groups is one document of the pool.
         return KEEP_MAX

@@ -181,9 +181,9 @@ def _example() -> tuple:
            read_only([2.0, 1.0], np.float64))
     segments = (read_only([0, 1], np.int64), read_only([0, 1], np.int64), read_only([0], np.int64),
                 read_only([1], np.uint64), read_only([1], np.int64), read_only([1], np.int64), no_offsets, no_bytes)
-    alignment = np.zeros(1, dtype=np.int64)  # computed per run: writable
+    alignment = np.zeros(1, dtype=np.int64)  # computed per run, as the cutoffs and multiples: writable
     return (alignment, alignment, run, segments, False, KEEP_LAST, TIES_DOCID_DESCENDING, 1,
-            np.iinfo(np.int64).max, False, read_only([5], np.int64), read_only([1.0], np.float64))
+            np.iinfo(np.int64).max, False, np.array([5], dtype=np.int64), np.array([1.0], dtype=np.float64))
 
 
 def _work(run_query: np.ndarray, qrels_query: np.ndarray, run: tuple, segments: tuple, *rest: object) -> int:
