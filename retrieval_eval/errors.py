@@ -44,6 +44,12 @@ class ConfigError(RetrievalEvalError, ValueError):
     """A parameter is invalid: an unknown metric, k <= 0, a bad threshold or label range."""
 
 
+class LayoutError(ConfigError):
+    """A measure cannot read judgments of the layout given (trec_eval stops there: "Can't calculate measure", status 4)."""
+
+    exit_status = 4
+
+
 class UnknownMetricError(ConfigError):
     """A metric name is not in the registry; the message lists the closest known names."""
 

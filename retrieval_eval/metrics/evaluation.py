@@ -27,6 +27,9 @@ def evaluate(
     max_docs: int | None = None,
     run_duplicates: str | None = None,
     qrels_duplicates: str | None = None,
+    judged_only: bool = False,
+    collection_size: int | None = None,
+    judgments: str = "qrels",
 ) -> EvaluationResult:
     """Score ``run`` against ``qrels``: a per-query table and a summary.
 
@@ -51,7 +54,8 @@ def evaluate(
         columns and a verdict; a metric passes when its mean is >= value (<= for lower-is-better
         metrics such as holes). Thresholded metrics are evaluated even when not listed in
         ``metrics``. A metric given two thresholds, under any spellings, is a ConfigError.
-    k, rel_level, label_min, label_max, query_set, ties, max_docs, run_duplicates, qrels_duplicates
+    k, rel_level, label_min, label_max, query_set, ties, max_docs, run_duplicates, qrels_duplicates,
+    judged_only, collection_size, judgments
         The fields of :class:`EvaluationOptions`, where each is defined.
 
     Examples
@@ -69,5 +73,8 @@ def evaluate(
         max_docs=max_docs,
         run_duplicates=run_duplicates,
         qrels_duplicates=qrels_duplicates,
+        judged_only=judged_only,
+        collection_size=collection_size,
+        judgments=judgments,
     )
     return Evaluator(qrels, metrics, thresholds=thresholds, options=options).evaluate(run)

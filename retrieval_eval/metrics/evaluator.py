@@ -97,6 +97,12 @@ class EvaluationPlan:
 
         joins: dict[tuple[Any, str], Any] = {}
         columns: dict[Metric, np.ndarray] = {}
+        # A measure that cannot read the judgments' layout is refused before any join is built.
+        for name, _, metrics in self.groups:
+            FAMILIES[name].check_judgments(qrels, metrics)
+        # A measure that cannot read the judgments' layout is refused before any join is built.
+        for name, _, metrics in self.groups:
+            FAMILIES[name].check_judgments(qrels, metrics)
         for name, ties, metrics in self.groups:
             family = FAMILIES[name]
             key = (family.join, ties)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
+from ..errors import LayoutError
 from .definition import MetricDefinition
 from .names import Metric
 from .options import Conventions, EvaluationOptions
@@ -57,7 +57,6 @@ class Family:
         self, qrels: Qrels, joined: Any, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
     ) -> dict[Metric, np.ndarray]:
         """Per-query values of ``metrics`` (all of this family) for the queries of ``alignment``."""
-        self.check_judgments(qrels, metrics)
         columns: dict[Metric, np.ndarray] = {}
         for output, group in self.passes(qrels, joined, alignment, metrics, options):
             for metric in group:
@@ -65,13 +64,13 @@ class Family:
         return columns
 
     def check_judgments(self, qrels: Qrels, metrics: Sequence[Metric]) -> None:
-        """Raise :class:`ConfigError` naming the first metric when ``qrels`` are in a layout this family cannot read.
+        """Raise :class:`LayoutError` naming the first metric when ``qrels`` are in a layout this family cannot read.
 
         trec_eval refuses the same (form_res_rels.c reads only ``qrels``, form_res_rels_jg.c only
         ``qrels_jg``, form_prefs_counts.c only ``prefs`` and ``qrels_prefs``).
         """
         if qrels.judgments not in self.judgments and metrics:
-            raise ConfigError(
+            raise LayoutError(
                 f"{metrics[0]} reads judgments in the {' or '.join(map(repr, self.judgments))} layout, but the qrels "
                 f"({qrels.source}) were read as {qrels.judgments!r} (trec_eval's -R); read them in that layout, or "
                 "ask for measures of this layout"

@@ -13,7 +13,6 @@ from .names import Metric
 from .options import Conventions
 from .registry import REGISTRY
 from .result import Threshold
-from .trec import TREC
 from .trec_eval_measures import expand
 
 #: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's
@@ -96,6 +95,7 @@ def resolve_metrics_and_thresholds(
 
 
 def conventions_for(metrics: Iterable[Metric]) -> Conventions:
-    """trec_eval's conventions when any TREC measure is asked for, else azure-ai-evaluation's."""
-    families = {REGISTRY.family(metric) for metric in metrics}
-    return TREC.conventions if TREC in families else DOCUMENT_RETRIEVAL.conventions
+    """trec_eval's conventions when any metric of a trec_eval family is asked for (the TREC measures,
+    judgment groups, preferences: each family holds its reference's), azure-ai-evaluation's otherwise."""
+    others = [family for family in map(REGISTRY.family, metrics) if family is not DOCUMENT_RETRIEVAL]
+    return others[0].conventions if others else DOCUMENT_RETRIEVAL.conventions
