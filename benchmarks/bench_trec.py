@@ -173,15 +173,15 @@ def write_workload(n_queries: int, seed: int, directory: Path) -> dict[str, Any]
 # results(computed) -> (per-query DataFrame with query_id + METRICS columns, {metric: mean}).
 
 
-def _nested(queries, docs, values) -> dict:
+def nested(queries, docs, values) -> dict:
     """{query: {doc: value}} from three columns, the way pytrec_eval wants its input."""
-    nested: dict = {}
+    by_query: dict = {}
     for query, doc, value in zip(queries.tolist(), docs.tolist(), values.tolist()):
-        inner = nested.get(query)
+        inner = by_query.get(query)
         if inner is None:
-            inner = nested[query] = {}
+            inner = by_query[query] = {}
         inner[doc] = value
-    return nested
+    return by_query
 
 
 def _ours_import():
@@ -210,9 +210,9 @@ def _pytrec_import():
 
 
 def _pytrec_build(lib, qrels_df, run_df):
-    qrels = _nested(qrels_df["query_id"], qrels_df["doc_id"], qrels_df["relevance"])
+    qrels = nested(qrels_df["query_id"], qrels_df["doc_id"], qrels_df["relevance"])
     evaluator = lib.RelevanceEvaluator(qrels, set(PYTREC_MEASURES.values()))
-    return evaluator, _nested(run_df["query_id"], run_df["doc_id"], run_df["score"])
+    return evaluator, nested(run_df["query_id"], run_df["doc_id"], run_df["score"])
 
 
 def _pytrec_compute(lib, built):
