@@ -31,11 +31,11 @@ from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
 from .names import Metric
 from .options import Conventions, EvaluationOptions
-from .prefs_join import PreferenceRanks, rank_preferences
 
 if TYPE_CHECKING:
-    from ..data import Qrels
+    from ..data import Qrels, Run
     from ..data.join import QueryAlignment
+    from .prefs_join import PreferenceRanks
 
 FAMILY = "prefs"
 _ALL = "Implied preferences (one of the two documents retrieved) count, and a preference between two unretrieved documents counts as failed."
@@ -103,6 +103,13 @@ DEFINITIONS = (
 )
 
 
+def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> PreferenceRanks:
+    # The data layer loads pyarrow: imported when a run is scored, not when the registry is listed.
+    from .prefs_join import rank_preferences
+
+    return rank_preferences(qrels, run, duplicates, ties)
+
+
 def _passes(
     qrels: Qrels, ranks: PreferenceRanks, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[PrefsPass, Sequence[Metric]]]:
@@ -149,5 +156,5 @@ def _raise(qrels: Qrels, error: int, row: int) -> None:
 #: its preference measures' tie order, ascending document id; the qrels must hold preferences.
 PREFS = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=rank_preferences, passes=_passes, judgments=("prefs", "qrels_prefs"),
+    join=_join, passes=_passes, judgments=("prefs", "qrels_prefs"),
 )
