@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.trec_eval.differential import TREC_EVAL_MISSING_QUERY, assert_same, expected, run_ours
+from tests.trec_eval.differential import TREC_EVAL_MISSING_QUERY, assert_same, expected, on_standard_input, run_ours
 from tests.trec_eval.measures import MEASURES, NICKNAMES, WITH_PARAMETERS
 from tests.trec_eval.strategies import Collection, Query, collections, command_options
 
@@ -64,3 +64,12 @@ def test_a_judged_query_without_results(trec_eval_binary, tmp_path, options):
 def test_a_judged_query_without_results_under_c(trec_eval_binary, tmp_path, options):
     qrels, run = ONE_MISSING.write(tmp_path)
     assert_same(trec_eval_binary, options, qrels, run)
+
+
+@pytest.mark.parametrize("options", [["-q"], ["-q", "-m", "all_trec"]])
+def test_results_on_standard_input(trec_eval_binary, tmp_path, options):
+    # trec_eval reads the results from standard input when the file is "-"; -c scores the judged query without results.
+    qrels, run = ONE_MISSING.write(tmp_path)
+    theirs, ours = on_standard_input(trec_eval_binary, ["-c", *options], qrels, run)
+    assert theirs.status == 0 and theirs.stdout.count(b"\n") > 3
+    assert ours == theirs, (ours.stderr, ours.stdout.decode(), theirs.stdout.decode())
