@@ -31,6 +31,12 @@ TREC_EVAL_MISSING_QUERY = 4
 MISSING_QUERIES = "refuse"
 MISSING_QUERY_STATUS = 4
 
+#: trec_eval 10 exits with this status at a document retrieved twice in one query, or judged twice
+#: ("duplicate docs", form_res_rels.c), after the ``-q`` lines of the queries before it; what
+#: ``--trec`` must give there (its status, nothing on stdout) is DUPLICATE_OUTCOME.
+TREC_EVAL_DUPLICATE = 4
+DUPLICATE_OUTCOME = (4, b"")
+
 
 @dataclass(frozen=True)
 class Outcome:

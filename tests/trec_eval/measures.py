@@ -37,7 +37,9 @@ ALL = (*MEASURES, *WITH_PARAMETERS, *NICKNAMES)
 
 #: Relevance levels for ``-l`` (0 makes a label-0 judgment relevant; labels go up to 4).
 LEVELS = (0, 1, 2, 3)
-#: ``-M``: at most this many documents per query (1 keeps only the top document).
-MAX_DOCS = (1, 2, 3, 5, 10, 1000)
-#: ``-N``: documents in the collection (fewer than some runs retrieve, and many more).
-COLLECTION_SIZES = (5, 100, 100000)
+#: ``-M``: at most this many documents per query (1 keeps only the top document, 0 none: every
+#: ranking empty, as trec_eval takes it).
+MAX_DOCS = (0, 1, 2, 3, 5, 10, 1000)
+#: ``-N``: documents in the collection (fewer than some runs retrieve, and many more; 0 is
+#: trec_eval's default, what it uses without -N).
+COLLECTION_SIZES = (0, 5, 100, 100000)
