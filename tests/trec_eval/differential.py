@@ -53,15 +53,18 @@ def missing_query(outcome: Outcome) -> bool:
 
 
 def expected(binary: Path, options: Sequence[str], qrels: Path, run: Path) -> tuple[Outcome, Outcome]:
-    """trec_eval's outcome, and what ``--trec`` must give for it: the same, but for the two rules below.
+    """trec_eval's outcome, and what ``--trec`` must give for it: the same, but for the rules below.
 
     - A judged query without results (no ``-c``): MISSING_QUERIES.
+    - A document twice in one query's results or judgments: DUPLICATE_OUTCOME.
     - rbp: trec_eval's value is undefined beside other measures (m_rbp.c compares the gains with
       ``min`` and ``max`` before setting them; a measure computed before it leaves its last double
       there). Its defined value is what trec_eval prints for rbp alone, where they hold stale tiny
       positive bits (Helper A's evidence: tests/metrics/test_trec_measures_binary.py).
     """
     theirs = run_trec_eval(binary, options, qrels, run)
+    if theirs.status == TREC_EVAL_DUPLICATE and "duplicate docs" in theirs.stderr:
+        return theirs, Outcome(*DUPLICATE_OUTCOME)
     if not missing_query(theirs):
         return theirs, _rbp_alone(binary, options, qrels, run, theirs)
     if MISSING_QUERIES == "refuse":
