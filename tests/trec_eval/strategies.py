@@ -107,21 +107,36 @@ def collections(draw) -> Collection:
     return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()))
 
 
+#: dcg, ideal_dcg and ndcg share one parameter block in trec_eval (m_ndcg.c's default_ndcg_gains):
+#: with a gain map given to one of them and another of them measured, trec_eval aborts (a double
+#: free, status 134 or 139) or gives the other the same map (``-m all_trec -m dcg.1=3`` prints
+#: ``ndcg_1=3``). No defined answer: not drawn.
+SHARED_GAINS = ("dcg", "ideal_dcg", "ndcg")
+
+
+def trec_eval_defines(measures: list[str]) -> bool:
+    """trec_eval has a defined answer for these ``-m`` values (see SHARED_GAINS)."""
+    names = {measure.split(".", 1)[0] for measure in measures} | ({"ndcg"} if "all_trec" in measures else set())
+    mapped = any("." in measure and measure.split(".", 1)[0] in SHARED_GAINS for measure in measures)
+    return not (mapped and len(names & set(SHARED_GAINS)) > 1)
+
+
 @st.composite
-def measure_options(draw) -> list[str]:
+def measure_options(draw, given: tuple[str, ...] = ()) -> list[str]:
     """No -m (trec_eval's official set), or one to three ``-m`` values (measures, groups, nicknames; repeats too)."""
-    chosen = draw(st.one_of(st.just([]), st.lists(st.sampled_from(ALL), min_size=1, max_size=3)))
+    chosen = draw(st.one_of(st.just([]), st.lists(st.sampled_from(ALL), min_size=1, max_size=3))
+                  .filter(lambda measures: trec_eval_defines([*given, *measures])))
     return [argument for measure in chosen for argument in ("-m", measure)]
 
 
 @st.composite
-def command_options(draw) -> list[str]:
-    """trec_eval options (-q, -c, -n, -J, -l N, -M N, -N N, -m ...) in a random order."""
+def command_options(draw, given: tuple[str, ...] = ()) -> list[str]:
+    """trec_eval options (-q, -c, -n, -J, -l N, -M N, -N N, -m ...) in a random order; ``given``: -m values the caller adds."""
     groups = [[flag] for flag in ("-q", "-c", "-n", "-J") if draw(st.booleans())]
     for flag, values in (("-l", LEVELS), ("-M", MAX_DOCS), ("-N", COLLECTION_SIZES)):
         value = draw(st.one_of(st.none(), st.sampled_from(values)))
         if value is not None:
             groups.append([flag, str(value)])
-    measures = draw(measure_options())
+    measures = draw(measure_options(given))
     groups += [measures[i:i + 2] for i in range(0, len(measures), 2)]
     return [argument for group in draw(st.permutations(groups)) for argument in group]

@@ -32,14 +32,15 @@ def test_random_command_lines(trec_eval_binary, collection, options):
 
 
 @pytest.mark.parametrize("nickname", NICKNAMES)
-@given(collection=collections(), options=command_options())
-def test_nicknames_per_query(trec_eval_binary, nickname, collection, options):
+@given(collection=collections(), data=st.data())
+def test_nicknames_per_query(trec_eval_binary, nickname, collection, data):
     # Every measure of the set on each example, per query and in the `all` lines.
+    options = data.draw(command_options(given=(nickname,)), label="options")
     _compare(trec_eval_binary, collection, ["-q", "-m", nickname, *options])
 
 
 @given(collection=collections(), measure=st.sampled_from((*MEASURES, *WITH_PARAMETERS)),
-       options=st.sampled_from(([], ["-c"], ["-J"], ["-l", "2"], ["-M", "3"], ["-N", "100"])))
+       options=st.sampled_from(([], ["-c"], ["-J"], ["-l", "2"], ["-M", "3"], ["-N", "100"], ["-M", "0"])))
 def test_one_measure_per_query(trec_eval_binary, collection, measure, options):
     # One measure at a time, so that a discrepancy names its measure.
     _compare(trec_eval_binary, collection, ["-q", "-m", measure, *options])
