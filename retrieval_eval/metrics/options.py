@@ -82,7 +82,8 @@ class EvaluationOptions:
         How equal scores are ordered for every metric: ``"docid"`` (descending document id,
         trec_eval) or ``"input"`` (input order, azure-ai-evaluation and ranx).
     max_docs
-        TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``).
+        TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``;
+        0 leaves every ranking empty, as there).
     run_duplicates, qrels_duplicates
         A document repeated within a query: which score/label counts, ``"last"``, ``"first"``,
         ``"max"``, or ``"raise"`` (an error naming the first repeated row).
@@ -90,8 +91,8 @@ class EvaluationOptions:
         TREC measures: drop every retrieved document the qrels do not judge before ranking
         (trec_eval's ``-J``); the documents below move up.
     collection_size
-        TREC measures: the number of documents in the collection (trec_eval's ``-N``; None =
-        trec_eval's default, unbounded), read by the measures that need it.
+        TREC measures: the number of documents in the collection (trec_eval's ``-N``, 0 or more;
+        None is trec_eval's default, 0), read by utility.
     judgments
         How the qrels are laid out (trec_eval's ``-R``), one of
         :data:`~retrieval_eval.policies.JUDGMENT_FORMATS`: ``"qrels"`` (the default), or judgment
@@ -125,9 +126,9 @@ class EvaluationOptions:
         object.__setattr__(self, "k", _positive("the cutoff k", self.k))
         object.__setattr__(self, "rel_level", _relevance_level(self.rel_level))
         if self.max_docs is not None:
-            object.__setattr__(self, "max_docs", _positive("max_docs", self.max_docs))
+            object.__setattr__(self, "max_docs", _count("max_docs", self.max_docs))
         if self.collection_size is not None:
-            object.__setattr__(self, "collection_size", _positive("collection_size", self.collection_size))
+            object.__setattr__(self, "collection_size", _count("collection_size", self.collection_size))
         if not isinstance(self.judged_only, bool):
             raise ConfigError(f"judged_only must be True or False, got {self.judged_only!r}")
         _choice("judgments", self.judgments, JUDGMENT_FORMATS)
@@ -175,6 +176,16 @@ def _relevance_level(value: Any) -> int:
     from .registry import relevance_level_value
 
     return relevance_level_value("rel_level", int(value) if _is_integer(value) else value)
+
+
+def _count(name: str, value: Any) -> int:
+    """A count option (0 included) up to 2^63 - 1: trec_eval's -M and -N take 0."""
+    if _is_integer(value) and value == 0 or isinstance(value, str) and value.strip() == "0":
+        return 0
+    try:
+        return _positive(name, value)
+    except ConfigError as error:
+        raise ConfigError(str(error).replace("a positive integer", "an integer >= 0", 1)) from None
 
 
 def _positive(name: str, value: Any) -> int:

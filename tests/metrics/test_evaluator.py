@@ -60,7 +60,7 @@ def test_options_settle_from_the_reference_of_the_metrics():
         ({"k": "ten"}, "the cutoff k must be a positive integer, got 'ten'"),
         ({"k": True}, "the cutoff k must be a positive integer, got True"),
         ({"rel_level": "two"}, "rel_level must be an integer, got 'two'"),
-        ({"max_docs": 0}, "max_docs must be a positive integer"),
+        ({"max_docs": -1}, "max_docs must be an integer >= 0, got -1"),
         ({"query_set": "all"}, r"query_set must be one of \['qrels', 'both', 'union'\], got 'all'"),
         ({"ties": "score"}, r"ties must be one of \['docid', 'input'\]"),
         ({"run_duplicates": "sum"}, r"run duplicates must be one of \['last', 'first', 'max', 'raise'\]"),

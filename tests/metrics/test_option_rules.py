@@ -89,7 +89,7 @@ def test_a_parameter_past_int64_is_one_clear_error(value):
 def test_an_integer_option_past_int64_is_one_clear_error(field, value):
     named = {"k": "the cutoff k"}.get(field, field)
     # trec_eval's -l takes any long, so rel_level is any integer that fits.
-    expected = "an integer from -2\\^63 to" if field == "rel_level" else "a positive integer up to"
+    expected = {"rel_level": "an integer from -2\\^63 to", "max_docs": "an integer >= 0 up to"}.get(field, "a positive integer up to")
     one_line_error(lambda: EvaluationOptions(**{field: value}), rf"^{named} must be {expected} 2\^63 - 1")
     assert getattr(EvaluationOptions(**{field: INT64_MAX}), field) == INT64_MAX
 
