@@ -34,6 +34,10 @@ class InputError(RetrievalEvalError, ValueError):
         super().__init__(_locate(message, source=source, row=row, field=field))
 
 
+class DuplicateError(InputError):
+    """A document is retrieved or judged twice in one query where the policy is to refuse it."""
+
+
 class MissingQueryError(InputError):
     """A judged query has no results, where trec_eval 10 stops (its exit status 4, which the command line keeps)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, DuplicateError, InputError
 from ..policies import DUPLICATE_POLICIES
 from ..kernels.judgments import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 
@@ -41,7 +41,7 @@ def raise_on_duplicates(duplicate_rows: np.ndarray, table: pa.Table, source: str
     repeated = duplicate_rows[duplicate_rows >= 0]
     if len(repeated):
         row = int(repeated.min())
-        raise InputError(f"{describe_row(table, row)} {what}", source=source, row=row + 1)
+        raise DuplicateError(f"{describe_row(table, row)} {what}", source=source, row=row + 1)
 
 
 def first_true(mask: np.ndarray) -> int:

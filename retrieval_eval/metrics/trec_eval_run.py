@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import MissingQueryError
+from ..errors import DuplicateError, MissingQueryError
 from .evaluator import Evaluator
 from .names import Metric
 from .options import EvaluationOptions
@@ -69,9 +69,14 @@ def trec_eval(
     selection = select(DEFAULT_MEASURES if measures is None else measures, rel_level=options.rel_level, default_k=options.k)
     # num_ret costs nothing extra and keeps an evaluation of runid or num_q alone well formed.
     metrics = selection.metrics or ["num_ret"]
-    evaluator = Evaluator(qrels, metrics, options=options, qrels_columns=qrels_columns)
-    run = Run.read(run, columns=run_columns)
-    result = evaluator.evaluate(run)
+    rows = None
+    try:
+        evaluator = Evaluator(qrels, metrics, options=options, qrels_columns=qrels_columns)
+        run, rows = _judged_part(Run.read(run, columns=run_columns), evaluator.qrels)
+        result = evaluator.evaluate(run)
+    except DuplicateError as error:
+        # A repeat in the run is located among the kept lines: give it back its row of the file.
+        raise _stop(error, rows if rows is not None and error.source == run.source else None) from None
     if result.query_counts["judged_only"] and not complete:
         _stop_at_a_missing_query(evaluator.qrels.query_ids, run)
     strings = None
@@ -101,6 +106,31 @@ def trec_eval(
         zscores=zscores,
     )
     return TrecEvalOutput(lines, result, selection)
+
+
+def _judged_part(run: Any, qrels: Any) -> tuple[Any, np.ndarray | None]:
+    """The run's lines of judged queries (trec_eval never reads the others: a repeat there is no error),
+    and the run's row of each kept line (None when every line is kept)."""
+    from ..data import Run
+
+    ids = run.table["query_id"]
+    if ids.type != qrels.query_ids.type:
+        return run, None  # the evaluation names the mismatch
+    judged = pc.is_in(ids, value_set=qrels.query_ids)
+    if pc.all(judged).as_py():
+        return run, None
+    mask = judged.to_numpy(zero_copy_only=False)
+    return Run(run.table.filter(judged), source=run.source, name=run.name), np.flatnonzero(mask)
+
+
+def _stop(error: DuplicateError, rows: np.ndarray | None) -> DuplicateError:
+    """trec_eval stops with status 4 at a document twice in one query ("duplicate docs"); the row is the file's."""
+    row = error.row
+    if rows is not None and row is not None and 0 < row <= len(rows):
+        row = int(rows[row - 1]) + 1
+    stopped = DuplicateError(error.detail, source=error.source, row=row, field=error.field)
+    stopped.exit_status = MissingQueryError.exit_status
+    return stopped
 
 
 def _stop_at_a_missing_query(judged: pa.Array, run: Any) -> None:
