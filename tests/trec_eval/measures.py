@@ -35,8 +35,8 @@ NICKNAMES = ("official", "all_trec", "set")
 #: Every ``-m`` value the tests draw.
 ALL = (*MEASURES, *WITH_PARAMETERS, *NICKNAMES)
 
-#: Relevance levels for ``-l`` (0 makes a label-0 judgment relevant; labels go up to 4).
-LEVELS = (0, 1, 2, 3)
+#: Relevance levels for ``-l`` (0 makes a label-0 judgment relevant; labels go up to 10).
+LEVELS = (0, 1, 2, 3, 4)
 #: ``-M``: at most this many documents per query (1 keeps only the top document, 0 none: every
 #: ranking empty, as trec_eval takes it).
 MAX_DOCS = (0, 1, 2, 3, 5, 10, 1000)

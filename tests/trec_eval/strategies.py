@@ -1,10 +1,11 @@
 """Hypothesis strategies for the differential tests: TREC qrels and runs, and trec_eval command lines.
 
 A collection is a few queries, each judged, retrieved or both: ids that sort differently as
-strings and as numbers ("9" < "10" as numbers only), graded labels from -2 to 4, tied scores
-(also written differently: "1" and "1.0"), documents judged but not retrieved and retrieved but
-not judged, a query judged with label 0 or below only, and now and then one query retrieving
-about a thousand documents. Every query that is judged has a label >= 0: trec_eval 10 has no
+strings and as numbers ("9" < "10" as numbers only) and by case ("B" < "a"), graded labels from
+-2 to 10, tied scores (also written differently: "1" and "1.0", "0" and "-0"), infinite,
+huge and subnormal scores, documents judged but not retrieved and retrieved but not judged, a
+query judged with label 0 or below only, text after the run tag, and now and then one query
+retrieving about a thousand documents. Every query that is judged has a label >= 0: trec_eval 10 has no
 defined answer otherwise (form_res_rels.c sizes an array by the largest label + 1: it fails on the
 first such query and writes out of bounds on a later one).
 """
@@ -19,11 +20,14 @@ from hypothesis import strategies as st
 
 from tests.trec_eval.measures import ALL, COLLECTION_SIZES, LEVELS, MAX_DOCS
 
-QUERY_IDS = ("1", "2", "9", "10", "11", "100", "301", "a", "B", "q-1", "Q_2", "é")
-DOC_IDS = ("d1", "d2", "d9", "d10", "d100", "9", "10", "D3", "a#b", "doc-7", "x.1", "é")
-LABELS = (-2, -1, 0, 1, 2, 3, 4)
-# Score texts: equal values written differently, negative, fractional, exponent forms.
-SCORES = ("0", "1", "1.0", "1", "2", "0.5", "-1", "-0.25", "3.25", "1e-3", "10", "1e2", "0.1")
+QUERY_IDS = ("1", "2", "9", "10", "11", "100", "301", "-1", "a", "B", "q-1", "Q_2", "é")
+DOC_IDS = ("d1", "d2", "d9", "d10", "d100", "9", "10", "A", "a", "D3", "a#b", "doc-7", "x.1", "é")
+# Labels above 9 print as '>' in relstring.
+LABELS = (-2, -1, 0, 1, 2, 3, 4, 10)
+# Score texts: equal values written differently (1 and 1.0, 0 and -0), negative, fractional,
+# exponent forms, infinities, the largest and a subnormal double.
+SCORES = ("0", "-0", "1", "1.0", "1", "2", "0.5", "-1", "-0.25", "3.25", "1e-3", "10", "1e2", "0.1", "inf", "-inf",
+          "1e308", "1e-320")
 RUN_TAG = "run.1"
 DEEP = 1000
 
@@ -45,6 +49,7 @@ class Collection:
     deep_seed: int | None = None
     order_seed: int = 0
     shuffle_qrels: bool = False
+    trailing_text: bool = False  # text after the run tag, which trec_eval ignores
 
     def lines(self) -> tuple[list[tuple[str, str, int]], list[tuple[str, str, str]]]:
         qrels, run = [], []
@@ -65,7 +70,8 @@ class Collection:
         qrels, run = directory / "qrels", directory / "run"
         qrels.write_text("".join(f"{q} 0 {d} {label}\n" for q, d, label in qrels_lines), encoding="utf-8")
         # The rank column is ignored by trec_eval (it sorts by score): write it out of order.
-        run.write_text("".join(f"{q} Q0 {d} {len(run_lines) - i} {s} {RUN_TAG}\n" for i, (q, d, s) in enumerate(run_lines)),
+        tail = " and more text" if self.trailing_text else ""
+        run.write_text("".join(f"{q} Q0 {d} {len(run_lines) - i} {s} {RUN_TAG}{tail}\n" for i, (q, d, s) in enumerate(run_lines)),
                        encoding="utf-8")
         return qrels, run
 
@@ -104,7 +110,7 @@ def collections(draw) -> Collection:
                      if side != "judged" else [])
         queries.append(Query(query_id, tuple(judged), tuple(retrieved)))
     deep_seed = draw(st.integers(0, 2**16)) if draw(st.integers(0, 4)) == 4 else None
-    return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()))
+    return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()), draw(st.booleans()))
 
 
 #: dcg, ideal_dcg and ndcg share one parameter block in trec_eval (m_ndcg.c's default_ndcg_gains):
