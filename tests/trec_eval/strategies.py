@@ -4,7 +4,8 @@ A collection is a few queries, each judged, retrieved or both: ids that sort dif
 strings and as numbers ("9" < "10" as numbers only) and by case ("B" < "a"), graded labels from
 -2 to 10, tied scores (also written differently: "1" and "1.0", "0" and "-0"), infinite,
 huge and subnormal scores, documents judged but not retrieved and retrieved but not judged, a
-query judged with label 0 or below only, text after the run tag, and now and then one query
+query judged with label 0 or below only, text after the run tag, now and then a document twice
+in one query (an error for trec_eval only in a query it evaluates), and now and then one query
 retrieving about a thousand documents. Every query that is judged has a label >= 0: trec_eval 10 has no
 defined answer otherwise (form_res_rels.c sizes an array by the largest label + 1: it fails on the
 first such query and writes out of bounds on a later one).
@@ -108,6 +109,11 @@ def collections(draw) -> Collection:
         judged = draw(judgments(docs)) if side != "retrieved" else []
         retrieved = (draw(st.lists(st.tuples(docs, st.sampled_from(SCORES)), min_size=1, max_size=10, unique_by=lambda r: r[0]))
                      if side != "judged" else [])
+        if draw(st.integers(0, 9)) == 9:  # now and then a document twice (trec_eval: status 4 if it evaluates the query)
+            if retrieved and draw(st.booleans()):
+                retrieved.append((retrieved[0][0], draw(st.sampled_from(SCORES))))
+            elif judged:
+                judged.append((judged[0][0], draw(st.sampled_from(LABELS))))
         queries.append(Query(query_id, tuple(judged), tuple(retrieved)))
     deep_seed = draw(st.integers(0, 2**16)) if draw(st.integers(0, 4)) == 4 else None
     return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()), draw(st.booleans()))
