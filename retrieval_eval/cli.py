@@ -276,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RetrievalEvalError, OSError) as error:
         if args.debug:
             raise
+        if getattr(error, "output", None):
+            _emit("\n".join(error.output))  # what trec_eval prints before it stops there
         print(f"retrieval-eval: error: {error}", file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except (KeyboardInterrupt, _Terminated) as stop:

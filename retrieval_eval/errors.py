@@ -39,9 +39,18 @@ class DuplicateError(InputError):
 
 
 class MissingQueryError(InputError):
-    """A judged query has no results, where trec_eval 10 stops (its exit status 4, which the command line keeps)."""
+    """A judged query has no results, where trec_eval 10 stops (its exit status 4, which the command line keeps).
+
+    ``query_id``: that query; ``output``: the lines trec_eval prints before it stops (with ``-q``,
+    those of the queries before it).
+    """
 
     exit_status = 4
+
+    def __init__(self, message: str, *, query_id: str, output: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.query_id = query_id
+        self.output = output or []
 
 
 class ConfigError(RetrievalEvalError, ValueError):

@@ -77,8 +77,7 @@ def trec_eval(
     except DuplicateError as error:
         # A repeat in the run is located among the kept lines: give it back its row of the file.
         raise _stop(error, rows if rows is not None and error.source == run.source else None) from None
-    if result.query_counts["judged_only"] and not complete:
-        _stop_at_a_missing_query(evaluator.qrels.query_ids, run)
+    stop = _missing_query(evaluator.qrels.query_ids, run) if result.query_counts["judged_only"] and not complete else None
     strings = None
     relstring = next((value for value in selection.values if value.measure.name == "relstring"), None)
     if relstring is not None:
@@ -99,12 +98,17 @@ def trec_eval(
         result.query_ids.to_pylist(),
         run_id=result.run if run_id is None else run_id,
         per_query=per_query,
-        summary=summary,
+        summary=summary and stop is None,
         rel_level=options.rel_level,
         relevant_judged=relevant_judged,
         relevance_strings=strings,
         zscores=zscores,
     )
+    if stop is not None:
+        # trec_eval has printed the per-query lines of the queries before the one it stops at.
+        first = stop.query_id.encode("utf-8")
+        stop.output = [line for line in lines if line.split("\t")[1].encode("utf-8") < first]
+        raise stop
     return TrecEvalOutput(lines, result, selection)
 
 
@@ -133,13 +137,14 @@ def _stop(error: DuplicateError, rows: np.ndarray | None) -> DuplicateError:
     return stopped
 
 
-def _stop_at_a_missing_query(judged: pa.Array, run: Any) -> None:
+def _missing_query(judged: pa.Array, run: Any) -> MissingQueryError:
     """trec_eval's status 4: the first judged query (in its byte order) that has no results."""
     missing = pc.invert(pc.is_in(judged, value_set=run.query_ids))
     ids: Sequence[str] = [str(query_id) for query_id in judged.filter(missing).to_pylist()]
     first = min(ids, key=lambda text: text.encode("utf-8"))
     others = f" (and {len(ids) - 1} more)" if len(ids) > 1 else ""
-    raise MissingQueryError(
+    return MissingQueryError(
         f"judged query {first!r}{others} has no results in the run {run.source}: trec_eval 10 stops here with "
-        "status 4; give -c to score it as retrieving nothing, as trec_eval -c does"
+        "status 4; give -c to score it as retrieving nothing, as trec_eval -c does",
+        query_id=first,
     )
