@@ -25,15 +25,17 @@ from retrieval_eval.cli import main
 #: queries before it.
 TREC_EVAL_MISSING_QUERY = 4
 
-#: What ``--trec`` does there (the lead's decision): "refuse" (exit with MISSING_QUERY_STATUS,
-#: nothing on stdout) or "leave_out" (exit 0 and print what trec_eval prints for the qrels without
-#: the queries that have no results, as trec_eval 9 and pytrec_eval do).
-MISSING_QUERIES = "refuse"
+#: What ``--trec`` does there (the lead's decision): "reproduce" (trec_eval's status and the same
+#: partial output), "refuse" (MISSING_QUERY_STATUS, nothing on stdout) or "leave_out" (exit 0 and
+#: what trec_eval prints for the qrels without the queries that have no results, as trec_eval 9
+#: and pytrec_eval do).
+MISSING_QUERIES = "reproduce"
 MISSING_QUERY_STATUS = 4
 
-#: trec_eval 10 exits with this status at a document retrieved twice in one query, or judged twice
-#: ("duplicate docs", form_res_rels.c), after the ``-q`` lines of the queries before it; what
-#: ``--trec`` must give there (its status, nothing on stdout) is DUPLICATE_OUTCOME.
+#: trec_eval 10 exits with this status at a document twice in one query it evaluates ("duplicate
+#: docs", form_res_rels.c), after the ``-q`` lines of the queries before it, and under ``-M N``
+#: looks for the repeat only in the top N. ``--trec`` refuses a repeat anywhere in a judged query,
+#: its results or its judgments, before printing anything (the README says so): DUPLICATE_OUTCOME.
 TREC_EVAL_DUPLICATE = 4
 DUPLICATE_OUTCOME = (4, b"")
 
@@ -55,17 +57,17 @@ def missing_query(outcome: Outcome) -> bool:
 def expected(binary: Path, options: Sequence[str], qrels: Path, run: Path) -> tuple[Outcome, Outcome]:
     """trec_eval's outcome, and what ``--trec`` must give for it: the same, but for the rules below.
 
+    - A document twice in one judged query: DUPLICATE_OUTCOME.
     - A judged query without results (no ``-c``): MISSING_QUERIES.
-    - A document twice in one query's results or judgments: DUPLICATE_OUTCOME.
     - rbp: trec_eval's value is undefined beside other measures (m_rbp.c compares the gains with
       ``min`` and ``max`` before setting them; a measure computed before it leaves its last double
       there). Its defined value is what trec_eval prints for rbp alone, where they hold stale tiny
       positive bits (Helper A's evidence: tests/metrics/test_trec_measures_binary.py).
     """
     theirs = run_trec_eval(binary, options, qrels, run)
-    if theirs.status == TREC_EVAL_DUPLICATE and "duplicate docs" in theirs.stderr:
+    if repeats_a_document(qrels, run):
         return theirs, Outcome(*DUPLICATE_OUTCOME)
-    if not missing_query(theirs):
+    if not missing_query(theirs) or MISSING_QUERIES == "reproduce":
         return theirs, _rbp_alone(binary, options, qrels, run, theirs)
     if MISSING_QUERIES == "refuse":
         return theirs, Outcome(MISSING_QUERY_STATUS, b"")
@@ -76,13 +78,31 @@ def expected(binary: Path, options: Sequence[str], qrels: Path, run: Path) -> tu
     return theirs, _rbp_alone(binary, options, kept, run, run_trec_eval(binary, options, kept, run))
 
 
+def repeats_a_document(qrels: Path, run: Path) -> bool:
+    """A judged query holds a document twice, among its judgments or its results (the query and
+    document ids are the first and third fields of both files' lines)."""
+    judged = {fields[0] for fields in _fields(qrels)}
+    seen: set[tuple[str, str, str]] = set()
+    for kind, path in (("qrels", qrels), ("run", run)):
+        for fields in _fields(path):
+            key = (kind, fields[0], fields[2])
+            if fields[0] in judged and key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
+def _fields(path: Path) -> list[list[str]]:
+    return [line.split() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def _rbp_alone(binary: Path, options: Sequence[str], qrels: Path, run: Path, outcome: Outcome) -> Outcome:
     """``outcome`` with its rbp lines (not rbp_resid's) as trec_eval prints them with rbp the only measure."""
     measures = [options[i + 1] for i, option in enumerate(options[:-1]) if option == "-m"]
     rbp = [measure for measure in measures if measure.split(".", 1)[0] == "rbp"]
     if "all_trec" in measures:
         rbp.append("rbp")  # an explicit rbp.PARAMS comes first, and trec_eval takes the first parameters given
-    if outcome.status != 0 or not rbp or len(measures) == len(rbp):
+    if not outcome.stdout or not rbp or len(measures) == len(rbp):
         return outcome
     others = [option for i, option in enumerate(options) if option != "-m" and (i == 0 or options[i - 1] != "-m")]
     alone = run_trec_eval(binary, [*others, *(arg for measure in rbp for arg in ("-m", measure))], qrels, run)
