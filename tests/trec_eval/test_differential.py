@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.trec_eval.differential import (TREC_EVAL_DUPLICATE, TREC_EVAL_MISSING_QUERY, assert_same, expected,
@@ -26,7 +26,25 @@ def _compare(binary: Path, collection: Collection, options: list[str]) -> None:
         assert_same(binary, options, qrels, run)
 
 
+def _queries(*queries: tuple[str, tuple, tuple]) -> Collection:
+    return Collection(tuple(Query(*query) for query in queries))
+
+
 @given(collection=collections(), options=command_options())
+# The smallest cases of the classes the random tests found, kept.
+# -c -M 0: the stand-in ranking of a judged query without results is cut to nothing too (0/0: -nan).
+@example(_queries(("1", (("d1", 0),), (("d1", "0"),)), ("2", (("d1", 0),), ())),
+         ["-q", "-c", "-M", "0", "-m", "iprec_at_recall.0", "-m", "11pt_avg"])
+# -J empties a ranking of unjudged documents: iprec_at_recall at level 0 is 0/0 there.
+@example(_queries(("1", (("a", 1),), (("x", "1"),)), ("9", (("a", 0),), (("q", "1"),))), ["-q", "-J"])
+# rbp's gains above 1 beside another measure (its defined value is rbp's alone).
+@example(_queries(("1", (("d1", 0),), (("d1", "0"),)), ("2", (("d1", 2),), (("d1", "0"),))),
+         ["-q", "-m", "official", "-m", "11pt_avg", "-m", "rbp.p=0.5"])
+# A document twice below the -M cut: trec_eval never sees it; --trec refuses it.
+@example(_queries(("1", (("d1", 0),), (("d1", "0"), ("d1", "1")))), ["-M", "1", "-m", "num_ret"])
+# -M 0 and -N 0 (trec_eval's default collection size).
+@example(_queries(("1", (("a", 1), ("b", 0)), (("a", "1"), ("x", "1")))), ["-M", "0", "-m", "map", "-m", "11pt_avg"])
+@example(_queries(("1", (("a", 1), ("b", 0)), (("a", "1"), ("x", "1")))), ["-N", "0", "-m", "utility.1,1,1,1"])
 def test_random_command_lines(trec_eval_binary, collection, options):
     _compare(trec_eval_binary, collection, options)
 
