@@ -4,7 +4,8 @@ A collection is a few queries, each judged, retrieved or both: ids that sort dif
 strings and as numbers ("9" < "10" as numbers only) and by case ("B" < "a"), graded labels from
 -2 to 10, tied scores (also written differently: "1" and "1.0", "0" and "-0"), infinite,
 huge and subnormal scores, documents judged but not retrieved and retrieved but not judged, a
-query judged with label 0 or below only, text after the run tag, now and then a document twice
+query judged with label 0 or below only, tabs or runs of blanks between fields, other values in
+the fields trec_eval never reads, text after the run tag, now and then a document twice
 in one query (an error for trec_eval only in a query it evaluates), and now and then one query
 retrieving about a thousand documents. Every query that is judged has a label >= 0: trec_eval 10 has no
 defined answer otherwise (form_res_rels.c sizes an array by the largest label + 1: it fails on the
@@ -51,6 +52,8 @@ class Collection:
     order_seed: int = 0
     shuffle_qrels: bool = False
     trailing_text: bool = False  # text after the run tag, which trec_eval ignores
+    separator: str = " "  # between fields: any run of blanks and tabs
+    unused: tuple[str, str] = ("0", "Q0")  # the qrels' second field and the run's second, never read
 
     def lines(self) -> tuple[list[tuple[str, str, int]], list[tuple[str, str, str]]]:
         qrels, run = [], []
@@ -69,11 +72,13 @@ class Collection:
     def write(self, directory: Path) -> tuple[Path, Path]:
         qrels_lines, run_lines = self.lines()
         qrels, run = directory / "qrels", directory / "run"
-        qrels.write_text("".join(f"{q} 0 {d} {label}\n" for q, d, label in qrels_lines), encoding="utf-8")
-        # The rank column is ignored by trec_eval (it sorts by score): write it out of order.
         tail = " and more text" if self.trailing_text else ""
-        run.write_text("".join(f"{q} Q0 {d} {len(run_lines) - i} {s} {RUN_TAG}{tail}\n" for i, (q, d, s) in enumerate(run_lines)),
-                       encoding="utf-8")
+        iteration, q0 = self.unused
+        qrels.write_text("".join(self.separator.join((q, iteration, d, str(label))) + "\n" for q, d, label in qrels_lines),
+                         encoding="utf-8")
+        # The rank column is ignored by trec_eval (it sorts by score): write it out of order.
+        run.write_text("".join(self.separator.join((q, q0, d, str(len(run_lines) - i), s, RUN_TAG)) + tail + "\n"
+                               for i, (q, d, s) in enumerate(run_lines)), encoding="utf-8")
         return qrels, run
 
 
@@ -116,7 +121,8 @@ def collections(draw) -> Collection:
                 judged.append((judged[0][0], draw(st.sampled_from(LABELS))))
         queries.append(Query(query_id, tuple(judged), tuple(retrieved)))
     deep_seed = draw(st.integers(0, 2**16)) if draw(st.integers(0, 4)) == 4 else None
-    return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()), draw(st.booleans()))
+    return Collection(tuple(queries), deep_seed, draw(st.integers(0, 2**16)), draw(st.booleans()), draw(st.booleans()),
+                      draw(st.sampled_from((" ", "\t", "  \t "))), draw(st.sampled_from((("0", "Q0"), ("Q0", "0"), ("7", "x")))))
 
 
 #: dcg, ideal_dcg and ndcg share one parameter block in trec_eval (m_ndcg.c's default_ndcg_gains):
