@@ -99,10 +99,10 @@ def _fields(path: Path) -> list[list[str]]:
 def _rbp_alone(binary: Path, options: Sequence[str], qrels: Path, run: Path, outcome: Outcome) -> Outcome:
     """``outcome`` with its rbp lines (not rbp_resid's) as trec_eval prints them with rbp the only measure."""
     measures = [options[i + 1] for i, option in enumerate(options[:-1]) if option == "-m"]
-    rbp = [measure for measure in measures if measure.split(".", 1)[0] == "rbp"]
-    if "all_trec" in measures:
-        rbp.append("rbp")  # an explicit rbp.PARAMS comes first, and trec_eval takes the first parameters given
-    if not outcome.stdout or not rbp or len(measures) == len(rbp):
+    explicit = [measure for measure in measures if measure.split(".", 1)[0] == "rbp"]
+    # all_trec's rbp takes the parameters of an explicit rbp.PARAMS (trec_eval takes the first given).
+    rbp = explicit + (["rbp"] if "all_trec" in measures else [])
+    if not outcome.stdout or not rbp or measures == explicit:
         return outcome
     others = [option for i, option in enumerate(options) if option != "-m" and (i == 0 or options[i - 1] != "-m")]
     alone = run_trec_eval(binary, [*others, *(arg for measure in rbp for arg in ("-m", measure))], qrels, run)
