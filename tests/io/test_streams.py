@@ -139,4 +139,5 @@ def test_stdin_is_named_the_same_by_the_reader_and_the_data_layer():
     done = _python(code, b"1 0 a 1\n1 0 a 2\n")
     assert done.returncode == 1
     last = done.stderr.decode().strip().splitlines()[-1]
-    assert last.startswith("retrieval_eval.errors.InputError: <stdin>"), last
+    # DuplicateError is the InputError of a repeated document.
+    assert last.startswith("retrieval_eval.errors.DuplicateError: <stdin>, row 2"), last
