@@ -259,7 +259,7 @@ def console_script(name: str) -> str:
     return str(beside) if beside.is_file() else name
 
 
-def cli_measures(cli: str, trec_eval: str, directory: Path) -> tuple[list[str], list[str]]:
+def cli_measures(cli: str, directory: Path) -> tuple[list[str], list[str]]:
     """The ``-m`` arguments both CLIs get: ``all_trec``, or the groups of it that our CLI takes today."""
     probe = directory / "probe"
     probe.mkdir(exist_ok=True)
@@ -282,7 +282,7 @@ def measure_size(n_queries: int, args: argparse.Namespace, trec_eval: str | None
         print(f"\n== {n_queries:,} queries: writing the workload ...", flush=True)
         workload = generate(n_queries, args.seed, directory)
         cli = console_script("retrieval-eval")
-        measures, cli_refused = cli_measures(cli, trec_eval or "", directory)
+        measures, cli_refused = cli_measures(cli, directory)
         qrels_txt, run_txt = str(directory / "qrels.txt"), str(directory / "run.txt")
         peaks: dict[str, list[int]] = {}
         rounds_done = {"n": 0}
