@@ -81,7 +81,7 @@ class TrecInputs:
     ``ranked``: where the judged documents rank, with only the judged ones ranked under ``-J``;
     ``depth``: the documents ranked per query (``-M``, or no limit); ``stand_in``: the length of
     the ranking of unjudged documents a judged query the run lacks is scored against (trec_eval's
-    one bogus document, none under ``-J``, which throws it out); ``discounts[j] = log2(j + 2)``,
+    one bogus document, none under ``-J``, which throws it out, or ``-M 0``); ``discounts[j] = log2(j + 2)``,
     as long as the longest ranking and the longest list of judgments.
     """
 
@@ -96,7 +96,8 @@ class TrecInputs:
 
     @property
     def stand_in(self) -> int:
-        return 0 if self.options.judged_only else 1
+        # -M cuts the stand-in ranking too: -M 0 leaves it empty, as every other.
+        return 0 if self.options.judged_only else min(1, self.depth)
 
     @cached_property
     def discounts(self) -> np.ndarray:

@@ -50,7 +50,7 @@ def relevance_strings(
     depth = np.iinfo(np.int64).max if options.max_docs is None else options.max_docs
     offsets, data = relevance_string_bytes(
         alignment.run_query, ranked.offsets, ranked.n_found, ranked.ranks, ranked.labels, ranked.n_ranked,
-        depth, int(length_given and not options.judged_only), length,
+        depth, int(length_given and not options.judged_only and depth > 0), length,
     )
     texts = pa.LargeStringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data))
     return texts.to_pylist()
