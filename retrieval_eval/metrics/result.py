@@ -139,10 +139,20 @@ class EvaluationResult(EvaluationSummary):
     thresholds: tuple[Threshold, ...]
 
     def values(self, metric: str | Metric) -> np.ndarray:
-        """The per-query values of ``metric`` (its canonical name or the :class:`Metric`)."""
+        """The per-query values of ``metric``: a :class:`Metric`, or any of its names (``P_5``, ``precision@5``)."""
         for candidate, values in self.columns.items():
             if candidate == metric or str(candidate) == metric:
                 return values
+        if isinstance(metric, str):
+            from ..errors import ConfigError
+            from .registry import REGISTRY
+
+            try:
+                parsed = REGISTRY.parse(metric)
+            except ConfigError:
+                parsed = None
+            if parsed in self.columns:
+                return self.columns[parsed]
         raise KeyError(f"{metric} was not evaluated; evaluated: {', '.join(map(str, self.columns))}")
 
     @cached_property

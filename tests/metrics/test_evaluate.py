@@ -208,3 +208,11 @@ def test_in_memory_inputs_are_named_alike_by_every_layer():
     with pytest.raises(InputError) as raised:
         Run.read([{"query_id": "q", "doc_id": "a"}])
     assert str(raised.value).startswith("<list of dicts>")
+
+
+def test_values_take_any_name_of_an_evaluated_metric():
+    result = evaluate(DATA / "qrels.trec", DATA / "run.trec", ["P.5", "map"])
+    assert (result.values("P_5") == result.values("precision@5")).all()
+    assert (result.values("AP") == result.values("map")).all()
+    with pytest.raises(KeyError, match="P_10 was not evaluated"):
+        result.values("P_10")
