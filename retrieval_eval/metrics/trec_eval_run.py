@@ -80,7 +80,7 @@ def trec_eval(
     stop = _missing_query(evaluator.qrels.query_ids, run) if result.query_counts["judged_only"] and not complete else None
     strings = None
     relstring = next((value for value in selection.values if value.measure.name == "relstring"), None)
-    if relstring is not None:
+    if relstring is not None and per_query:
         from .trec_relstring import relevance_strings
 
         alignment = align_queries(evaluator.qrels, run, evaluator.plan.query_set)

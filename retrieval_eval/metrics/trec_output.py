@@ -71,7 +71,8 @@ def trec_eval_lines(
 
     ``columns``: each metric's per-query values, aligned with ``query_ids``; ``relevant_judged``:
     under ``-c``, the judgments with a label > 0 over all judged queries (num_rel's summary);
-    ``relevance_strings``: per relstring length, each query's text, aligned with ``query_ids``.
+    ``relevance_strings``: per relstring length, each query's text, aligned with ``query_ids``
+    (needed with ``per_query`` only).
     """
     ids = [str(query_id) for query_id in query_ids]
     if per_query:
@@ -80,10 +81,10 @@ def trec_eval_lines(
     ordered_ids = [ids[i] for i in order]
     index = np.array(order, dtype=np.int64)
     table = [
-        column
+        _trec_column(value, columns, index, relevance_strings)
         for value in selection.values
-        if value.measure.name not in ("runid", "num_q")
-        for column in [_trec_column(value, columns, index, relevance_strings)]
+        # relstring has only per-query lines; runid and num_q only summary lines, printed below.
+        if value.measure.name not in ("runid", "num_q") and (per_query or value.metric is not None)
     ]
     table += [_registry_column(metric, rel_level, columns, index) for metric in selection.others]
     if zscores is not None:
