@@ -129,20 +129,26 @@ def _trec_column(
         if texts is None:
             raise ValueError(f"no relevance strings of length {value.length} were computed")
         return _Column(value.name, None, measure.summary, False, True, [f"'{texts[i]}'" for i in index])
-    values = np.asarray(columns[value.metric], dtype=np.float64)[index]
-    if measure.summary == GEOMETRIC:
-        # trec_eval keeps log(max(v, MIN_GEO_MEAN)) per query, with the C library's log.
-        values = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()], dtype=np.float64)
+    values = _held_values(columns[value.metric], index, measure.summary)
     return _Column(value.name, values, measure.summary, measure.whole, measure.per_query)
 
 
 def _registry_column(metric: Metric, rel_level: int, columns: Mapping[Metric, np.ndarray], index: np.ndarray) -> _Column:
     definition = REGISTRY.definition(metric)
-    values = np.asarray(columns[metric], dtype=np.float64)[index]
     summary = {"sum": SUM, "geometric": GEOMETRIC}.get(definition.aggregate, MEAN)
-    if summary == GEOMETRIC:
-        values = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()], dtype=np.float64)
+    values = _held_values(columns[metric], index, summary)
     return _Column(trec_name(metric, rel_level), values, summary, definition.integer, summary != GEOMETRIC)
+
+
+def _held_values(values: np.ndarray, index: np.ndarray, summary: str) -> np.ndarray:
+    """A metric's values in printing order, as trec_eval holds them per query.
+
+    For a geometric mean that is log(max(v, MIN_GEO_MEAN)), with the C library's log.
+    """
+    ordered = np.asarray(values, dtype=np.float64)[index]
+    if summary != GEOMETRIC:
+        return ordered
+    return np.array([math.log(max(v, MIN_GEO_MEAN)) for v in ordered.tolist()], dtype=np.float64)
 
 
 def _in_zscores(column: _Column, query_ids: Sequence[str], zscores: ZScoreTable) -> _Column:
@@ -158,9 +164,7 @@ def _in_zscores(column: _Column, query_ids: Sequence[str], zscores: ZScoreTable)
 def _summary(column: _Column, n: int) -> float:
     """The ``all`` value: the per-query doubles added in query order (not pairwise), then averaged."""
     total = float(np.cumsum(column.values)[-1]) if n else 0.0
-    if column.summary == SUM:
-        return total
-    if n == 0:
+    if column.summary == SUM or n == 0:
         return total
     if column.summary == GEOMETRIC:
         return math.exp(total / n)
