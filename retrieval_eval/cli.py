@@ -372,7 +372,7 @@ def _trec_eval(args: argparse.Namespace) -> int:
         from .io.zscores import read_zscores
 
         zscores = read_zscores(args.zscores)
-    options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
+    options = _evaluation_options(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", NoSharedQueriesWarning)
         output = trec_eval(
@@ -484,8 +484,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
         from .scale.cluster import dask_target
 
         dask_target(args.dask)  # a bad address fails at once, before any file is read
-    # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
-    options = EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
+    options = _evaluation_options(args)
     thresholds = _parse_thresholds(args.threshold)
     asked = args.metrics or _default_measures(args)
     if args.azure:
@@ -604,6 +603,11 @@ def _parse_pairs(items: list[str], option: str) -> dict[str, str] | None:
 
 def _usage(message: str) -> ConfigError:
     return ConfigError(message)
+
+
+def _evaluation_options(args: argparse.Namespace) -> EvaluationOptions:
+    # Every option of EvaluationOptions is a flag of `evaluate` whose destination has the option's name.
+    return EvaluationOptions(**{field.name: getattr(args, field.name) for field in dataclasses.fields(EvaluationOptions)})
 
 
 def _default_measures(args: argparse.Namespace) -> list[str] | None:
