@@ -8,6 +8,11 @@ catch ``ValueError`` keep working.
 from __future__ import annotations
 
 
+#: trec_eval 10's exit status where it cannot compute a measure for a query ("Can't calculate
+#: measure", a judged query without results): kept by the command line's ``--trec``.
+TREC_EVAL_STOP_STATUS = 4
+
+
 class RetrievalEvalError(Exception):
     """Base class of all errors raised deliberately by retrieval_eval."""
 
@@ -45,7 +50,7 @@ class MissingQueryError(InputError):
     those of the queries before it).
     """
 
-    exit_status = 4
+    exit_status = TREC_EVAL_STOP_STATUS
 
     def __init__(self, message: str, *, query_id: str, output: list[str] | None = None) -> None:
         super().__init__(message)
@@ -60,7 +65,7 @@ class ConfigError(RetrievalEvalError, ValueError):
 class LayoutError(ConfigError):
     """A measure cannot read judgments of the layout given (trec_eval stops there: "Can't calculate measure", status 4)."""
 
-    exit_status = 4
+    exit_status = TREC_EVAL_STOP_STATUS
 
 
 class UnknownMetricError(ConfigError):

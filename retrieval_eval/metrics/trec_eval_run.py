@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import DuplicateError, MissingQueryError
+from ..errors import TREC_EVAL_STOP_STATUS, DuplicateError, MissingQueryError
 from .evaluator import Evaluator
 from .names import Metric
 from .options import EvaluationOptions
@@ -133,7 +133,7 @@ def _stop(error: DuplicateError, rows: np.ndarray | None) -> DuplicateError:
     if rows is not None and row is not None and 0 < row <= len(rows):
         row = int(rows[row - 1]) + 1
     stopped = DuplicateError(error.detail, source=error.source, row=row, field=error.field)
-    stopped.exit_status = MissingQueryError.exit_status
+    stopped.exit_status = TREC_EVAL_STOP_STATUS
     return stopped
 
 
