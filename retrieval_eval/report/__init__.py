@@ -1,6 +1,18 @@
-"""Reports of a sweep: tables (Markdown, LaTeX, HTML), plots (matplotlib, optional) and a self-contained HTML page."""
+"""Reports: tables of a sweep (Markdown, LaTeX, HTML), plots (matplotlib, optional), a self-contained
+HTML page, and the short views of every result (:mod:`.notebook`: ``__repr__`` and ``_repr_html_``).
 
-from .html import html_report, write_report
-from .tables import to_html, to_latex, to_markdown
+Names are loaded on first use: a result's repr imports :mod:`.notebook` alone, not pandas.
+"""
 
-__all__ = ["html_report", "to_html", "to_latex", "to_markdown", "write_report"]
+from .._lazy import lazy_attributes
+
+_EXPORTS = {
+    "html_report": ".html",
+    "write_report": ".html",
+    "to_html": ".tables",
+    "to_latex": ".tables",
+    "to_markdown": ".tables",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)
