@@ -1,0 +1,413 @@
+"""Short views of every result: a few lines of text for ``__repr__``, an HTML fragment for Jupyter's ``_repr_html_``.
+
+A view is a glance, not the data: a title with the result's key facts (run, query counts,
+verdict) and the first rows of its tables, each table saying how many rows it left out
+(``… 15 more rows``) and which attribute holds them all. Conventions, the same in text and HTML:
+
+- numbers: integers as they are, other numbers to 4 decimals; NaN is ``NaN``; a value that
+  does not apply (None: no threshold on that metric) is an empty cell;
+- at most :data:`ROWS` rows of a table in HTML, :data:`TEXT_ROWS` in text, whatever the size
+  of the result: a view of ten million queries is as long as a view of ten;
+- text from the user (run names, query ids, metric names, configuration names) is escaped
+  in HTML, and in text shown on one line (control characters as escapes, long names cut),
+  so that a hostile name neither runs in a notebook nor breaks the repr's shape.
+
+The views read only public attributes, and everything here renders plain values (the
+:class:`Table` of a few rows): showing a result imports no pandas that the result did not
+already need, and this module imports nothing of the package, so any result type may use it.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+#: Rows of a table shown in an HTML view.
+ROWS = 10
+#: Rows of a table shown in a text view.
+TEXT_ROWS = 5
+#: The longest text (a name, an id) shown whole in a text view.
+TEXT_WIDTH = 40
+
+_CLASS = "retrieval-eval"
+# Scoped by the fragment's class, so that it styles nothing else of the notebook; no colours
+# but a translucent grey, so that it reads in light and dark themes alike.
+_STYLE = f"""
+.{_CLASS} {{ font-size: 0.9em; }}
+.{_CLASS} .rx-facts {{ margin: 0.3em 0; }}
+.{_CLASS} .rx-scroll {{ overflow-x: auto; }}
+.{_CLASS} table {{ border-collapse: collapse; margin: 0.3em 0 0.8em 0; }}
+.{_CLASS} caption {{ text-align: left; font-weight: bold; padding: 0.2em 0; white-space: nowrap; }}
+.{_CLASS} th, .{_CLASS} td {{
+  padding: 0.15em 0.6em; text-align: left; border-bottom: 1px solid rgba(128, 128, 128, 0.35);
+}}
+.{_CLASS} td.rx-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.{_CLASS} tfoot td, .{_CLASS} .rx-note {{ font-style: italic; opacity: 0.75; }}
+"""
+
+
+@dataclass(frozen=True)
+class Table:
+    """The first rows of a table: ``rows`` (at most the view's limit) of ``total``.
+
+    ``caption`` names the table (and where the whole of it is); ``columns`` are the header.
+    """
+
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    total: int
+
+    @classmethod
+    def head(cls, caption: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], total: int, limit: int) -> Table:
+        """The first ``limit`` of ``rows`` (an iterable read no further than that)."""
+        return cls(caption, tuple(columns), tuple(tuple(row) for row in islice(rows, limit)), total)
+
+    @property
+    def hidden(self) -> int:
+        return self.total - len(self.rows)
+
+
+Facts = Sequence[tuple[str, Any]]
+
+
+# -- cells ------------------------------------------------------------------------------------
+
+
+def cell_text(value: Any) -> str:
+    """A value as a cell shows it: integers whole, other numbers to 4 decimals, NaN ``NaN``, None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, Integral):
+        return str(int(value))
+    if isinstance(value, Real):
+        number = float(value)
+        return "NaN" if math.isnan(number) else f"{number:.4f}"
+    return str(value)
+
+
+def one_line(text: str, width: int = TEXT_WIDTH) -> str:
+    """``text`` on one line (control characters as their escapes), cut to ``width`` characters with ``…``."""
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def text_view(title: str, facts: Facts, table: Table | None = None) -> str:
+    """``Title(name=value, ...)`` and, indented below, the first :data:`TEXT_ROWS` rows of ``table``."""
+    lines = [f"{title}({', '.join(f'{name}={_fact_text(value)}' for name, value in facts)})"]
+    if table is not None:
+        lines += ["  " + line for line in _text_table(table)]
+    return "\n".join(lines)
+
+
+def _fact_text(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_fact_text(key)}: {_fact_text(item)}" for key, item in value.items()) + "}"
+    if _is_number(value):
+        return cell_text(value)
+    return one_line(repr(value), 2 * TEXT_WIDTH)
+
+
+def _text_table(table: Table) -> list[str]:
+    rows = table.rows[:TEXT_ROWS]
+    texts = [list(table.columns)] + [[one_line(cell_text(cell)) for cell in row] for row in rows]
+    widths = [max(len(row[index]) for row in texts) for index in range(len(table.columns))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in texts]
+    hidden = table.total - len(rows)
+    if not table.total:
+        lines.append("(no rows)")
+    elif hidden:
+        lines.append(f"… {hidden} more {_rows_word(hidden)}")
+    return lines
+
+
+def _rows_word(count: int) -> str:
+    return "row" if count == 1 else "rows"
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+
+def html_view(title: str, facts: Facts, tables: Sequence[Table], notes: Sequence[str] = ()) -> str:
+    """A self-contained fragment: the title and facts, each table, then ``notes`` (at most :data:`ROWS`).
+
+    Everything is escaped; the style is inline and scoped by the fragment's class.
+    """
+    shown = [f"<b>{_escape(title)}</b>"] + [f"{_escape(name)}: {_fact_html(value)}" for name, value in facts]
+    parts = [f'<div class="{_CLASS}">', f"<style>{_STYLE}</style>", f'<p class="rx-facts">{" · ".join(shown)}</p>']
+    parts += [table_html(table) for table in tables]
+    parts += [f'<p class="rx-note">{_escape(note)}</p>' for note in notes[:ROWS]]
+    if len(notes) > ROWS:
+        parts.append(f'<p class="rx-note">… {len(notes) - ROWS} more notes</p>')
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def table_html(table: Table) -> str:
+    """``table`` as an escaped ``<table>`` with its caption; a footer row says how many rows are not shown."""
+    head = "".join(f"<th>{_escape(column)}</th>" for column in table.columns)
+    body = "".join("<tr>" + "".join(_cell_html(cell) for cell in row) + "</tr>" for row in table.rows)
+    span = max(len(table.columns), 1)
+    if not table.total:
+        foot = f'<tfoot><tr><td colspan="{span}">no rows</td></tr></tfoot>'
+    elif table.hidden:
+        foot = f'<tfoot><tr><td colspan="{span}">… {table.hidden} more {_rows_word(table.hidden)}</td></tr></tfoot>'
+    else:
+        foot = ""
+    return (
+        f'<div class="rx-scroll"><table><caption>{_escape(table.caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody>{foot}</table></div>"
+    )
+
+
+def _cell_html(value: Any) -> str:
+    if _is_number(value):
+        return f'<td class="rx-num">{_escape(cell_text(value))}</td>'
+    return f"<td>{_escape(cell_text(value))}</td>"
+
+
+def _fact_html(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_escape(cell_text(key))} {_fact_html(item)}" for key, item in value.items()) or "none"
+    if isinstance(value, str):
+        return f"<code>{_escape(value)}</code>"
+    return f"<b>{_escape('None' if value is None else cell_text(value))}</b>"
+
+
+def _escape(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+# -- evaluations ------------------------------------------------------------------------------
+
+
+def summary_table(summary: Any, limit: int = ROWS) -> Table:
+    """The summary of an evaluation: ``metric``, ``mean``, ``undefined``; with thresholds also
+    ``threshold`` (``>= v`` or ``<= v``), ``passed`` and ``pass_rate`` (empty for a metric without one).
+
+    Reads ``summary.summary_records()`` (see :class:`~retrieval_eval.metrics.result.EvaluationSummary`).
+    """
+    records = summary.summary_records()
+    thresholds = bool(records) and "threshold" in records[0]
+    columns = ["metric", "mean", "undefined"] + (["threshold", "passed", "pass_rate"] if thresholds else [])
+
+    def row(record: Mapping[str, Any]) -> list[Any]:
+        cells = [record["metric"], record["mean"], record["undefined"]]
+        if thresholds:
+            higher = record["higher_is_better"]
+            if higher is None:  # this metric has no threshold: nothing applies
+                cells += [None, None, None]
+            else:
+                bound = f"{'>=' if higher else '<='} {cell_text(record['threshold'])}"
+                cells += [bound, record["passed"], record["pass_rate"]]
+        return cells
+
+    caption = f"summary: {len(records)} {'metric' if len(records) == 1 else 'metrics'} (all in .summary)"
+    return Table.head(caption, columns, map(row, records), len(records), limit)
+
+
+def _summary_facts(summary: Any, extra: Facts) -> list[tuple[str, Any]]:
+    return [("run", summary.run), *summary.query_counts.items(), ("passed", summary.passed), *extra]
+
+
+def summary_repr(summary: Any, *, extra: Facts = ()) -> str:
+    """A few lines: the run, the query counts, the verdict (and ``extra`` facts), then the first metrics' means."""
+    return text_view(type(summary).__name__, _summary_facts(summary, extra), summary_table(summary, TEXT_ROWS))
+
+
+def summary_html(summary: Any, *, extra: Facts = ()) -> str:
+    """The run, the query counts and the verdict, and the summary table (first :data:`ROWS` metrics)."""
+    return html_view(type(summary).__name__, _summary_facts(summary, extra), [summary_table(summary)])
+
+
+def per_query_table(result: Any, limit: int = ROWS) -> Table:
+    """The first ``limit`` rows of an evaluation's per-query table, read from ``result.per_query_arrow()``."""
+    total = len(result.query_ids)
+    head = result.per_query_arrow().slice(0, limit)
+    columns = head.column_names
+    rows = (tuple(record[column] for column in columns) for record in head.to_pylist())
+    caption = f"per query: first {min(limit, total)} of {total} (all in .per_query)"
+    return Table.head(caption, columns, rows, total, limit)
+
+
+def result_repr(result: Any) -> str:
+    """A few lines: the run, the query counts, the verdict, then the first metrics' means (never the per-query rows)."""
+    return summary_repr(result)
+
+
+def result_html(result: Any) -> str:
+    """The run, the query counts and the verdict, the summary table and the first :data:`ROWS` per-query rows."""
+    facts = _summary_facts(result, ())
+    return html_view(type(result).__name__, facts, [summary_table(result), per_query_table(result)])
+
+
+def trec_eval_table(output: Any, limit: int = ROWS) -> Table:
+    """trec_eval's lines as ``measure``, ``query``, ``value`` (its own text): the summary lines (query
+    ``all``) when it printed them, else the first lines."""
+    lines = output.lines
+    fields = [_trec_fields(line) for line in lines]
+    summary = [row for row in fields if row[1] == "all"]
+    rows, what = (summary, "summary lines") if summary else (fields, "lines")
+    caption = f"trec_eval {what}: {len(rows)} of {len(lines)} lines (all in .lines)"
+    return Table.head(caption, ("measure", "query", "value"), rows, len(rows), limit)
+
+
+def _trec_fields(line: str) -> tuple[str, str, str]:
+    measure, query, value = (line.split("\t", 2) + ["", ""])[:3]
+    return measure.strip(), query, value
+
+
+def _trec_eval_facts(output: Any) -> list[tuple[str, Any]]:
+    result = output.result
+    return [("run", result.run), ("queries", result.query_counts["evaluated"]), ("lines", len(output.lines))]
+
+
+def trec_eval_repr(output: Any) -> str:
+    """The run, the queries and the number of lines, then trec_eval's first summary lines."""
+    return text_view(type(output).__name__, _trec_eval_facts(output), trec_eval_table(output, TEXT_ROWS))
+
+
+def trec_eval_html(output: Any) -> str:
+    """The run, the queries and the number of lines, and trec_eval's summary lines as a table."""
+    return html_view(type(output).__name__, _trec_eval_facts(output), [trec_eval_table(output)])
+
+
+# -- sweeps -----------------------------------------------------------------------------------
+
+# The leaderboard's columns a glance needs, after the configuration, rank and metric means.
+_BOARD_COLUMNS = ("ci_low", "ci_high", "p_randomization_holm", "wins", "ties", "losses", "tied_with_best")
+_BOARD_TEXT_COLUMNS = ("ci_low", "ci_high", "tied_with_best")
+
+
+def leaderboard_table(board: Any, limit: int = ROWS, *, text: bool = False, table: Any = None) -> Table:
+    """The top ``limit`` configurations of a :class:`~retrieval_eval.sweep.Leaderboard`.
+
+    ``table`` (default: the leaderboard's own) may carry more columns (a sweep's parameters),
+    shown after the leaderboard's. In ``text`` only the objective's mean and interval.
+    """
+    frame = board.table if table is None else table
+    metrics = [board.objective] if text else list(board.metrics)
+    shown = ("rank", *metrics, *(_BOARD_TEXT_COLUMNS if text else _BOARD_COLUMNS))
+    own = [column for column in shown if column in frame.columns]
+    others = [] if text or table is None else [column for column in frame.columns if column not in board.table.columns]
+    columns = own + others
+    head = frame.head(limit)[columns]
+    caption = f"leaderboard by {board.objective}: top {min(limit, len(frame))} of {len(frame)} (all in .table)"
+    return Table.head(caption, ["configuration", *columns], head.itertuples(name=None), len(frame), limit)
+
+
+def _board_facts(board: Any) -> list[tuple[str, Any]]:
+    return [
+        ("objective", board.objective),
+        ("configurations", len(board.table)),
+        ("queries", board.per_query.shape[1]),
+        ("best", board.table.index[0]),
+    ]
+
+
+def leaderboard_repr(board: Any) -> str:
+    """The objective, the numbers of configurations and queries, the best, then the top configurations."""
+    return _board_text(type(board).__name__, board)
+
+
+def leaderboard_html(board: Any) -> str:
+    """The objective, the numbers of configurations and queries, the top configurations, the notes."""
+    return html_view(type(board).__name__, _board_facts(board), [leaderboard_table(board)], board.notes)
+
+
+def sweep_repr(result: Any) -> str:
+    """A sweep's leaderboard at a glance, as :func:`leaderboard_repr`, under the sweep's name."""
+    return _board_text(type(result).__name__, result.leaderboard)
+
+
+def sweep_html(result: Any) -> str:
+    """A sweep's top configurations with their parameters (and Pareto front), and the leaderboard's notes."""
+    board = result.leaderboard
+    table = leaderboard_table(board, table=result.table)
+    return html_view(type(result).__name__, _board_facts(board), [table], board.notes)
+
+
+def _board_text(title: str, board: Any) -> str:
+    return text_view(title, _board_facts(board), leaderboard_table(board, TEXT_ROWS, text=True))
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def evaluators_table(summary: Any, limit: int = ROWS, *, where: str = "") -> Table:
+    """Per evaluator (a check summary's ``evaluators``): the count of each result and the pass rate.
+
+    ``where``: the attribute that holds the summary (``.summary`` of a check), for the caption.
+    """
+    frame = summary.evaluators
+    caption = f"evaluators: {len(frame)} (all in {where}.evaluators)"
+    rows = frame.head(limit).itertuples(name=None)
+    return Table.head(caption, ["evaluator", *frame.columns], rows, len(frame), limit)
+
+
+def codes_table(summary: Any, limit: int = ROWS, *, where: str = "") -> Table:
+    """Per (evaluator, diagnostic code), the count (a check summary's ``codes``).
+
+    ``where``: as in :func:`evaluators_table`.
+    """
+    frame = summary.codes
+    caption = f"diagnostic codes: {len(frame)} (all in {where}.codes)"
+    rows = frame.head(limit).itertuples(index=False, name=None)
+    return Table.head(caption, list(frame.columns), rows, len(frame), limit)
+
+
+def _check_facts(summary: Any) -> list[tuple[str, Any]]:
+    statuses = dict(summary.statuses)
+    return [("verdict", summary.verdict), ("items", statuses), ("ran", summary.ran), ("unchecked", summary.unchecked)]
+
+
+def check_summary_repr(summary: Any, *, title: str | None = None) -> str:
+    """The verdict, the item statuses, how many evaluations ran, then each evaluator's counts.
+
+    ``title``: the name shown (default: the summary's type; a check shows its own).
+    """
+    name = type(summary).__name__ if title is None else title
+    return text_view(name, _check_facts(summary), evaluators_table(summary, TEXT_ROWS))
+
+
+def check_summary_html(summary: Any) -> str:
+    """The verdict and counts, each evaluator's counts and the diagnostic codes."""
+    tables = [evaluators_table(summary), codes_table(summary)]
+    return html_view(type(summary).__name__, _check_facts(summary), tables)
+
+
+def statuses_table(what: str, pairs: Iterable[tuple[Any, str]], total: int, where: str, limit: int = ROWS) -> Table:
+    """The first ``limit`` of ``pairs`` (a unit of a check, ``what`` names it, and its status) of ``total``;
+    ``where`` is the attribute that holds them all."""
+    caption = f"statuses: first {min(limit, total)} of {total} (all in {where})"
+    return Table.head(caption, (what, "status"), pairs, total, limit)
+
+
+def checks_repr(check: Any) -> str:
+    """A document's or a log's check (:class:`~retrieval_eval.executions.DocumentCheck`, ``LogCheck``):
+    the verdict and counts, then each evaluator's counts."""
+    return check_summary_repr(check.summary, title=type(check).__name__)
+
+
+def checks_html(check: Any, statuses: Table) -> str:
+    """The verdict and counts, each evaluator's counts, the diagnostic codes and the first units' ``statuses``."""
+    summary = check.summary
+    tables = [evaluators_table(summary, where=".summary"), codes_table(summary, where=".summary"), statuses]
+    return html_view(type(check).__name__, _check_facts(summary), tables)
