@@ -13,6 +13,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import write_table
 from ..metrics.registry import REGISTRY
+from ..report import notebook
 from .configurations import cost_value
 from .effects import marginal_effects, pareto_front
 from .ranking import Leaderboard, RankingSettings, check_runs, leaderboard
@@ -47,6 +48,12 @@ class SweepResult:
         """Write :attr:`table` (parquet, CSV, TSV, JSON or JSON Lines, from the extension), atomically;
         an :class:`~retrieval_eval.errors.OutputError` if ``path`` is (or holds) one of the :attr:`sources`."""
         write_table(self.table.reset_index(), path, inputs=self.sources)
+
+    def __repr__(self) -> str:
+        return notebook.sweep_repr(self)
+
+    def _repr_html_(self) -> str:
+        return notebook.sweep_html(self)
 
 
 def sweep(
