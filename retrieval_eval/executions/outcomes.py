@@ -26,6 +26,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..report import notebook
+
 OUTCOME_COLUMNS = ("unit", "id", "evaluator", "result", "diagnostic_code", "score", "ran")
 RESULTS = ("pass", "fail", "error", "skipped")
 VERDICTS = ("pass", "fail", "nothing_checked")
@@ -103,3 +105,9 @@ class CheckSummary:
         elif self.unchecked:
             parts[-1] += f"\nnot checked: {self.unchecked} item(s) on which no evaluator ran"
         return "\n\n".join(parts)
+
+    def __repr__(self) -> str:
+        return notebook.check_summary_repr(self)
+
+    def _repr_html_(self) -> str:
+        return notebook.check_summary_html(self)
