@@ -33,6 +33,8 @@ class Registry:
                 if alias in names or self._renames.get(alias, definition.name) != definition.name:
                     raise ValueError(f"alias {alias!r} of {definition.name} names another metric")
                 self._renames[alias] = definition.name
+        # Compiled once: a name is matched against every alias pattern each time it is parsed.
+        self._patterns = [(definition, pattern) for definition in self for pattern in definition.alias_patterns()]
 
     def __iter__(self) -> Iterator[MetricDefinition]:
         return iter(self._definitions.values())
@@ -141,13 +143,12 @@ class Registry:
 
     def _parse_alias(self, text: str, defaults: Mapping[str, int] | None) -> Metric | None:
         cleaned = text.strip().lower()
-        for definition in self:
-            for pattern in definition.alias_patterns():
-                match = pattern.match(cleaned)
-                if match is not None:
-                    k = parse_cutoff(match["k"]) if "k" in pattern.groupindex else None
-                    given = tuple((key, value) for key, value in match.groupdict().items() if key != "k")
-                    return self._canonical(definition, k, given, defaults)
+        for definition, pattern in self._patterns:
+            match = pattern.match(cleaned)
+            if match is not None:
+                k = parse_cutoff(match["k"]) if "k" in pattern.groupindex else None
+                given = tuple((key, value) for key, value in match.groupdict().items() if key != "k")
+                return self._canonical(definition, k, given, defaults)
         return None
 
     def _unknown(self, text: str) -> UnknownMetricError:
