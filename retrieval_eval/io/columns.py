@@ -13,7 +13,8 @@ from types import MappingProxyType
 from retrieval_eval.errors import ConfigError, InputError
 
 #: Default names looked for (case-insensitively) for each canonical column. "query" is left
-#: out on purpose: RAG tables often use it for the query text.
+#: out on purpose: RAG tables often use it for the query text (as pyterrier's frames do). Two
+#: columns matching one canonical name are ambiguous, except as :data:`YIELDING_ALIASES` says.
 COLUMN_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "query_id": ("query_id", "qid", "topic_id"),
@@ -25,6 +26,12 @@ COLUMN_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "subgroup": ("subgroup", "judgment_subgroup", "jsg"),
     }
 )
+
+#: Canonical name -> {alias: the alias it yields to when both are columns}. pyterrier's result
+#: frames have ``docno``, the collection's document id (what qrels judge), and often ``docid``,
+#: Terrier's internal number of the document in its index: ``docno`` is the document id, so a
+#: table with both reads ``docno``. Any other pair of matches stays ambiguous.
+YIELDING_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({"doc_id": {"docid": "docno"}})
 
 
 def resolve_columns(
@@ -62,7 +69,8 @@ def resolve_columns(
         ``overrides`` names a canonical column this reader does not use, or maps two
         canonical columns to the same column.
     InputError
-        A required column is missing, or more than one column matches.
+        A required column is missing, or more than one column matches (after an alias
+        yields to another, :data:`YIELDING_ALIASES`: ``docid`` beside ``docno``).
 
     Examples
     --------
@@ -87,7 +95,7 @@ def resolve_columns(
                 match = _case_insensitive(found, [wanted])
             looked_for = [wanted]
         else:
-            match = _case_insensitive(found, names)
+            match = _yielded(_case_insensitive(found, names), YIELDING_ALIASES.get(canonical, {}))
             looked_for = list(names)
         if len(match) > 1:
             raise InputError(
@@ -113,6 +121,12 @@ def resolve_columns(
 def _case_insensitive(found: Sequence[Hashable], names: Sequence[str]) -> list[Hashable]:
     wanted = {n.casefold() for n in names}
     return [c for c in found if str(c).casefold() in wanted]
+
+
+def _yielded(match: list[Hashable], yields: Mapping[str, str]) -> list[Hashable]:
+    """``match`` without the columns that yield to another column of ``match``."""
+    present = {str(column).casefold() for column in match}
+    return [column for column in match if yields.get(str(column).casefold()) not in present]
 
 
 def _check_distinct(resolved: Mapping[str, Hashable]) -> None:

@@ -1,30 +1,61 @@
 """Classify what a reader was given: a file path (with its format) or an in-memory object.
 
 Every reader starts here, so that format detection, ``file not found`` and the name
-used in error messages are decided in one place.
+used in error messages are decided in one place. The in-memory kinds (:data:`IN_MEMORY_KINDS`)
+of other libraries are recognised without importing them (:mod:`~retrieval_eval.io.ecosystem`)
+and handed on as what they are read as: a polars frame as an Arrow table, a ranx object as its
+nested dict.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
-from collections.abc import Iterator
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 import pyarrow as pa
 
 from retrieval_eval.errors import ConfigError, InputError
+from retrieval_eval.io.ecosystem import (
+    dataset_label,
+    is_ir_dataset,
+    is_named_tuple,
+    polars_kind,
+    polars_table,
+    ranx_kind,
+)
 from retrieval_eval.io.pandas_objects import is_dataframe
 
 if TYPE_CHECKING:
+    import ir_datasets
     import pandas as pd
+    import polars as pl
+    import ranx
 
-#: Anything a reader accepts as ``source``.
-SourceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", pa.Table, list]
+#: Anything a reader accepts as ``source`` (:data:`IN_MEMORY_KINDS` says which objects).
+SourceLike = Union[
+    str, "os.PathLike[str]", "pd.DataFrame", "pl.DataFrame", "pl.LazyFrame", pa.Table, pa.RecordBatch,
+    Mapping, "ranx.Qrels", "ranx.Run", "ir_datasets.Dataset", Iterable,
+]
+
+#: The in-memory objects a reader takes, as the unsupported-type message lists them.
+IN_MEMORY_KINDS = (
+    "a pandas or polars DataFrame (or polars LazyFrame)",
+    "a pyarrow Table",
+    "a list of dicts",
+    "a nested dict {query_id: {doc_id: value}} (pytrec_eval's)",
+    "a ranx Qrels or Run",
+    "an ir_datasets dataset",
+    "an iterable of named tuples (ir_datasets, ir_measures: query_id, doc_id, relevance or score)",
+)
 
 #: File formats a path can have (``format=`` takes these names and the aliases below).
 FILE_FORMATS = ("parquet", "csv", "tsv", "jsonl", "json", "trec")
@@ -44,6 +75,8 @@ _FORMAT_ALIASES = {"pq": "parquet", "ndjson": "jsonl", "txt": "trec", "text": "t
 DATAFRAME_LABEL = "<DataFrame>"
 TABLE_LABEL = "<Table>"
 RECORDS_LABEL = "<list of dicts>"
+NESTED_LABEL = "<dict>"
+ITERABLE_LABEL = "<iterable>"
 #: The path that means standard input (a file named "-" is "./-"), and how messages name it.
 STDIN, STDIN_LABEL = "-", "<stdin>"
 
@@ -57,8 +90,9 @@ class Source:
     label:
         How error messages name the input: the path as given, or a ``<...>`` label.
     format:
-        One of :data:`FILE_FORMATS` for paths; ``"dataframe"``, ``"table"`` or
-        ``"records"`` for in-memory inputs.
+        One of :data:`FILE_FORMATS` for paths; for in-memory inputs ``"dataframe"`` (pandas),
+        ``"table"`` (pyarrow, polars), ``"records"`` (a list of dicts), ``"nested"`` (a nested
+        dict, ranx), ``"tuples"`` (an iterable of named tuples) or ``"dataset"`` (ir_datasets).
     path:
         The file, or ``None`` for in-memory inputs.
     gzip:
@@ -108,26 +142,74 @@ def format_from_name(path: Path) -> tuple[str, bool]:
 
 
 def source_label(source: object) -> str:
-    """How error messages name an input: its path, or a ``<...>`` label for an in-memory object."""
+    """How error messages name an input: its path, or a ``<...>`` label for an in-memory object.
+
+    Rows name the type of their first element (``<list of Qrel>``, ``<iterable of TrecQrel>``).
+    An iterator is labelled so when it is read; before, or when it cannot be remembered (only
+    generators can), it is ``<iterable>``.
+    """
     if is_dataframe(source):
         return DATAFRAME_LABEL
     if isinstance(source, (pa.Table, pa.RecordBatch)):
         return TABLE_LABEL
-    if isinstance(source, list):
-        return RECORDS_LABEL
+    for library, kind in (("polars", polars_kind(source)), ("ranx", ranx_kind(source))):
+        if kind is not None:
+            return f"<{library} {kind}>"
+    if is_ir_dataset(source):
+        return dataset_label(source)
+    if isinstance(source, Mapping):
+        return NESTED_LABEL
+    if _is_row_sequence(source):
+        return _rows_label(type(source).__name__, source[0] if source else _NOTHING)
     if isinstance(source, (str, os.PathLike)):
         return STDIN_LABEL if os.fspath(source) == STDIN else str(Path(os.fspath(source)))
+    if _is_row_iterator(source):
+        return _READ_ITERATORS.get(source, ITERABLE_LABEL) if _remembers(source) else ITERABLE_LABEL
     return f"<{type(source).__name__}>"
+
+
+_NOTHING = object()  # the first row of no rows
+
+
+def _rows_label(container: str, first: object) -> str:
+    """``<list of Qrel>`` for named tuples; otherwise the rows are read as dicts: ``<list of dicts>``."""
+    return f"<{container} of {type(first).__name__ if is_named_tuple(first) else 'dicts'}>"
+
+
+def _is_row_sequence(source: object) -> bool:
+    # A named tuple is one row, not a sequence of rows.
+    return isinstance(source, (list, tuple)) and not is_named_tuple(source)
+
+
+def _is_row_iterator(source: object) -> bool:
+    # An open file is an iterator of lines, not of rows: it is refused, as any other object.
+    return isinstance(source, Iterator) and not isinstance(source, io.IOBase)
+
+
+# The label of every generator read, kept as long as it lives: the qrels and runs built of
+# one are labelled after it has been read (to the end), and reading it again finds it empty.
+_READ_ITERATORS: weakref.WeakKeyDictionary[Iterator, str] = weakref.WeakKeyDictionary()
+
+
+def _remembers(iterator: Iterator) -> bool:
+    try:
+        weakref.ref(iterator)
+    except TypeError:  # C iterators (map, list_iterator, itertools') take no weak reference
+        return False
+    return True
 
 
 def resolve_source(source: SourceLike, format: str | None = None) -> Source:
     """Classify ``source`` and check that a file exists.
 
+    A polars frame becomes an Arrow table here (a LazyFrame is collected) and a ranx object its
+    nested dict; an iterator's first row is read, to tell named tuples from dicts.
+
     Raises
     ------
     InputError
-        The file does not exist, is a directory (except a parquet dataset), or the
-        object is of an unsupported type.
+        The file does not exist, is a directory (except a parquet dataset), the object is
+        of an unsupported type, or an iterator is empty.
     ConfigError
         ``format`` is not a known format name.
     """
@@ -138,16 +220,46 @@ def resolve_source(source: SourceLike, format: str | None = None) -> Source:
         return Source(label, "table", obj=pa.Table.from_batches([source]))
     if isinstance(source, pa.Table):
         return Source(label, "table", obj=source)
-    if isinstance(source, list):
-        return Source(label, "records", obj=source)
+    if polars_kind(source) is not None:
+        return Source(label, "table", obj=polars_table(source))
+    if ranx_kind(source) is not None:
+        return Source(label, "nested", obj=source.to_dict())
+    if is_ir_dataset(source):
+        return Source(label, "dataset", obj=source)
+    if isinstance(source, Mapping):
+        return Source(label, "nested", obj=source)
     if isinstance(source, (str, os.PathLike)):
         if os.fspath(source) == "":
             raise InputError("empty path: expected a file name (or '-' for stdin)")
         return _file_source(Path(os.fspath(source)), format)
+    if _is_row_sequence(source) or _is_row_iterator(source):
+        return _rows_source(source, label)
     raise InputError(
-        f"unsupported source of type {type(source).__name__}; expected a path, a pandas "
-        "DataFrame, a pyarrow Table or a list of dicts"
+        f"unsupported source of type {type(source).__name__}; expected a path, "
+        f"{', '.join(IN_MEMORY_KINDS[:-1])} or {IN_MEMORY_KINDS[-1]}"
     )
+
+
+def _rows_source(rows: list | tuple | Iterator, label: str) -> Source:
+    """A sequence or iterator of rows: named tuples, or else dicts (a list of dicts).
+
+    An iterator's first row is read here, to tell which (and to label it).
+    """
+    if isinstance(rows, Iterator):
+        first = next(rows, _NOTHING)
+        if first is _NOTHING:
+            read_before = _remembers(rows) and rows in _READ_ITERATORS
+            why = " (this iterator was read before; an iterator is read once)" if read_before else ""
+            raise InputError(f"no rows{why}", source=label)
+        label = _rows_label("iterable", first)
+        if _remembers(rows):
+            _READ_ITERATORS[rows] = label
+        rows = chain([first], rows)
+    else:
+        first = rows[0] if rows else _NOTHING
+    if is_named_tuple(first):
+        return Source(label, "tuples", obj=rows)
+    return Source(label, "records", obj=rows if isinstance(rows, list) else list(rows))
 
 
 def _file_source(path: Path, format: str | None) -> Source:

@@ -1,10 +1,12 @@
 """Load the needed columns of any tabular source as raw Arrow columns.
 
 Tabular sources are CSV/TSV, JSON/JSON Lines and parquet files, pandas DataFrames,
-pyarrow Tables and lists of dicts. Each becomes, for every canonical column, the
-user's column as an Arrow array; typing it (ids, scores, labels) is
-:mod:`retrieval_eval.io.coerce`'s job. Python objects are touched only where the input
-already is Python objects (lists of dicts, pandas object columns) or on error paths.
+pyarrow Tables (and polars frames, as Tables), lists of dicts, and the Python objects of
+:mod:`retrieval_eval.io.ecosystem` (nested dicts, ranx objects, named tuples, ir_datasets
+datasets). Each becomes, for every canonical column, the user's column as an Arrow array;
+typing it (ids, scores, labels) is :mod:`retrieval_eval.io.coerce`'s job. Python objects are
+touched only where the input already is Python objects (lists of dicts, nested dicts, named
+tuples, pandas object columns) or on error paths.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from retrieval_eval.errors import InputError
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.io.columns import resolve_columns
+from retrieval_eval.io.ecosystem import dataset_rows, nested_columns, tuple_columns
 from retrieval_eval.io.jsonio import has_temporal, read_json_records, read_json_source
 from retrieval_eval.io.mixed import conversion_error
 from retrieval_eval.io.sources import Source, open_stream, read_all
@@ -72,7 +75,8 @@ def load_columns(
     ``roles`` gives each canonical name's role: ``"id"``, ``"score"``,
     ``"relevance"`` or ``"nested"`` (Azure's lists of objects). Roles decide how CSV
     columns are typed (ids stay strings) and how pandas/Python values convert (NaN is
-    a missing value except in scores).
+    a missing value except in scores). They also decide what an ir_datasets dataset gives:
+    its results (``scoreddocs_iter()``) when a ``"score"`` is wanted, else its judgments.
 
     Raises
     ------
@@ -87,7 +91,7 @@ def load_columns(
         )
 
     fmt = src.format
-    if fmt in ("table", "dataframe") and len(src.obj) == 0:
+    if fmt in ("table", "dataframe", "nested") and len(src.obj) == 0:
         # Before resolving columns: with no rows, that is the news.
         raise InputError("no rows", source=src.label)
     if fmt in ("csv", "tsv"):
@@ -115,6 +119,12 @@ def load_columns(
         return _from_records(src, src.obj, roles, resolve)
     if fmt == "dataframe":
         return _from_dataframe(src, src.obj, roles, resolve)
+    if fmt == "nested":
+        return _from_nested(src, candidates, roles, resolve, overrides)
+    if fmt in ("tuples", "dataset"):
+        rows = src.obj if fmt == "tuples" else dataset_rows(src.obj, src.label, scored="score" in roles.values())
+        columns, resolved = tuple_columns(rows, resolve, src.label)
+        return _from_columns(src, columns, resolved, roles)
     raise InputError(f"a {fmt} file has no named columns", source=src.label)
 
 
@@ -161,6 +171,31 @@ def _from_records(
         for canonical, name in resolved.items()
     }
     return _checked(src, data, resolved, False, len(rows))
+
+
+def _from_nested(
+    src: Source,
+    candidates: Mapping[str, Sequence[str]],
+    roles: Mapping[str, str],
+    resolve: Resolver,
+    overrides: Mapping[str, str] | None,
+) -> RawColumns:
+    """``{query_id: {doc_id: value}}``: its levels are the columns, the value a score or a label."""
+    if overrides:
+        raise ConfigError("columns= does not apply to a nested dict {query_id: {doc_id: value}}: its levels are positional")
+    value = "score" if "score" in candidates else "relevance"
+    # Resolved as a table of these columns would be, so that a reader wanting other columns
+    # (judgment groups) is told which it misses.
+    resolved = resolve(("query_id", "doc_id", value))
+    return _from_columns(src, nested_columns(src.obj, list(resolved), src.label), resolved, roles)
+
+
+def _from_columns(
+    src: Source, columns: Mapping[str, list], resolved: Mapping[str, Hashable], roles: Mapping[str, str]
+) -> RawColumns:
+    """Columns gathered as Python lists (canonical name -> values), converted as a list of dicts' are."""
+    data = {canonical: to_arrow(columns[canonical], roles[canonical], src.label, str(name)) for canonical, name in resolved.items()}
+    return _checked(src, data, resolved, False, len(next(iter(columns.values()), ())))
 
 
 def _from_dataframe(
