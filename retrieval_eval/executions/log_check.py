@@ -37,7 +37,7 @@ from ._validation import path_argument
 from .batch import plan_checks, plan_per_record, run_checks, score_objects
 from .evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from .log import read_execution_log
-from ..report import notebook
+from .. import views
 from .outcomes import CheckSummary, verdict
 from .tables import ExecutionTables
 
@@ -98,13 +98,13 @@ class LogCheck:
             raise OutputError(f"{os.fspath(path)}: write the results as .jsonl, .json or .parquet")
 
     def __repr__(self) -> str:
-        return notebook.checks_repr(self)
+        return views.checks_repr(self)
 
     def _repr_html_(self) -> str:
-        shown = notebook.ROWS
+        shown = views.ROWS
         ids = self.tables.records.column("id").slice(0, shown).to_pylist()
         pairs = zip(ids, self.statuses.head(shown).tolist())
-        return notebook.checks_html(self, notebook.statuses_table("id", pairs, len(self.statuses), ".statuses"))
+        return views.checks_html(self, views.statuses_table("id", pairs, len(self.statuses), ".statuses"))
 
     def _records(self) -> list[dict[str, Any]]:
         ids = self.tables.records.column("id").to_pylist()

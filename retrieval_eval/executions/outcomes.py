@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..report import notebook
+from .. import views
 
 OUTCOME_COLUMNS = ("unit", "id", "evaluator", "result", "diagnostic_code", "score", "ran")
 RESULTS = ("pass", "fail", "error", "skipped")
@@ -107,7 +107,7 @@ class CheckSummary:
         return "\n\n".join(parts)
 
     def __repr__(self) -> str:
-        return notebook.check_summary_repr(self)
+        return views.check_summary_repr(self)
 
     def _repr_html_(self) -> str:
-        return notebook.check_summary_html(self)
+        return views.check_summary_html(self)

@@ -41,7 +41,7 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
-from ..report import notebook
+from .. import views
 from ._validation import path_argument
 from .document import DocumentLike, Unit, read_document, units
 from .evaluators import BUILT_IN, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
@@ -103,11 +103,11 @@ class DocumentCheck:
         write_json(self.document, path, inputs=self.sources)
 
     def __repr__(self) -> str:
-        return notebook.checks_repr(self)
+        return views.checks_repr(self)
 
     def _repr_html_(self) -> str:
         pairs = self.statuses.items()
-        return notebook.checks_html(self, notebook.statuses_table("unit", pairs, len(self.statuses), ".statuses"))
+        return views.checks_html(self, views.statuses_table("unit", pairs, len(self.statuses), ".statuses"))
 
 
 def check_document(

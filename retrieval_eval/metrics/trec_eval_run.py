@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import TREC_EVAL_STOP_STATUS, DuplicateError, MissingQueryError
-from ..report import notebook
+from .. import views
 from .evaluator import Evaluator
 from .names import Metric
 from .options import EvaluationOptions
@@ -41,10 +41,10 @@ class TrecEvalOutput:
     selection: TrecEvalSelection
 
     def __repr__(self) -> str:
-        return notebook.trec_eval_repr(self)
+        return views.trec_eval_repr(self)
 
     def _repr_html_(self) -> str:
-        return notebook.trec_eval_html(self)
+        return views.trec_eval_html(self)
 
 
 def trec_eval(

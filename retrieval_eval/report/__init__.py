@@ -1,7 +1,6 @@
 """Reports: tables of a sweep (Markdown, LaTeX, HTML), plots (matplotlib, optional), a self-contained
-HTML page, and the short views of every result (:mod:`.notebook`: ``__repr__`` and ``_repr_html_``).
+HTML page. (The short views of every result, ``__repr__`` and ``_repr_html_``, are :mod:`retrieval_eval.views`.)
 
-Names are loaded on first use: a result's repr imports :mod:`.notebook` alone, not pandas.
 """
 
 from .._lazy import lazy_attributes

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from ..metrics.result import EvaluationSummary
-from ..report import notebook
+from .. import views
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,7 +28,7 @@ class DatasetResult(EvaluationSummary):
         return pd.read_parquet(self.output)
 
     def __repr__(self) -> str:
-        return notebook.summary_repr(self, extra=[("output", self.output)])
+        return views.summary_repr(self, extra=[("output", self.output)])
 
     def _repr_html_(self) -> str:
-        return notebook.summary_html(self, extra=[("output", self.output)])
+        return views.summary_html(self, extra=[("output", self.output)])

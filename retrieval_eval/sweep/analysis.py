@@ -13,7 +13,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import write_table
 from ..metrics.registry import REGISTRY
-from ..report import notebook
+from .. import views
 from .configurations import cost_value
 from .effects import marginal_effects, pareto_front
 from .ranking import Leaderboard, RankingSettings, check_runs, leaderboard
@@ -50,10 +50,10 @@ class SweepResult:
         write_table(self.table.reset_index(), path, inputs=self.sources)
 
     def __repr__(self) -> str:
-        return notebook.sweep_repr(self)
+        return views.sweep_repr(self)
 
     def _repr_html_(self) -> str:
-        return notebook.sweep_html(self)
+        return views.sweep_html(self)
 
 
 def sweep(

@@ -34,7 +34,7 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..metrics.selection import resolve_metrics
 from ..policies import QUERY_POLICIES
-from ..report import notebook
+from .. import views
 from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
 
@@ -72,10 +72,10 @@ class Leaderboard:
     notes: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:
-        return notebook.leaderboard_repr(self)
+        return views.leaderboard_repr(self)
 
     def _repr_html_(self) -> str:
-        return notebook.leaderboard_html(self)
+        return views.leaderboard_html(self)
 
 
 def leaderboard(

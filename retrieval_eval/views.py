@@ -238,9 +238,9 @@ def summary_html(summary: Any, *, extra: Facts = ()) -> str:
 
 
 def per_query_table(result: Any, limit: int = ROWS) -> Table:
-    """The first ``limit`` rows of an evaluation's per-query table, read from ``result.per_query_arrow()``."""
+    """The first ``limit`` rows of an evaluation's per-query table, read from ``result.per_query_arrow(limit)``."""
     total = len(result.query_ids)
-    head = result.per_query_arrow().slice(0, limit)
+    head = result.per_query_arrow(limit)
     columns = head.column_names
     rows = (tuple(record[column] for column in columns) for record in head.to_pylist())
     caption = f"per query: first {min(limit, total)} of {total} (all in .per_query)"

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import retrieval_eval as rx
 from retrieval_eval.executions import check_document, check_log
-from retrieval_eval.report import notebook
-from retrieval_eval.report.notebook import ROWS, TEXT_ROWS, cell_text, one_line
+from retrieval_eval import views
+from retrieval_eval.views import ROWS, TEXT_ROWS, cell_text, one_line
 from retrieval_eval.sweep import sweep
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
@@ -152,7 +152,7 @@ def evaluation():
 
 
 def test_an_evaluation_in_a_few_lines_names_the_run_counts_verdict_and_means(evaluation):
-    lines = text_lines(notebook.result_repr(evaluation))
+    lines = text_lines(views.result_repr(evaluation))
     counts = ", ".join(f"{key}={value}" for key, value in evaluation.query_counts.items())
     assert lines[0] == f"EvaluationResult(run={evaluation.run!r}, {counts}, passed=False)"
     assert evaluation.query_counts["evaluated"] == 25 and lines[1].split() == [
@@ -164,11 +164,11 @@ def test_an_evaluation_in_a_few_lines_names_the_run_counts_verdict_and_means(eva
     ndcg, map_, precision = rows
     assert ndcg[3:] == [">=", "0.3000", "True", four(evaluation.summary.loc["ndcg@10", "pass_rate"])]
     assert map_[3:] == [">=", "0.5000", "False", four(records[1]["pass_rate"])] and precision[3:] == []
-    assert notebook.summary_repr(evaluation) == notebook.result_repr(evaluation)
+    assert views.summary_repr(evaluation) == views.result_repr(evaluation)
 
 
 def test_an_evaluation_in_html_holds_the_summary_and_the_first_queries(evaluation):
-    parsed = parse(notebook.result_html(evaluation))
+    parsed = parse(views.result_html(evaluation))
     assert parsed.facts[0].startswith(f"EvaluationResult · run: {evaluation.run} · evaluated: 25 · ")
     assert "evaluated: 25" in parsed.facts[0] and "passed: False" in parsed.facts[0]
     summary = parsed.table("summary")
@@ -190,10 +190,10 @@ def test_an_evaluation_in_html_holds_the_summary_and_the_first_queries(evaluatio
 
 def test_a_summary_without_thresholds_has_no_threshold_columns():
     summary = rx.evaluate(QRELS, RUN, ["map"])
-    parsed = parse(notebook.summary_html(summary))
+    parsed = parse(views.summary_html(summary))
     assert parsed.table("summary")["header"] == ["metric", "mean", "undefined"]
     assert "passed: None" in parsed.facts[0]
-    assert text_lines(notebook.summary_repr(summary))[0].endswith("both=25, passed=None)")
+    assert text_lines(views.summary_repr(summary))[0].endswith("both=25, passed=None)")
 
 
 def _tables(ids: list[str], documents: int = 3) -> tuple[pa.Table, pa.Table]:
@@ -212,10 +212,10 @@ def test_whatever_the_queries_and_metrics_a_view_stays_short_and_shows_ids_as_gi
     names = ["map", "ndcg", "recip_rank", "bpref", "rprec", "num_rel", "num_ret", *(f"P@{k}" for k in range(1, 6))]
     qrels, run = _tables(ids)
     result = rx.Evaluator(qrels, names[:metrics]).evaluate(run, name="run\nwith <b>two</b> lines")
-    lines = text_lines(notebook.result_repr(result))
+    lines = text_lines(views.result_repr(result))
     assert lines[0].startswith("EvaluationResult(run='run\\nwith <b>two</b> lines', ")
     assert len(lines) == 2 + min(metrics, TEXT_ROWS) + (metrics > TEXT_ROWS)
-    parsed = parse(notebook.result_html(result))
+    parsed = parse(views.result_html(result))
     assert "run: run\nwith <b>two</b> lines" in parsed.facts[0]
     per_query = parsed.table("per query")
     assert [row[0] for row in per_query["rows"]] == result.query_ids.to_pylist()[:ROWS]
@@ -228,31 +228,31 @@ def test_a_hostile_run_name_and_query_ids_are_text_not_markup():
     ids = ['&<>"', "<img src=x onerror=alert(1)>", "a&amp;b", "q'1"]
     qrels, run = _tables(ids)
     result = rx.Evaluator(qrels, ["map"]).evaluate(run, name=HOSTILE_RUN)
-    fragment = notebook.result_html(result)
+    fragment = views.result_html(result)
     assert HOSTILE_RUN not in fragment and "<img" not in fragment and "&amp;amp;b" in fragment
     parsed = parse(fragment)  # no script, no event handler
     assert f"run: {HOSTILE_RUN}" in parsed.facts[0]
     assert [row[0] for row in parsed.table("per query")["rows"]] == result.query_ids.to_pylist()
     assert set(result.query_ids.to_pylist()) == set(ids)
-    assert notebook.result_repr(result).splitlines()[0].startswith(f"EvaluationResult(run={HOSTILE_RUN!r}, ")
+    assert views.result_repr(result).splitlines()[0].startswith(f"EvaluationResult(run={HOSTILE_RUN!r}, ")
 
 
 def test_showing_an_evaluation_imports_no_pandas():
     script = f"""
 import sys
 import retrieval_eval as rx
-from retrieval_eval.report import notebook
+from retrieval_eval import views
 result = rx.evaluate({QRELS!r}, {RUN!r}, ["ndcg@10", "map"], thresholds={{"map": 0.2}})
 output = rx.trec_eval({QRELS!r}, {RUN!r}, ["map", "P.5"], per_query=True)
 assert "pandas" not in sys.modules, "the evaluation itself loaded pandas"
-views = [notebook.result_repr(result), notebook.result_html(result), notebook.summary_repr(result),
-         notebook.summary_html(result), repr(result), repr(output), output._repr_html_()]
-views += [result._repr_html_()] if hasattr(result, "_repr_html_") else []
+shown = [views.result_repr(result), views.result_html(result), views.summary_repr(result),
+         views.summary_html(result), repr(result), repr(output), output._repr_html_()]
+shown.append(result._repr_html_())
 print(sorted(name for name in sys.modules if name.split(".")[0] == "pandas"))
 """
-    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, env=os.environ)
-    assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.strip() == "[]"
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, env=os.environ)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.strip() == "[]"
 
 
 def test_a_trec_eval_output_shows_its_summary_lines_as_trec_eval_printed_them():
@@ -371,7 +371,7 @@ def test_a_log_check_shows_its_verdict_counts_and_records(tmp_path):
 
 # -- every kind -------------------------------------------------------------------------------
 
-# Each would mark a page's body if a browser ran it (tests/report/test_notebook_browser.py).
+# Each would mark a page's body if a browser ran it (tests/report/test_views_browser.py).
 SCRIPT_NAME = "<script>document.body.setAttribute('data-hostile', 'script')</script>"
 IMAGE_NAME = "<img src=x onerror=\"document.body.setAttribute('data-hostile', 'image')\">"
 
@@ -390,9 +390,9 @@ def views_of_each_kind(tmp_path: Path) -> dict[str, tuple[object, str]]:
     document = check_document(DATA / "eval_document.json")
     checks = {"default_evaluators": {"RetrievalResult": {"capability": "OneDriveAndSharePoint", "max_rank": 5}}}
     # EvaluationResult's own _repr_html_ is wired in metrics/result.py to these functions.
-    views = {
-        "evaluation": (evaluation, notebook.result_html(evaluation)),
-        "summary": (evaluation, notebook.summary_html(evaluation)),
+    fragments = {
+        "evaluation": (evaluation, views.result_html(evaluation)),
+        "summary": (evaluation, views.summary_html(evaluation)),
     }
     results = {
         "trec_eval": rx.trec_eval(QRELS, RUN, ["map", "P.5"]),
@@ -403,7 +403,7 @@ def views_of_each_kind(tmp_path: Path) -> dict[str, tuple[object, str]]:
         "check_summary": document.summary,
         "log": check_log(log, checks),
     }
-    return views | {name: (result, result._repr_html_()) for name, result in results.items()}
+    return fragments | {name: (result, result._repr_html_()) for name, result in results.items()}
 
 
 def test_every_caption_names_the_attribute_that_holds_the_whole_table(tmp_path):

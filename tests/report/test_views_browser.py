@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 
-from .test_notebook import SCRIPT_NAME, four, parse, views_of_each_kind
+from .test_views import SCRIPT_NAME, four, parse, views_of_each_kind
 
 
 @pytest.fixture(scope="session")
