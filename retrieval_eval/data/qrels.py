@@ -34,9 +34,13 @@ class Qrels(GroupedTable):
     """Judgments ``(query_id, doc_id, relevance)`` grouped by query, in one of trec_eval's layouts.
 
     Relevance labels are integers. When a (query, document) pair is judged more than once,
-    ``duplicates`` says which label counts: ``"last"`` (Azure's rule, the default), ``"first"``,
-    ``"max"``, or ``"raise"``. Row counts per query still include the repeated rows (Azure's
-    ``total_ground_truth_documents``).
+    ``duplicates`` says which label counts: ``"last"`` (Azure's rule), ``"first"``, ``"max"``, or
+    ``"raise"``; None (the default) leaves it to the evaluation, which applies the rule of the
+    metrics it computes, as it does to qrels given as a path: trec_eval's (``"raise"``) for
+    the TREC measures, Azure's (``"last"``) for its metrics (see :meth:`for_policy`; until then
+    the last label counts). ``repeated_judgments`` counts the rows that judge a document their
+    query (and judgment group) judged before. Row counts per query still include the repeated
+    rows (Azure's ``total_ground_truth_documents``).
 
     ``judgments`` is the layout (trec_eval's ``-R``, see
     :data:`~retrieval_eval.policies.JUDGMENT_FORMATS`). The grouped layouts (``"qrels_jg"``,
@@ -64,11 +68,12 @@ class Qrels(GroupedTable):
         table: pa.Table,
         *,
         source: str = "<qrels>",
-        duplicates: str = "last",
+        duplicates: str | None = None,
         queries: QueryGroups | None = None,
         judgments: str = "qrels",
     ) -> None:
-        policy = duplicate_policy_code(duplicates, what="qrels duplicates")
+        policy = duplicate_policy_code("last" if duplicates is None else duplicates, what="qrels duplicates")
+        self.duplicates = duplicates
         if not isinstance(judgments, str) or judgments not in JUDGMENT_FORMATS:
             raise ConfigError(f"judgments must be one of {list(JUDGMENT_FORMATS)}, got {judgments!r}")
         super().__init__(table, "relevance", source, queries=queries)
@@ -101,6 +106,28 @@ class Qrels(GroupedTable):
             bounds = (levels, self.queries.offsets, self.n_judged)
             self.judged_labels, self.ideal_labels = decoded_levels(self.judged_labels, *bounds), decoded_levels(self.ideal_labels, *bounds)
         raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
+        distinct = self.segments.n_judged if self.segments is not None else self.n_judged
+        self.repeated_judgments = len(self) - int(distinct.sum())
+
+    def for_policy(self, duplicates: str, *, explicit: bool) -> "Qrels":
+        """These judgments under an evaluation's duplicate policy ``duplicates``.
+
+        Qrels read without a policy take it: themselves when no document is judged twice or the
+        policy is ``"last"`` (their index), else indexed again under it (``"raise"`` raises the
+        error a path would). Qrels read with a policy keep theirs, unless the evaluation's was
+        given ``explicit``-ly and differs: a :class:`ConfigError`, since one of the two would
+        be ignored.
+        """
+        if self.duplicates is None:
+            if self.repeated_judgments == 0 or duplicates == "last":
+                return self
+            return Qrels(self.table, source=self.source, duplicates=duplicates, queries=self.queries, judgments=self.judgments)
+        if explicit and duplicates != self.duplicates:
+            raise ConfigError(
+                f"the qrels were read with duplicates={self.duplicates!r} and the evaluation asks "
+                f"qrels_duplicates={duplicates!r}: give one (Qrels.read(..., duplicates=None) leaves it to the evaluation)"
+            )
+        return self
 
     def _split_by_group(
         self, table: pa.Table, policy: int, labels: np.ndarray, levels: np.ndarray | None, *, subgroups: bool
@@ -128,10 +155,14 @@ class Qrels(GroupedTable):
         *,
         columns: Mapping[str, str] | None = None,
         format: str | None = None,
-        duplicates: str = "last",
+        duplicates: str | None = None,
         judgments: str = "qrels",
     ) -> "Qrels":
         """Read qrels from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows.
+
+        ``duplicates``: the policy for a document judged twice (see :class:`Qrels`); None leaves it
+        to the evaluation, so that ``Evaluator(Qrels.read(path), metrics)`` follows the same rule as
+        ``Evaluator(path, metrics)``.
 
         ``judgments``: the layout, as :func:`~retrieval_eval.io.read_qrels_table` reads it. A
         :class:`Qrels` given as ``source`` is returned as it is, in the layout it was built in

@@ -44,7 +44,7 @@ def test_misused_arguments_are_config_errors(files, options, message, reader):
 
 
 @pytest.mark.parametrize("options, message", [({"duplicates": 3}, "duplicates must be one of"),
-                                              ({"duplicates": None}, "duplicates must be one of")])
+                                              ({"duplicates": "none"}, "duplicates must be one of")])
 def test_qrels_read_options(files, options, message):
     with pytest.raises(ConfigError, match=message):
         Qrels.read(files[0], **options)
