@@ -642,7 +642,7 @@ def _conventions(evaluator: Evaluator) -> str:
 
 def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> str:
     if style == "json":
-        return json.dumps(result.to_dict(), indent=2)
+        return json.dumps(result.summary_dict(), indent=2)
     records = result.summary_records()
     if style == "csv":
         header = ",".join(records[0]) if records else "metric,mean,undefined"

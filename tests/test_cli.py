@@ -31,8 +31,9 @@ def test_default_summary_of_trec_files_is_trec_evals_official_set(capsys):
     assert "25 evaluated" in lines[2]
     names = [line.split()[0] for line in lines[5:]]
     assert names[:4] == ["num_ret", "num_rel", "num_rel_ret", "map"]
-    assert {"gm_map", "rprec", "bpref", "recip_rank", "precision@5", "precision@1000"} <= set(names)
-    assert "precision@3" not in names  # -k's default never replaces the cutoffs of trec_eval's P
+    # trec_eval's names, as trec_eval prints them.
+    assert {"gm_map", "Rprec", "bpref", "recip_rank", "P_5", "P_1000"} <= set(names)
+    assert "P_3" not in names and "precision@3" not in names  # -k's default never replaces the cutoffs of trec_eval's P
 
 
 def test_default_summary_of_tables_is_azures_document_retrieval_set(capsys):

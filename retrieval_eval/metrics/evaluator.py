@@ -46,9 +46,12 @@ class EvaluationPlan:
 
     ``options`` are settled (no policy left at None but ``ties``, which each family then takes
     from its reference), so each piece of a run scored apart (a chunk of a stream, a partition
-    on a cluster) follows the same rules. ``groups``: per family and tie order, its metrics.
+    on a cluster) follows the same rules. ``names``: each name asked for with its metric, in
+    order; ``metrics``: the distinct metrics, computed once each. ``groups``: per family and tie
+    order, its metrics.
     """
 
+    names: tuple[tuple[str, Metric], ...]
     metrics: tuple[Metric, ...]
     thresholds: tuple[Threshold, ...]
     options: EvaluationOptions
@@ -67,15 +70,15 @@ class EvaluationPlan:
         options = EvaluationOptions() if options is None else options
         if not isinstance(options, EvaluationOptions):
             raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
-        metric_list, threshold_list = resolve_metrics_and_thresholds(
-            metrics, thresholds, options.k, options.rel_level
-        )
+        named, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, options.k, options.rel_level)
+        metric_list = list(dict.fromkeys(metric for _, metric in named))
         by_family: dict[tuple[str, str], list[Metric]] = {}
         for metric in metric_list:
             family = REGISTRY.family(metric)
             by_family.setdefault((family.name, options.ties or family.ties), []).append(metric)
         definitions = {metric: REGISTRY.definition(metric) for metric in metric_list}
         return cls(
+            tuple(named),
             tuple(metric_list),
             tuple(threshold_list),
             options.settled(conventions_for(metric_list)),
@@ -97,9 +100,6 @@ class EvaluationPlan:
 
         joins: dict[tuple[Any, str], Any] = {}
         columns: dict[Metric, np.ndarray] = {}
-        # A measure that cannot read the judgments' layout is refused before any join is built.
-        for name, _, metrics in self.groups:
-            FAMILIES[name].check_judgments(qrels, metrics)
         # A measure that cannot read the judgments' layout is refused before any join is built.
         for name, _, metrics in self.groups:
             FAMILIES[name].check_judgments(qrels, metrics)
@@ -155,7 +155,10 @@ class Evaluator:
 
         start_of_work()
         self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
-        self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=self.plan.options.qrels_duplicates, judgments=self.plan.options.judgments)
+        settled = self.plan.options
+        self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=settled.qrels_duplicates, judgments=settled.judgments)
+        # Built qrels follow the same duplicate rule as qrels read here.
+        self.qrels = self.qrels.for_policy(settled.qrels_duplicates, explicit=options is not None and options.qrels_duplicates is not None)
         self._sources = _paths(qrels)
 
     @classmethod
@@ -178,8 +181,13 @@ class Evaluator:
         """The settled options: the query set and duplicate policies are never None here."""
         return self.plan.options
 
+    @property
+    def names(self) -> tuple[tuple[str, Metric], ...]:
+        """Each metric's name as asked, with the metric."""
+        return self.plan.names
+
     def __repr__(self) -> str:
-        return f"Evaluator({self.qrels!r}, metrics=[{', '.join(map(str, self.metrics))}])"
+        return f"Evaluator({self.qrels!r}, metrics=[{', '.join(name for name, _ in self.names)}])"
 
     def evaluate(
         self, run: Any, *, name: str | None = None, run_columns: Mapping[str, str] | None = None
@@ -203,7 +211,8 @@ class Evaluator:
             warnings.warn(NoSharedQueriesWarning(no_shared_queries(run.source, self.qrels.source)), stacklevel=2)
         plan = self.plan
         columns = plan.score(self.qrels, run, alignment)
-        rows, verdict = summarize(columns.__getitem__, list(columns), list(plan.thresholds), plan.geometric_metrics)
+        by_name = dict(plan.names)
+        rows, verdict = summarize(lambda name: columns[by_name[name]], list(plan.names), list(plan.thresholds), plan.geometric_metrics)
         counts = {
             "evaluated": len(alignment.query_ids),
             "judged_only": alignment.n_judged_only,
@@ -213,7 +222,7 @@ class Evaluator:
         sources = (*self._sources, *_paths(given))
         return EvaluationResult(
             run.name, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds,
-            sources=sources,
+            plan.names, sources=sources,
         )
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
@@ -225,7 +234,7 @@ class Evaluator:
 
     def per_query_table(self, alignment: QueryAlignment, columns: Mapping[Metric, np.ndarray]) -> pd.DataFrame:
         """The per-query table of scored ``columns``, as :attr:`EvaluationResult.per_query` lays it out."""
-        table = per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds))
+        table = per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds), self.plan.names)
         return table.to_pandas()
 
 

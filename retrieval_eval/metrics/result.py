@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import views
 from .names import Metric
 
 if TYPE_CHECKING:
@@ -21,11 +22,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Threshold:
-    """Pass when the value is >= ``value`` (higher is better) or <= ``value`` (lower is better); NaN fails."""
+    """Pass when the value is >= ``value`` (higher is better) or <= ``value`` (lower is better); NaN fails.
+
+    ``name``: the metric's name as the threshold gave it (its ``<name>_passed`` column); its
+    canonical name when not given.
+    """
 
     metric: Metric
     value: float
     higher_is_better: bool
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(self, "name", str(self.metric))
 
     def passes(self, values: np.ndarray) -> np.ndarray:
         values = np.asarray(values, dtype=np.float64)
@@ -36,9 +46,10 @@ class Threshold:
 class SummaryRow:
     """One metric's line of a summary: its mean over the queries where it is defined, and its verdict.
 
-    ``mean``: exactly rounded (the geometric mean for gm_map and gm_bpref); ``undefined``:
-    queries where the metric is NaN. With a threshold, ``passed`` (the mean meets it) and
-    ``pass_rate`` (share of queries that pass); None and NaN without one.
+    ``metric``: the name it was asked by (``P@5``); ``canonical``: the registry's name of the
+    metric (``precision@5``). ``mean``: exactly rounded (the geometric mean for gm_map and
+    gm_bpref); ``undefined``: queries where the metric is NaN. With a threshold, ``passed`` (the
+    mean meets it) and ``pass_rate`` (share of queries that pass); None and NaN without one.
     """
 
     metric: str
@@ -47,9 +58,10 @@ class SummaryRow:
     threshold: Threshold | None = None
     passed: bool | None = None
     pass_rate: float = math.nan
+    canonical: str = ""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class EvaluationSummary:
     """The summary of an evaluation (what every way of evaluating returns).
 
@@ -74,7 +86,13 @@ class EvaluationSummary:
 
     @property
     def means(self) -> dict[str, float]:
+        """Each metric's mean by the name it was asked by (ranx's ``evaluate`` shape)."""
         return {row.metric: row.mean for row in self.rows}
+
+    @property
+    def canonical_names(self) -> dict[str, str]:
+        """The name each metric was asked by -> the registry's canonical name (``{"P@5": "precision@5"}``)."""
+        return {row.metric: row.canonical or row.metric for row in self.rows}
 
     def summary_records(self) -> list[dict[str, Any]]:
         """The summary's columns per metric: ``metric``, ``mean``, ``undefined`` (and the threshold columns)."""
@@ -106,8 +124,8 @@ class EvaluationSummary:
         summary["mean"] = summary["mean"].astype(np.float64)
         return summary
 
-    def to_dict(self) -> dict[str, Any]:
-        """The summary as plain JSON-ready values (NaN becomes None)."""
+    def summary_dict(self) -> dict[str, Any]:
+        """The summary as plain JSON-ready values (NaN becomes None): run, passed, query counts, metrics."""
         metrics = {
             record.pop("metric"): {column: _plain(value) for column, value in record.items()}
             for record in self.summary_records()
@@ -119,27 +137,43 @@ class EvaluationSummary:
         from ..io import write_json, write_table
 
         if os.fspath(path).lower().endswith(".json"):
-            write_json(self.to_dict(), path, inputs=self.sources)
+            write_json(self.summary_dict(), path, inputs=self.sources)
         else:
             write_table(self.summary.reset_index(names="metric"), path, inputs=self.sources)
 
+    def __repr__(self) -> str:
+        return views.summary_repr(self)
 
-@dataclass(frozen=True, eq=False)
+    def _repr_html_(self) -> str:
+        return views.summary_html(self)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class EvaluationResult(EvaluationSummary):
     """What :func:`retrieval_eval.evaluate` and :meth:`Evaluator.evaluate` return: the summary and the per-query values.
 
-    ``per_query``: one row per evaluated query: ``query_id``, one column per metric, and a
-    ``<metric>_passed`` column per thresholded metric (a DataFrame built on first use);
-    ``values(metric)``: one metric's per-query values as an array, in the same order.
+    ``per_query``: one row per evaluated query: ``query_id``, one column per metric under the name
+    it was asked by, and a ``<name>_passed`` column per threshold (a DataFrame built on first use);
+    ``values(metric)``: one metric's per-query values as an array, in the same order; ``to_dict()``:
+    pytrec_eval's ``{query_id: {metric: value}}``; ``to_long()``: one row per query and metric.
+    ``columns`` holds each distinct metric's values once; ``names`` pairs each name with its metric.
     """
 
     query_ids: pa.Array
     columns: dict[Metric, np.ndarray]
     integer_metrics: frozenset[Metric]
     thresholds: tuple[Threshold, ...]
+    names: tuple[tuple[str, Metric], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            object.__setattr__(self, "names", tuple((str(metric), metric) for metric in self.columns))
 
     def values(self, metric: str | Metric) -> np.ndarray:
-        """The per-query values of ``metric``: a :class:`Metric`, or any of its names (``P_5``, ``precision@5``)."""
+        """The per-query values of ``metric``: a :class:`Metric`, the name it was asked by, or any of its names (``P_5``, ``precision@5``)."""
+        by_name = dict(self.names)
+        if isinstance(metric, str) and metric in by_name:
+            return self.columns[by_name[metric]]
         for candidate, values in self.columns.items():
             if candidate == metric or str(candidate) == metric:
                 return values
@@ -153,15 +187,49 @@ class EvaluationResult(EvaluationSummary):
                 parsed = None
             if parsed in self.columns:
                 return self.columns[parsed]
-        raise KeyError(f"{metric} was not evaluated; evaluated: {', '.join(map(str, self.columns))}")
+        raise KeyError(f"{metric} was not evaluated; evaluated: {', '.join(name for name, _ in self.names)}")
 
     @cached_property
     def per_query(self) -> pd.DataFrame:
         return self.per_query_arrow().to_pandas()
 
-    def per_query_arrow(self) -> pa.Table:
-        """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes)."""
-        return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds))
+    def per_query_arrow(self, rows: int | None = None) -> pa.Table:
+        """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes); its first ``rows`` rows only when given."""
+        if rows is None:
+            return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds), self.names)
+        columns = {metric: values[:rows] for metric, values in self.columns.items()}
+        return per_query_table(self.query_ids[:rows], columns, self.integer_metrics, list(self.thresholds), self.names)
+
+    def __repr__(self) -> str:
+        return views.result_repr(self)
+
+    def _repr_html_(self) -> str:
+        return views.result_html(self)
+
+    def to_dict(self) -> dict[Any, dict[str, float]]:
+        """pytrec_eval's shape: ``{query_id: {metric name: value}}``, values as floats (counts too, as pytrec_eval gives them)."""
+        ids = self.query_ids.to_pylist()
+        values = {name: self.columns[metric].astype(np.float64).tolist() for name, metric in self.names}
+        return {query: {name: column[i] for name, column in values.items()} for i, query in enumerate(ids)}
+
+    def long_arrow(self) -> pa.Table:
+        """:meth:`to_long` as an Arrow table."""
+        import pyarrow as pa
+
+        from ..io.arrays import arrow_array
+
+        n_queries, n_names = len(self.query_ids), len(self.names)
+        by_query = np.repeat(np.arange(n_queries), n_names)
+        values = np.column_stack([self.columns[metric].astype(np.float64) for _, metric in self.names]) if n_names else np.empty((n_queries, 0))
+        return pa.table({
+            "query_id": self.query_ids.take(pa.array(by_query)),
+            "metric": pa.array(np.tile(np.array([name for name, _ in self.names], dtype=object), n_queries), pa.string()),
+            "value": arrow_array(values.reshape(-1)),
+        })
+
+    def to_long(self) -> pd.DataFrame:
+        """The tidy table: one row per query and metric (``query_id``, ``metric``, ``value`` as float64), queries in order, each query's metrics in the order asked."""
+        return self.long_arrow().to_pandas()
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the per-query table; the format comes from the extension (.parquet, .csv, .tsv, .json, .jsonl).
@@ -178,46 +246,48 @@ def per_query_table(
     columns: dict[Metric, np.ndarray],
     integer_metrics: frozenset[Metric] | set[Metric],
     thresholds: list[Threshold],
+    names: tuple[tuple[str, Metric], ...] | list[tuple[str, Metric]] = (),
 ) -> pa.Table:
-    """``query_id``, one column per metric (int64 for integer metrics), then ``<metric>_passed`` per threshold."""
+    """``query_id``, a column per name (default: each metric's canonical name; int64 for integer metrics), then ``<name>_passed`` per threshold."""
     import pyarrow as pa
 
     from ..io.arrays import arrow_array
 
     table: dict[str, pa.Array] = {"query_id": query_ids}
-    for metric, values in columns.items():
-        table[str(metric)] = arrow_array(values.astype(np.int64) if metric in integer_metrics else values)
+    for name, metric in names or [(str(metric), metric) for metric in columns]:
+        values = columns[metric]
+        table[name] = arrow_array(values.astype(np.int64) if metric in integer_metrics else values)
     for threshold in thresholds:
-        table[f"{threshold.metric}_passed"] = arrow_array(threshold.passes(columns[threshold.metric]))
+        table[f"{threshold.name}_passed"] = arrow_array(threshold.passes(columns[threshold.metric]))
     return pa.table(table)
 
 
 def summarize(
-    values_of: Callable[[Metric], np.ndarray],
-    metrics: list[Metric],
+    values_of: Callable[[str], np.ndarray],
+    names: list[tuple[str, Metric]],
     thresholds: list[Threshold],
     geometric_metrics: frozenset[Metric] | set[Metric] = frozenset(),
 ) -> tuple[tuple[SummaryRow, ...], bool | None]:
-    """The summary rows and the verdict, from each metric's per-query values.
+    """The summary rows (one per name) and the verdict, from each metric's per-query values.
 
-    ``values_of(metric)`` gives that metric's values over all evaluated queries, in any order:
-    the means are exactly rounded (:func:`math.fsum`), so they do not depend on the order of
-    the queries, nor on how they were split into chunks or partitions. Each metric's values are
-    asked for once, so a caller may read them one column at a time.
+    ``values_of(name)`` gives the values of the metric named ``name`` over all evaluated queries,
+    in any order: the means are exactly rounded (:func:`math.fsum`), so they do not depend on the
+    order of the queries, nor on how they were split into chunks or partitions. Each name's values
+    are asked for once, so a caller may read them one column at a time.
     """
     by_metric = {threshold.metric: threshold for threshold in thresholds}
     rows = []
-    for metric in metrics:
-        values = np.asarray(values_of(metric), dtype=np.float64)
+    for name, metric in names:
+        values = np.asarray(values_of(name), dtype=np.float64)
         mean = _geometric_mean(values) if metric in geometric_metrics else _mean(values)
         undefined = int(np.isnan(values).sum())
         threshold = by_metric.get(metric)
         if threshold is None:
-            rows.append(SummaryRow(str(metric), mean, undefined))
+            rows.append(SummaryRow(name, mean, undefined, canonical=str(metric)))
             continue
         passed = bool(threshold.passes(np.array([mean]))[0])
         pass_rate = float(threshold.passes(values).mean()) if len(values) else math.nan
-        rows.append(SummaryRow(str(metric), mean, undefined, threshold, passed, pass_rate))
+        rows.append(SummaryRow(name, mean, undefined, threshold, passed, pass_rate, canonical=str(metric)))
     verdict = all(row.passed for row in rows if row.threshold is not None) if thresholds else None
     return tuple(rows), verdict
 

@@ -13,32 +13,82 @@ from .names import Metric
 from .options import Conventions
 from .registry import REGISTRY
 from .result import Threshold
-from .trec_eval_measures import expand
+from .peer_names import measure_text, parse_peer, split_names
+from .trec_eval_measures import expand, is_trec_eval_name
 
 #: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's
 #: repeated ``--threshold``, where a repeat must not vanish into a dict before it is seen).
 Thresholds = Mapping[str | Metric, float] | Iterable[tuple[str | Metric, float]]
 
 
-def resolve_metrics(metrics: Iterable[str | Metric] | str | None, k: int, rel_level: int = 1) -> list[Metric]:
-    """Parse metric names (duplicates removed, order kept); None gives the default set at k.
+#: Metrics under the names they go by, in order: ``(name, metric)``.
+NamedMetrics = list[tuple[str, Metric]]
 
-    trec_eval's measure names and nicknames expand as trec_eval expands them (``P`` is P at 5,
-    10, ..., 1000; ``P.5,10`` at 5 and 10; ``official``, ``all_trec``): k never replaces a cutoff
-    they imply. Other names without a cutoff take k.
 
-    A metric listed twice (``P@5`` and ``precision@5``) is computed once: a list of metrics is a set.
+def resolve_named_metrics(metrics: Iterable[object] | str | None, k: int, rel_level: int = 1) -> NamedMetrics:
+    """Parse metric names into ``(name, metric)`` pairs, each name once, in the order given; None gives the default set at k.
+
+    A metric goes by the name it was asked by: ``"P@5"`` stays ``P@5``, an ir_measures measure
+    object by ir_measures' name for it, a :class:`Metric` by its canonical name. A name that means
+    several metrics goes by theirs: trec_eval's names and nicknames expand as trec_eval expands
+    them (``P`` is ``P_5``, ..., ``P_1000``; ``P.5,10``; ``official``), and k never replaces a
+    cutoff they imply. A string may list several names separated by spaces, as ir_measures writes
+    them (``"nDCG@10 P@5"``). Other names without a cutoff take k.
+
+    Two names of one metric (``P@5`` and ``precision@5``) are two names of one computation: both
+    are kept, with the same values.
     """
     if metrics is None:
-        return default_metrics(k)
-    if isinstance(metrics, (str, Metric)):
+        return [(str(metric), metric) for metric in default_metrics(k)]
+    if isinstance(metrics, (str, Metric)) or measure_text(metrics) is not None:
         metrics = [metrics]
     if not isinstance(metrics, Iterable):
         raise ConfigError(f"metrics must be a name, a Metric or a list of them, got {type(metrics).__name__}")
-    parsed = expand(metrics, rel_level=rel_level, default_k=k)
-    if not parsed:
+    named: dict[str, Metric] = {}
+    for item in metrics:
+        for name, metric in _named(item, k, rel_level):
+            if named.setdefault(name, metric) != metric:
+                raise ConfigError(f"the name {name} stands for two metrics, {named[name]} and {metric}")
+    if not named:
         raise ConfigError("no metrics given")
-    return parsed
+    return list(named.items())
+
+
+def _named(item: object, k: int, rel_level: int) -> NamedMetrics:
+    """The ``(name, metric)`` pairs one item of a metric list means (a name, a list of names, an object)."""
+    if isinstance(item, Metric):
+        metric = REGISTRY.parse(item)
+        return [(str(metric), metric)]
+    text = measure_text(item)
+    if text is None:
+        if not isinstance(item, str):
+            raise ConfigError(f"a metric is a name (str), a Metric or an ir_measures measure, got {type(item).__name__} {item!r:.60}")
+        text = item
+    pairs: NamedMetrics = []
+    for name in split_names(text):
+        if is_trec_eval_name(name):
+            pairs.extend(expand(name, rel_level=rel_level))
+        else:
+            metric = parse_peer(name, rel_level=rel_level, default_k=k)
+            metric = metric or REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
+            pairs.append((_with_default_cutoff(name, metric, rel_level), metric))
+    return pairs
+
+
+def _with_default_cutoff(name: str, metric: Metric, rel_level: int) -> str:
+    """``name``, with ``@k`` added when the cutoff came from the default k (``xdcg`` at k=5 goes by ``xdcg@5``)."""
+    if metric.k is None:
+        return name
+    try:
+        REGISTRY.parse(name, defaults={"rel": rel_level})
+    except ConfigError:
+        return f"{name.strip()}@{metric.k}"
+    return name
+
+
+def resolve_metrics(metrics: Iterable[object] | str | None, k: int, rel_level: int = 1) -> list[Metric]:
+    """The distinct metrics of :func:`resolve_named_metrics`, in order (a list of metrics is a set)."""
+    return list(dict.fromkeys(metric for _, metric in resolve_named_metrics(metrics, k, rel_level)))
 
 
 def resolve_thresholds(thresholds: Thresholds | None, k: int, rel_level: int = 1) -> list[Threshold]:
@@ -51,7 +101,12 @@ def resolve_thresholds(thresholds: Thresholds | None, k: int, rel_level: int = 1
     """
     resolved: dict[Metric, tuple[str, Threshold]] = {}
     for name, value in _threshold_pairs(thresholds):
-        metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
+        named = _named(name, k, rel_level)
+        if len(named) != 1:
+            # A threshold is for one metric: a trec_eval name of several (recall) means the registry's, at k.
+            metric = REGISTRY.parse(name, default_k=k, defaults={"rel": rel_level})
+            named = [(_with_default_cutoff(name, metric, rel_level), metric)]
+        label, metric = named[0]
         # numpy numbers register as Real; a bool is no threshold.
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
             raise ConfigError(f"threshold for {metric} must be a finite number, got {value!r}")
@@ -60,7 +115,7 @@ def resolve_thresholds(thresholds: Thresholds | None, k: int, rel_level: int = 1
             raise ConfigError(
                 f"{metric} has two thresholds, {spelling}={first.value!r} and {name}={float(value)!r}: give it one"
             )
-        resolved[metric] = (str(name), Threshold(metric, float(value), REGISTRY.definition(metric).higher_is_better))
+        resolved[metric] = (str(name), Threshold(metric, float(value), REGISTRY.definition(metric).higher_is_better, label))
     return [threshold for _, threshold in resolved.values()]
 
 
@@ -80,18 +135,18 @@ def _threshold_pairs(thresholds: Thresholds | None) -> list[tuple[str | Metric, 
 
 
 def resolve_metrics_and_thresholds(
-    metrics: Iterable[str | Metric] | str | None,
+    metrics: Iterable[object] | str | None,
     thresholds: Thresholds | None,
     k: int,
     rel_level: int = 1,
-) -> tuple[list[Metric], list[Threshold]]:
-    """The metrics to compute (thresholded ones included, after those asked for) and the parsed thresholds."""
-    metric_list = resolve_metrics(metrics, k, rel_level)
+) -> tuple[NamedMetrics, list[Threshold]]:
+    """The metrics to compute under their names (a thresholded metric not asked for comes last, under
+    its threshold's name) and the parsed thresholds."""
+    named = resolve_named_metrics(metrics, k, rel_level)
     threshold_list = resolve_thresholds(thresholds, k, rel_level)
-    for threshold in threshold_list:
-        if threshold.metric not in metric_list:
-            metric_list.append(threshold.metric)
-    return metric_list, threshold_list
+    asked = {metric for _, metric in named}
+    named += [(threshold.name, threshold.metric) for threshold in threshold_list if threshold.metric not in asked]
+    return named, threshold_list
 
 
 def conventions_for(metrics: Iterable[Metric]) -> Conventions:

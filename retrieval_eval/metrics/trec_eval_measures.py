@@ -272,22 +272,18 @@ def select(
     return TrecEvalSelection(tuple(values), tuple(others))
 
 
-def expand(names: Iterable[str | Metric], *, rel_level: int = 1, default_k: int | None = None) -> list[Metric]:
-    """The registry metrics ``names`` mean when trec_eval's names expand as trec_eval expands them.
+def expand(text: str, *, rel_level: int = 1) -> list[tuple[str, Metric]]:
+    """The registry metrics a trec_eval name or nickname means, each under the name it goes by.
 
-    ``P`` is P at trec_eval's 9 cutoffs, ``P.5,10`` at 5 and 10, ``official`` and ``all_trec``
-    its sets; other names are the registry's. Order: as given, a measure's values in
-    trec_eval's order; duplicates once.
+    ``P`` is P at trec_eval's 9 cutoffs (``P_5``, ..., ``P_1000``), ``P.5,10`` at 5 and 10,
+    ``official`` and ``all_trec`` its sets, in trec_eval's order; a name that means one metric
+    goes by ``text`` as written (``ndcg_cut.10``), several by trec_eval's printed names. The
+    values without a registry metric (runid, num_q, relstring) are left out.
     """
-    metrics: dict[Metric, None] = {}
-    for given in names:
-        if isinstance(given, str) and is_trec_eval_name(given.strip()):
-            chosen = select([given], rel_level=rel_level).metrics
-        else:
-            chosen = [REGISTRY.parse(given, default_k=default_k, defaults={"rel": rel_level})]
-        for metric in chosen:
-            metrics.setdefault(metric)
-    return list(metrics)
+    values = [value for value in select([text], rel_level=rel_level).values if value.metric is not None]
+    if len(values) == 1:
+        return [(text.strip(), values[0].metric)]
+    return [(value.name, value.metric) for value in values]
 
 
 def listing() -> list[dict[str, object]]:

@@ -29,7 +29,7 @@ def publish(evaluator: Evaluator, dataset: PerQueryDataset, label: str, counts: 
     """
     plan = evaluator.plan
     rows, passed = summarize(
-        lambda metric: dataset.column(str(metric)), list(plan.metrics), list(plan.thresholds), plan.geometric_metrics
+        dataset.column, list(plan.names), list(plan.thresholds), plan.geometric_metrics
     )
     query_counts = {"evaluated": dataset.n_rows(), **counts}
     return DatasetResult(run=label, rows=rows, query_counts=query_counts, passed=passed, output=dataset.publish())

@@ -37,8 +37,9 @@ def test_the_summary_needs_no_dataframe_and_matches_it():
     frame = result.summary
     assert list(result.means) == list(frame.index)
     assert result.means == pytest.approx(frame["mean"].to_dict(), abs=0, rel=0)
-    for metric in result.columns:
-        np.testing.assert_array_equal(result.values(metric), result.per_query[str(metric)].to_numpy(dtype=np.float64))
+    for name, metric in result.names:
+        np.testing.assert_array_equal(result.values(metric), result.per_query[name].to_numpy(dtype=np.float64))
+        np.testing.assert_array_equal(result.values(name), result.values(metric))
         np.testing.assert_array_equal(result.values(str(metric)), result.values(metric))
     with pytest.raises(KeyError, match="bpref was not evaluated"):
         result.values("bpref")

@@ -125,9 +125,12 @@ def test_a_repeated_judgment_is_an_error_under_trec_conventions():
 
 def test_rel_level_makes_fewer_documents_relevant():
     qrels, run = frames()
-    per_query = evaluate(qrels, run, ["num_rel", "map"], rel_level=2).per_query.set_index("query_id")
-    assert list(per_query.columns) == ["num_rel(rel=2)", "map(rel=2)"]
-    assert per_query.loc["q1", "num_rel(rel=2)"] == 1 and per_query.loc["q2", "num_rel(rel=2)"] == 0
+    result = evaluate(qrels, run, ["num_rel", "map"], rel_level=2)
+    per_query = result.per_query.set_index("query_id")
+    # Columns go by the names asked for; the canonical names say which rel level they are at.
+    assert list(per_query.columns) == ["num_rel", "map"]
+    assert result.canonical_names == {"num_rel": "num_rel(rel=2)", "map": "map(rel=2)"}
+    assert per_query.loc["q1", "num_rel"] == 1 and per_query.loc["q2", "num_rel"] == 0
 
 
 def test_negative_labels_are_allowed_for_trec_measures_only():

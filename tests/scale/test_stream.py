@@ -171,7 +171,7 @@ def test_user_column_names(tmp_path):
     pq.write_table(pa.table({"topic": ["a", "a"], "docno": ["x", "y"], "points": [1.0, 2.0]}), directory / "p.parquet")
     qrels = pd.DataFrame({"query_id": ["a"], "doc_id": ["x"], "relevance": [1]})
     result = evaluate_dataset(qrels, directory, ["P@2"], run_columns={"query_id": "topic", "score": "points"})
-    assert result.means == {"precision@2": 0.5}
+    assert result.means == {"P@2": 0.5} and result.canonical_names == {"P@2": "precision@2"}
 
 
 @pytest.mark.parametrize(
