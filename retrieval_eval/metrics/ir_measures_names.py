@@ -44,6 +44,7 @@ is the number of evaluated queries, which a result gives as ``query_counts["eval
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import numbers
 import re
@@ -52,7 +53,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError, UnknownMetricError
 from .names import Metric
-from .registry import REGISTRY
+from .registry import parse_spelling
 
 
 @dataclass(frozen=True)
@@ -222,15 +223,17 @@ def parse(text: str, *, rel_level: int = 1, default_k: int | None = None) -> Pee
         canonical += f"@{given['cutoff']}"
     elif measure.params.get("cutoff") is REQUIRED and default_k is None:
         raise ConfigError(f"ir_measures measure {text.strip()!r} needs a cutoff: write {name}@k")
-    metric = REGISTRY.parse(canonical, default_k=default_k, defaults={"rel": rel_level})
+    metric = parse_spelling(text, canonical, peer="ir_measures measure", default_k=default_k, defaults={"rel": rel_level})
     return PeerMetric(metric, bool(given.get("judged_only", False)))
 
 
+@functools.lru_cache(maxsize=1024)
 def _expression(text: str) -> tuple[str, dict[str, object]] | None:
     """``Name(param=value, ...)@at`` as the measure's name and its parameters (the ``@`` one under its own name).
 
     None when ``text`` is not such an expression (``R-precision`` starts with ``R`` but is the
-    registry's): the registry then reads it.
+    registry's): the registry then reads it. Cached (a list of metrics is parsed several times
+    per evaluation), so callers copy the parameters before changing them.
     """
     try:
         node = ast.parse(text.strip(), mode="eval").body
@@ -265,6 +268,8 @@ def _literal(node: ast.expr, text: str) -> object:
 
 def _check(measure: IrMeasure, given: dict[str, object]) -> None:
     """Every parameter given is one the measure takes, with a value it can take; the required ones are given."""
+    if "cutoff" in given and "cutoff" not in measure.params:
+        raise ConfigError(f"{measure.name} takes no cutoff")
     for key, value in given.items():
         if key not in measure.params:
             raise ConfigError(f"{measure.name} takes {', '.join(measure.params) or 'no parameters'}, got {key}")
@@ -272,8 +277,6 @@ def _check(measure: IrMeasure, given: dict[str, object]) -> None:
     for key, default in measure.params.items():
         if default is REQUIRED and key not in given and key != "cutoff":
             raise ConfigError(f"{measure.name} needs {key}: write {measure.name}@r, r a recall level such as 0.5")
-    if "cutoff" in given and "cutoff" not in measure.params:
-        raise ConfigError(f"{measure.name} takes no cutoff")
 
 
 def _integer(key: str, value: object) -> None:

@@ -36,7 +36,7 @@ import re
 
 from ..errors import ConfigError, UnknownMetricError
 from .names import Metric
-from .registry import REGISTRY
+from .registry import parse_spelling
 
 #: ranx's names (its metric_switch) and the registry's name of each.
 NAMES: dict[str, str] = {
@@ -99,4 +99,4 @@ def parse(text: str, *, rel_level: int = 1, default_k: int | None = None) -> Met
             f"{instead}{name}@k-l{int(rel)} for the top k"
         )
     canonical = registry_name + (f"({','.join(params)})" if params else "") + (f"@{k}" if k is not None else "")
-    return REGISTRY.parse(canonical, defaults={"rel": rel_level})
+    return parse_spelling(cleaned, canonical, peer="ranx metric", defaults={"rel": rel_level})

@@ -159,6 +159,22 @@ class Registry:
         return UnknownMetricError(f"unknown metric {_quoted(text)}{hint} (see `retrieval-eval metrics` for the list)")
 
 
+def parse_spelling(
+    spelling: str, canonical: str, *, peer: str, default_k: int | None = None, defaults: Mapping[str, int] | None = None
+) -> Metric:
+    """:meth:`Registry.parse` of ``canonical``, the registry's name for a ``peer``'s ``spelling``: an error names the spelling.
+
+    ``parse_spelling("IPrec@2", "iprec_at_recall(recall=2.0)", peer="ir_measures measure")`` raises
+    ``ir_measures measure 'IPrec@2' (iprec_at_recall(recall=2.0) here): parameter recall must be ...``.
+    """
+    try:
+        return REGISTRY.parse(canonical, default_k=default_k, defaults=defaults)
+    except ConfigError as error:
+        message, prefix = str(error), f"metric {_quoted(canonical)}: "
+        message = message[len(prefix):] if message.startswith(prefix) else message
+        raise type(error)(f"{peer} {_quoted(spelling.strip())} ({canonical} here): {message}") from None
+
+
 def _quoted(text: str) -> str:
     """A name as a message quotes it: whole up to 80 characters (a 5000-digit cutoff is cut short)."""
     return repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} characters)"
