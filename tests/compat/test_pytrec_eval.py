@@ -35,10 +35,11 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 
 QUERY_IDS = [f"q{i}" for i in range(6)] + ["", "Q 1", "é"]
 DOC_IDS = [f"d{i}" for i in range(12)] + ["", "a", "ab", "B", "é", "日本", "d 1"]
-#: Scores that tie, that tie only in float32 (1 and 1 + 2^-30; 0.1 and its float32 neighbour's double;
-#: 1e300 and 1e301 both beyond float32's range; 1e-50 and 0 both below it), ints and bools.
+#: Scores that tie, that tie only in float32 (1 and 1 + 2^-30; 0.1 and 0.1 + 1e-12; 1e300 and 1e301 both
+#: beyond float32's range; 1e-50 and 0 both below it), ints, bools and numpy's float64 (a float).
 SCORES = [
-    -math.inf, -2.5, -0.0, 0.0, 1e-50, 0.1, 0.1 + 1e-12, 0.25, 1, 1.0, 1.0 + 2**-30, True, 3, 7.5, 1e300, 1e301, math.inf,
+    -math.inf, -2.5, -0.0, 0.0, 1e-50, 0.1, 0.1 + 1e-12, 0.25, 1, 1.0, 1.0 + 2**-30, True, 3, np.float64(7.5), 1e300, 1e301,
+    math.inf,
 ]
 CUTOFF_MEASURES = ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success")
 #: Levels whose text ``%3.2f`` prints back as itself, so that a key names its level; recall levels
@@ -281,6 +282,12 @@ def test_names_and_signatures_are_pytrec_evals():
     assert [(p.name, p.default, p.kind) for p in theirs.values()] == [(p.name, p.default, p.kind) for p in ours.values()][:len(theirs)]
     assert [p.kind for p in ours.values()][len(theirs):] == [inspect.Parameter.KEYWORD_ONLY]
     assert list(inspect.signature(dropin.RelevanceEvaluator.evaluate).parameters) == ["self", "scores"]
+
+
+@given(collection())
+def test_no_measures_give_each_judged_query_an_empty_dict(data):
+    qrels, run = data
+    assert dropin.RelevanceEvaluator(qrels, set()).evaluate(run) == pytrec_eval.RelevanceEvaluator(qrels, set()).evaluate(run)
 
 
 #: (qrels, measures, run) that pytrec_eval refuses with a TypeError.
