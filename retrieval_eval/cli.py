@@ -33,7 +33,7 @@ from .sweep.settings import STATISTICS
 
 if TYPE_CHECKING:
     from .data import Qrels
-    from .metrics import Evaluator, EvaluationSummary
+    from .metrics import EvaluationResult, EvaluationSummary, Evaluator
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_NOTHING_CHECKED = 3  # `check`: no evaluator ran on any item, which a gate must not take for a pass
@@ -104,7 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-o", "--output", help="per-query table (.parquet, .csv, .tsv, .json, .jsonl); for a streamed "
                      "run, a directory that receives the per-query parquet dataset")
     run.add_argument("--summary-output", help="summary file (.json, or a table format)")
-    run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary format on stdout")
+    run.add_argument("--format", choices=("table", "json", "csv", "pytrec", "long"), default="table",
+                     help="what stdout shows: the summary as a table, JSON or CSV; or the per-query values as "
+                     "pytrec_eval's JSON {query: {metric: value}} (pytrec) or CSV rows query_id,metric,value (long)")
     run.add_argument("--azure", action="store_true",
                      help="QRELS is one file of Azure rows (retrieval_ground_truth + retrieved_documents per query)")
     run.add_argument("--label-min", type=int, default=_default("label_min"), help="lowest label, the irrelevant grade (default %(default)s)")
@@ -127,8 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     queries.add_argument("-c", dest="query_set", action="store_const", const="qrels",
                          help="score judged queries missing from the run as 0 (trec_eval -c; --query-set qrels)")
     run.add_argument("--ties", choices=TIE_ORDERS,
-                     help="order of equal scores for every metric: descending doc id (trec_eval) or input order "
-                     "(Azure, ranx); default: each metric's reference")
+                     help="order of equal scores for every metric: descending doc id (trec_eval), input order "
+                     "(Azure) or as ranx sorts a Run (ranx); default: each metric's reference")
     run.add_argument("--run-duplicates", choices=DUPLICATE_POLICIES,
                      help="score kept for a document retrieved twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
@@ -545,8 +547,10 @@ def _is_glob(path: str) -> bool:
 def _evaluate_streamed(args: argparse.Namespace, evaluator: Evaluator, run_columns: dict[str, str] | None) -> EvaluationSummary:
     from .scale import evaluate_dataset
 
-    if args.trec:
-        raise _usage("--trec prints from a per-query table in memory; a streamed run gives --format table, json or csv")
+    if args.trec or args.format in _PER_QUERY_FORMATS:
+        what = "--trec" if args.trec else f"--format {args.format}"
+        raise _usage(f"{what} prints from a per-query table in memory; a streamed run gives --format table, json or csv "
+                     "(and -o DIRECTORY for its per-query values)")
     if args.output and args.output.lower().endswith(_TABLE_FILE_SUFFIXES):
         raise _usage(f"a streamed run writes its per-query table as a parquet dataset: -o takes a directory, got {args.output!r}")
     result = evaluate_dataset(
@@ -621,6 +625,10 @@ def _default_measures(args: argparse.Namespace) -> list[str] | None:
     return ["official"]
 
 
+#: How the summary's conventions line names each tie order of TIE_ORDERS.
+_TIES_SHOWN = {"docid": "descending doc id", "input": "input order", "ranx": "as ranx sorts a Run"}
+
+
 def _conventions(evaluator: Evaluator) -> str:
     """The reference of the measures and the rules the evaluation followed, in one line."""
     options = evaluator.options
@@ -629,18 +637,43 @@ def _conventions(evaluator: Evaluator) -> str:
                "union": "judged and retrieved queries"}[options.query_set]
     described = []
     if "trec" in families:
-        ties = options.ties or "docid"
-        described.append(f"trec_eval 10 (relevant: label >= {options.rel_level}; ties: "
-                         f"{'descending doc id' if ties == 'docid' else 'input order'})")
+        ties = _TIES_SHOWN[options.ties or "docid"]
+        described.append(f"trec_eval 10 (relevant: label >= {options.rel_level}; ties: {ties})")
     if "document_retrieval" in families:
-        ties = options.ties or "input"
-        described.append(f"azure-ai-evaluation document retrieval (labels {options.label_min}..{options.label_max}; "
-                         f"ties: {'input order' if ties == 'input' else 'descending doc id'})")
+        ties = _TIES_SHOWN[options.ties or "input"]
+        described.append(f"azure-ai-evaluation document retrieval (labels {options.label_min}..{options.label_max}; ties: {ties})")
     others = sorted(families - {"trec", "document_retrieval"})
     return "measures: " + "; ".join([*described, *others]) + f"; queries: {queries}"
 
 
+#: The --format choices that print per-query values rather than the summary.
+_PER_QUERY_FORMATS = ("pytrec", "long")
+
+
+def _per_query_text(result: EvaluationResult, style: str) -> str:
+    """The per-query values: pytrec_eval's nested dict as JSON (NaN as null), or the long table as CSV."""
+    if style == "pytrec":
+        from .io.writers import json_ready
+
+        return json.dumps(json_ready(result.to_dict()), indent=2, ensure_ascii=False, allow_nan=False)
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    table = result.long_arrow()
+    # Unquoted, as the summary's CSV is, unless an id holds a comma, a quote or a line break.
+    for quoting in ("none", "needed"):
+        sink = pa.BufferOutputStream()
+        try:
+            pa_csv.write_csv(table, sink, pa_csv.WriteOptions(include_header=False, quoting_style=quoting))
+        except pa.ArrowInvalid:
+            continue
+        break
+    return ",".join(table.column_names) + "\n" + sink.getvalue().to_pybytes().decode().rstrip("\n")
+
+
 def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> str:
+    if style in _PER_QUERY_FORMATS:
+        return _per_query_text(result, style)
     if style == "json":
         return json.dumps(result.summary_dict(), indent=2)
     records = result.summary_records()

@@ -92,7 +92,7 @@ def write_json(obj: Any, path: str | os.PathLike[str], *, inputs: Iterable[str |
     """
     check_output_paths({"output": path}, inputs)
     try:
-        text = json.dumps(_plain(obj), indent=2, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(json_ready(obj), indent=2, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise OutputError(f"{os.fspath(path)}: cannot write: {exc}") from exc
     atomic_write(path, lambda temp: Path(temp).write_text(text + "\n", encoding="utf-8"))
@@ -148,7 +148,7 @@ def _write_json_lines(table: pa.Table, temp: str, array: bool = False) -> None:
             for row in batch.to_pylist():
                 if array and not first:
                     out.write(",\n")
-                out.write(json.dumps(_plain(row), ensure_ascii=False, allow_nan=False))
+                out.write(json.dumps(json_ready(row), ensure_ascii=False, allow_nan=False))
                 out.write("" if array else "\n")
                 first = False
         out.write("\n]\n" if array and not first else ("]\n" if array else ""))
@@ -163,20 +163,20 @@ _WRITERS: Mapping[str, Callable[[pa.Table, str], None]] = {
 }
 
 
-def _plain(obj: Any) -> Any:
+def json_ready(obj: Any) -> Any:
     """``obj`` with only JSON types; non-finite floats become None."""
     if isinstance(obj, float):  # includes numpy.float64
         return float(obj) if math.isfinite(obj) else None
     if obj is None or isinstance(obj, (str, bool, int)):
         return obj
     if isinstance(obj, Mapping):
-        return {_key(k): _plain(v) for k, v in obj.items()}
+        return {_key(k): json_ready(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
+        return [json_ready(v) for v in obj]
     if isinstance(obj, np.ndarray):
-        return _plain(obj.tolist())
+        return json_ready(obj.tolist())
     if isinstance(obj, np.generic):  # numpy scalars that are not float64
-        return _plain(obj.item())
+        return json_ready(obj.item())
     if is_pandas_missing(obj):
         return None
     if isinstance(obj, (dt.date, dt.datetime, dt.time)):
