@@ -94,7 +94,7 @@ def sweep(
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]
     effects = marginal_effects(frame, names, board.objective) if names else None
-    higher = REGISTRY.definition(REGISTRY.parse(board.objective)).higher_is_better
+    higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
     sources = tuple(os.fspath(path) for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike)))
     return SweepResult(board, known, effects, front, sources)

@@ -32,7 +32,8 @@ from ..errors import ConfigError, InputError
 from ..metrics.evaluator import Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
-from ..metrics.selection import resolve_metrics
+from ..metrics.names import Metric
+from ..metrics.selection import resolve_named_metrics
 from ..policies import QUERY_POLICIES
 from .. import views
 from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
@@ -61,8 +62,9 @@ class Leaderboard:
     ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
     ``tied_with_best`` and ``queries_lost``. ``per_query``: the aligned objective scores,
     configurations x queries; every mean is over these aligned queries. ``metrics``: the metric
-    columns, objective included. ``notes``: what the
-    reader should know (no test with fewer than two configurations, queries left out).
+    columns, objective included, by the names asked for (``canonical`` maps each to the registry's
+    name). ``notes``: what the reader should know (no test with fewer than two configurations,
+    queries left out).
     """
 
     table: pd.DataFrame
@@ -70,6 +72,7 @@ class Leaderboard:
     objective: str
     metrics: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    canonical: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return views.leaderboard_repr(self)
@@ -113,10 +116,12 @@ def leaderboard(
     if progress is not None and not callable(progress):
         raise ConfigError(f"progress must be a function progress(done, total, name), got {progress!r}")
     options = EvaluationOptions() if options is None else options
-    metric_list = resolve_metrics(metrics, options.k, options.rel_level)
-    goal = REGISTRY.parse(objective, default_k=options.k) if objective is not None else metric_list[0]
-    if goal not in metric_list:
-        metric_list.append(goal)
+    named = resolve_named_metrics(metrics, options.k, options.rel_level)
+    goal, goal_metric = _objective(objective, named, options)
+    if goal not in dict(named):
+        named.append((goal, goal_metric))
+    metric_list = [name for name, _ in named]
+    # Each metric by its name: a name given again means what it meant (the names resolve to themselves).
     evaluator = Evaluator(qrels, metric_list, options=options)
     names = sorted(runs)
     per_query = {}
@@ -124,22 +129,22 @@ def leaderboard(
         per_query[name] = _scored(evaluator, runs[name], name)
         if progress is not None:
             progress(done, len(names), name)
-    scores, lost = _aligned(per_query, str(goal), query_policy)
+    scores, lost = _aligned(per_query, goal, query_policy)
     if scores.shape[1] == 0:
         raise InputError(
             f"the runs have no query with a {goal} score in common; query_policy='zero' scores a missing query 0"
         )
     means = pd.DataFrame(
         {
-            str(metric): _wide(per_query, str(metric))
+            metric: _wide(per_query, metric)
             .reindex(columns=scores.columns)
             .pipe(lambda wide: wide.fillna(0.0) if query_policy == "zero" else wide)
             .mean(axis=1)
             for metric in metric_list
         }
     )
-    higher = REGISTRY.definition(goal).higher_is_better
-    order = sorted(names, key=lambda name: (-means.at[name, str(goal)] if higher else means.at[name, str(goal)], name))
+    higher = REGISTRY.definition(goal_metric).higher_is_better
+    order = sorted(names, key=lambda name: (-means.at[name, goal] if higher else means.at[name, goal], name))
     table = means.loc[order]
     table.insert(0, "rank", np.arange(1, len(order) + 1))
     matrix = scores.loc[order].to_numpy()
@@ -153,7 +158,22 @@ def leaderboard(
     table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes).set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
-    return Leaderboard(table, scores.loc[order], str(goal), [str(metric) for metric in metric_list], notes)
+    canonical = {name: str(metric) for name, metric in named}
+    return Leaderboard(table, scores.loc[order], goal, metric_list, notes, canonical)
+
+
+def _objective(objective: str | None, named: list[tuple[str, Metric]], options: EvaluationOptions) -> tuple[str, Metric]:
+    """The objective's name and metric: the first metric by default; a metric listed (under any of its names) goes by its listed name."""
+    if objective is None:
+        return named[0]
+    by_name = dict(named)
+    if objective in by_name:
+        return objective, by_name[objective]
+    asked = resolve_named_metrics([objective], options.k, options.rel_level)
+    if len(asked) != 1:
+        raise ConfigError(f"the objective is one metric, and {objective} means {len(asked)}: {', '.join(n for n, _ in asked)}")
+    name, metric = asked[0]
+    return next(((listed, metric) for listed, listed_metric in named if listed_metric == metric), (name, metric))
 
 
 def _scored(evaluator: Evaluator, run: Any, name: str) -> pd.DataFrame:

@@ -121,3 +121,15 @@ def test_the_leaderboard_does_not_depend_on_the_order_of_runs_or_rows(names, see
     pd.testing.assert_frame_equal(
         leaderboard(qrels().sample(frac=1.0, random_state=seed), shuffled, ["ndcg@5", "map"], **FAST).table, reference
     )
+
+
+def test_the_leaderboard_goes_by_the_names_asked_and_finds_the_objective_under_any_of_its_names():
+    runs = {"poor": run(good=0.2, seed=3), "good": run(good=0.9, seed=2)}
+    board = leaderboard(qrels(), runs, ["nDCG@5", "P@3"], objective="precision@3", **FAST)
+    assert board.metrics == ["nDCG@5", "P@3"] and board.objective == "P@3"
+    assert board.canonical == {"nDCG@5": "ndcg@5", "P@3": "precision@3"}
+    expected = leaderboard(qrels(), runs, ["ndcg@5", "precision@3"], objective="precision@3", **FAST).table
+    np.testing.assert_array_equal(board.table["P@3"], expected["precision@3"])
+    assert list(board.table.index) == list(expected.index) == ["good", "poor"]
+    # An objective not listed joins the metrics under its own name.
+    assert leaderboard(qrels(), runs, ["P@3"], objective="RR", **FAST).metrics == ["P@3", "RR"]
