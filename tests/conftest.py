@@ -88,3 +88,15 @@ def dask_client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             yield client
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's ``chromium`` (headless); skips without it, except under CI (``CI=true``), where its absence fails."""
+    path = shutil.which("chromium")
+    if path is None:
+        message = "the browser tests need Debian's chromium (apt-get install chromium)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
-
 from .test_views import SCRIPT_NAME, four, parse, views_of_each_kind
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """Debian's ``chromium`` (headless); skips without it, except under CI (``CI=true``), where its absence fails."""
-    path = shutil.which("chromium")
-    if path is None:
-        message = "the browser tests need Debian's chromium (apt-get install chromium)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def dump_dom(chromium: str, page: Path, profile: Path) -> str:
