@@ -15,8 +15,8 @@ pytrec_eval nor a C compiler.
 The same as pytrec_eval:
 
 - Input: ``{query_id: {doc_id: relevance}}`` and ``{query_id: {doc_id: score}}`` with str ids, int
-  labels and int or float scores, as pytrec_eval's C code checks them (a bool is an int; numpy
-  integers and float32 are not, there or here): a value of another type is a :class:`TypeError`.
+  labels and int or float scores (a bool is an int); a value of another type (bytes ids, float or
+  str labels, str or None scores) is a :class:`TypeError`, as in pytrec_eval's C code.
 - Measures: :data:`supported_measures` (trec_eval 9's ``all_trec``) and :data:`supported_nicknames`,
   with parameters written ``P.5,10`` or ``P_5``. The parameters given for one measure are merged
   as pytrec_eval merges them: the union of their texts, sorted as text (``{"P", "P_5"}`` is P at 5
@@ -65,7 +65,9 @@ Where this differs from pytrec_eval (each difference is tested):
   judged query with an empty dict are scored (pytrec_eval reads uninitialised memory for the
   first and may crash on the first such query of a process); ``runid`` with parameters is 0.0.
 - ``evaluate()`` of anything but a dict is a :class:`TypeError` (pytrec_eval returns ``{}`` for
-  any falsy argument: ``None``, ``[]``); ids are compared whole (C strings end at a NUL).
+  any falsy argument: ``None``, ``[]``); ids are compared whole (C strings end at a NUL); numpy's
+  numbers (``np.int64`` labels, ``np.float32`` scores) are taken as the Python numbers they equal
+  (pytrec_eval refuses them with a :class:`TypeError`).
 - Errors name the query and the document (pytrec_eval's ``evaluate`` says "Unable to extract
   query/object scores."); each :class:`TypeError` raised here is also a
   :class:`~retrieval_eval.errors.RetrievalEvalError`.
@@ -80,7 +82,7 @@ import functools
 import math
 import operator
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -88,7 +90,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from ..data.ids import QueryGroups
 from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
+from ..io.arrays import read_only
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.trec_eval_measures import CUTOFFS, GEOMETRIC, LEVELS, MEASURES, NICKNAMES, select
@@ -152,11 +156,13 @@ class _Column:
 
 @dataclass(frozen=True, eq=False)
 class _Nested:
-    """A ``{query_id: {doc_id: value}}`` dict as a canonical table, with each query's number of rows."""
+    """A ``{query_id: {doc_id: value}}`` dict as a canonical table, with each query's number of rows and the
+    grouping of the rows by query (the queries with rows)."""
 
     query_ids: list[str]
     sizes: np.ndarray
     table: pa.Table
+    groups: QueryGroups
 
 
 class RelevanceEvaluator:
@@ -219,7 +225,7 @@ class RelevanceEvaluator:
             options = EvaluationOptions(
                 rel_level=level, judged_only=judged_only, query_set="both", run_duplicates="raise", qrels_duplicates="raise"
             )
-            qrels = Qrels(nested.table, source="qrels", duplicates="raise")
+            qrels = Qrels(nested.table, source="qrels", duplicates="raise", queries=nested.groups)
             self._evaluator = Evaluator(qrels, metrics, options=options)
 
     def __repr__(self) -> str:
@@ -253,7 +259,7 @@ class RelevanceEvaluator:
         table = nested.table
         if self._float32:
             table = table.set_column(2, "score", pa.array(_float32(table["score"].to_numpy())))
-        run = Run(table, source="run", name="run")
+        run = Run(table, source="run", name="run", queries=nested.groups)
         columns = evaluator.score(run, align_to(pa.array(query_ids, pa.string()), evaluator.qrels, run))
         if empty.any():
             # trec_eval 10 scores a judged query the run lacks against a stand-in document; with no
@@ -417,23 +423,28 @@ def _flag(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class _ValueKind:
-    """What one side's inner values are: their column, the types pytrec_eval takes, the Arrow type."""
+    """One side's inner values: their column, the Python types taken, the numpy kinds they may arrive as, the dtype."""
 
     column: str
-    noun: str
     accepted: tuple[type, ...]
-    arrow: pa.DataType
+    kinds: str
+    dtype: type
 
 
-_LABELS = _ValueKind("relevance", "relevance", (int,), pa.int64())
-_SCORES = _ValueKind("score", "score", (int, float), pa.float64())
+# Python's and numpy's numbers, held exactly (a bool is an int); numpy's are refused by pytrec_eval.
+_LABELS = _ValueKind("relevance", (int, np.integer, np.bool_), "iub", np.int64)
+_SCORES = _ValueKind("score", (int, float, np.integer, np.floating, np.bool_), "iubf", np.float64)
+_MAX_LABEL = np.iinfo(np.int64).max
 
 
 def _nested(nested: Any, side: str, kind: _ValueKind) -> _Nested:
-    """``{query_id: {doc_id: value}}`` as a table, checked as pytrec_eval checks it; errors name the query and document."""
-    shape = f"{{query_id: {{doc_id: {kind.noun}}}}}"
+    """``{query_id: {doc_id: value}}`` as a table grouped by query; errors name the query and the document.
+
+    No Python work per row but gathering the ids and values into two lists: Arrow checks that the
+    document ids are str, numpy that the values are numbers, and only a failure is looked into.
+    """
     if not isinstance(nested, Mapping):
-        raise DataTypeError(f"expected a dict {shape}, got {type(nested).__name__}", source=side)
+        raise DataTypeError(f"expected a dict {{query_id: {{doc_id: {kind.column}}}}}, got {type(nested).__name__}", source=side)
     query_ids = list(nested)
     inner = list(nested.values())
     bad = _first_not(query_ids, (str,))
@@ -442,7 +453,7 @@ def _nested(nested: Any, side: str, kind: _ValueKind) -> _Nested:
     bad = _first_not(inner, (Mapping,))
     if bad is not None:
         raise DataTypeError(
-            f"query {query_ids[bad]!r}: expected a dict {{doc_id: {kind.noun}}}, got {type(inner[bad]).__name__}", source=side
+            f"query {query_ids[bad]!r}: expected a dict {{doc_id: {kind.column}}}, got {type(inner[bad]).__name__}", source=side
         )
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     doc_ids: list[Any] = []
@@ -455,38 +466,73 @@ def _nested(nested: Any, side: str, kind: _ValueKind) -> _Nested:
         query = int(np.searchsorted(np.cumsum(sizes), row, side="right"))
         return f"query {query_ids[query]!r}, document {doc_ids[row]!r}"
 
-    bad = _first_not(doc_ids, (str,))
-    if bad is not None:
-        raise DataTypeError(f"{where(bad)}: the document id is a {type(doc_ids[bad]).__name__}, not a str", source=side)
-    bad = _first_not(values, kind.accepted)
-    if bad is not None:
-        expected = " or ".join(t.__name__ for t in kind.accepted)
-        raise DataTypeError(
-            f"{where(bad)}: the {kind.noun} {values[bad]!r} is a {type(values[bad]).__name__}, not an {expected}",
-            source=side,
-            field=kind.column,
-        )
-    try:
-        column = np.array(values, dtype=np.float64 if kind is _SCORES else np.int64)
-    except OverflowError:
-        row = next(i for i, v in enumerate(values) if not _fits(v, kind))
-        raise InputError(f"{where(row)}: the {kind.noun} {values[row]} is out of range", source=side, field=kind.column) from None
+    documents = _strings(doc_ids, side, where)
+    column = _numbers(values, kind, side, where)
     if kind is _SCORES and np.isnan(column).any():
         row = int(np.flatnonzero(np.isnan(column))[0])
         raise InputError(f"{where(row)}: the score is NaN, which has no place in a ranking", source=side, field="score")
-    # Each row's query as a code into the query ids: no string copied per row.
+    names = _strings(query_ids, side, lambda row: f"query {query_ids[row]!r}")
+    # Rows come query by query, so the grouping is known: each query's rows, in order.
+    held = sizes > 0
+    groups = QueryGroups(
+        names.filter(pa.array(held)),
+        read_only(np.arange(len(doc_ids), dtype=np.int64)),
+        read_only(np.concatenate([[0], np.cumsum(sizes[held])]).astype(np.int64)),
+    )
     codes = pa.array(np.repeat(np.arange(len(query_ids), dtype=np.int32), sizes))
+    table = pa.table({
+        "query_id": pa.DictionaryArray.from_arrays(codes, names),
+        "doc_id": documents,
+        kind.column: pa.array(column),
+    })
+    return _Nested(query_ids, sizes, table, groups)
+
+
+def _strings(ids: list[Any], side: str, where: Callable[[int], str]) -> pa.Array:
+    """``ids`` as an Arrow string array; an id that is not a str (or not UTF-8) is an error naming it."""
     try:
-        table = pa.table({
-            "query_id": pa.DictionaryArray.from_arrays(codes, pa.array(query_ids, pa.string())),
-            "doc_id": pa.array(doc_ids, pa.string()),
-            kind.column: pa.array(column, kind.arrow),
-        })
-    except UnicodeEncodeError:
-        ids = [*query_ids, *doc_ids]
-        text = next(text for text in ids if not _encodes(text))
-        raise InputError(f"the id {text!r} cannot be written in UTF-8 (a lone surrogate)", source=side) from None
-    return _Nested(query_ids, sizes, table)
+        array = pa.array(ids) if ids else pa.array([], pa.string())
+    except (pa.ArrowException, UnicodeEncodeError):
+        array = None
+    if array is not None and array.type == pa.string() and not array.null_count:
+        return array
+    bad = _first_not(ids, (str,))
+    if bad is not None:
+        raise DataTypeError(f"{where(bad)}: the id is a {type(ids[bad]).__name__}, not a str", source=side)
+    text = next(text for text in ids if not _encodes(text))
+    raise InputError(f"{where(ids.index(text))}: the id {text!r} cannot be written in UTF-8 (a lone surrogate)", source=side)
+
+
+def _numbers(values: list[Any], kind: _ValueKind, side: str, where: Callable[[int], str]) -> np.ndarray:
+    """``values`` as ``kind.dtype``; a value that is not such a number, or does not fit, is an error naming it."""
+    column = _array(values, kind)
+    if column is None or column.dtype.kind not in kind.kinds:
+        bad = _first_not(values, kind.accepted)
+        if bad is not None:
+            noun = "an int" if kind is _LABELS else "an int or a float"
+            raise DataTypeError(
+                f"{where(bad)}: the {kind.column} {values[bad]!r} is a {type(values[bad]).__name__}, not {noun}",
+                source=side,
+                field=kind.column,
+            )
+    if column is None or column.dtype.kind not in kind.kinds or kind is _LABELS and column.dtype.kind == "u":
+        # Numbers all, that numpy held as objects or unsigned: ints beyond int64 (or beyond a double).
+        row = next((row for row, value in enumerate(values) if not _fits(value, kind)), None)
+        if row is not None:
+            raise InputError(f"{where(row)}: the {kind.column} {values[row]} is out of range", source=side, field=kind.column)
+        column = np.array(values, dtype=kind.dtype)
+    return column.astype(kind.dtype)
+
+
+def _array(values: list[Any], kind: _ValueKind) -> np.ndarray | None:
+    """numpy's array of ``values`` (of the kind numpy finds), or None when numpy cannot lay them out."""
+    if not values:
+        return np.empty(0, kind.dtype)
+    try:
+        column = np.array(values)
+    except (TypeError, ValueError):  # sequences of different lengths among the values, say
+        return None
+    return column if column.ndim == 1 else None
 
 
 def _first_not(items: list[Any], accepted: tuple[type, ...]) -> int | None:
@@ -497,8 +543,11 @@ def _first_not(items: list[Any], accepted: tuple[type, ...]) -> int | None:
 
 
 def _fits(value: Any, kind: _ValueKind) -> bool:
+    """Whether a number is held by ``kind.dtype``: an int64 label, a score within a double's range."""
+    if kind is _LABELS:
+        return -_MAX_LABEL - 1 <= int(value) <= _MAX_LABEL
     try:
-        np.array([value], dtype=np.float64 if kind is _SCORES else np.int64)
+        float(value)
     except OverflowError:
         return False
     return True
@@ -516,4 +565,3 @@ def _float32(scores: np.ndarray) -> np.ndarray:
     """Each score at the nearest float32, as a C ``float`` holds a double (beyond its range: an infinity)."""
     with np.errstate(over="ignore"):
         return scores.astype(np.float32).astype(np.float64)
-

@@ -19,6 +19,7 @@ dict is empty, parameters trec_eval cannot read.
 from __future__ import annotations
 
 import collections
+import decimal
 import inspect
 import math
 
@@ -294,16 +295,18 @@ def test_no_measures_give_each_judged_query_an_empty_dict(data):
 TYPE_ERRORS = {
     "query id not a str": ({1: {"d": 1}}, {"map"}, {}),
     "document id not a str": ({"q": {1: 1}}, {"map"}, {}),
+    "document id bytes": ({"q": {b"d": 1}}, {"map"}, {}),
     "relevance a float": ({"q": {"d": 1.0}}, {"map"}, {}),
-    "relevance a numpy integer": ({"q": {"d": np.int64(1)}}, {"map"}, {}),
+    "relevance a str": ({"q": {"d": "1"}}, {"map"}, {}),
     "judgments not a dict": ({"q": [("d", 1)]}, {"map"}, {}),
     "measure not a str": ({"q": {"d": 1}}, {1}, {}),
     "measures None": ({"q": {"d": 1}}, None, {}),
     "run query id not a str": ({"q": {"d": 1}}, {"map"}, {1: {"d": 1.0}}),
     "run document id not a str": ({"q": {"d": 1}}, {"map"}, {"q": {1: 1.0}}),
     "score a str": ({"q": {"d": 1}}, {"map"}, {"q": {"d": "1.0"}}),
-    "score a float32": ({"q": {"d": 1}}, {"map"}, {"q": {"d": np.float32(1.0)}}),
-    "score a numpy integer": ({"q": {"d": 1}}, {"map"}, {"q": {"d": np.int64(1)}}),
+    "score None": ({"q": {"d": 1}}, {"map"}, {"q": {"d": None, "e": 1.0}}),
+    "score a Decimal": ({"q": {"d": 1}}, {"map"}, {"q": {"d": decimal.Decimal("0.5")}}),
+    "score a list": ({"q": {"d": 1}}, {"map"}, {"q": {"d": [1.0]}}),
     "scores not a dict": ({"q": {"d": 1}}, {"map"}, {"q": [("d", 1.0)]}),
     "run not a dict": ({"q": {"d": 1}}, {"map"}, [("q", {"d": 1.0})]),
 }
@@ -318,6 +321,21 @@ def test_what_pytrec_eval_refuses_with_a_type_error_is_a_type_error(case):
         dropin.RelevanceEvaluator(qrels, measures).evaluate(run)
     assert isinstance(raised.value, RetrievalEvalError)
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run"),
+    [({"q": {"a": np.int64(1), "b": np.bool_(True)}}, {"q": {"a": 1.0, "b": 0.5}}),
+     ({"q": {"a": 1, "b": 1}}, {"q": {"a": np.float32(1.0), "b": np.int64(3), "c": np.float16(0.5)}})],
+)
+def test_numpy_numbers_pytrec_eval_refuses_are_taken_as_the_same_python_numbers(qrels, run):
+    with pytest.raises(TypeError):
+        pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    plain = ({q: {d: int(v) for d, v in docs.items()} for q, docs in qrels.items()},
+             {q: {d: float(v) for d, v in docs.items()} for q, docs in run.items()})
+    measures = {"map", "num_rel", "recip_rank"}
+    expected = pytrec_eval.RelevanceEvaluator(plain[0], measures).evaluate(plain[1])
+    assert_identical(dropin.RelevanceEvaluator(qrels, measures).evaluate(run), expected)
 
 
 @pytest.mark.parametrize("relevance_level", [0, 1.5, "2", None])
