@@ -1,0 +1,270 @@
+"""An ir_measures provider that computes with retrieval_eval: ``ir_measures.calc_aggregate``, ``iter_calc`` and
+pyterrier's ``pt.Experiment`` on retrieval_eval's core.
+
+Use the provider directly::
+
+    from retrieval_eval.compat.ir_measures_provider import provider
+    provider.calc_aggregate([nDCG@10, P@5, AP(rel=2)], qrels, run)   # {nDCG@10: ..., P@5: ..., AP(rel=2): ...}
+    evaluator = provider.evaluator(measures, qrels)                    # qrels indexed once, then any number of runs
+    evaluator.calc_aggregate(run)
+
+or register it, so that ir_measures' own functions (and pyterrier's, which call them) use it::
+
+    from retrieval_eval.compat.ir_measures_provider import register
+    register()                 # first in ir_measures.DefaultPipeline: calc_aggregate, iter_calc, pt.Experiment
+    register(default=False)    # only in ir_measures.providers.registry["retrieval_eval"]
+
+It computes the measures of :data:`SUPPORTED_MEASURES` (those of
+:mod:`~retrieval_eval.metrics.ir_measures_names` and NumQ) as ir_measures' pytrec_eval provider
+does: the queries of the qrels, a judged query the run lacks scoring the measure's default (0),
+the run's unjudged queries left out; equal scores ordered by descending document id;
+``judged_only=True`` ranking only the judged documents (trec_eval's ``-J``); ``rel`` the lowest
+relevant label. Other measures are left to the next provider of the pipeline.
+
+Differences from ir_measures' own providers, each deliberate:
+
+- scores are 64-bit floats; pytrec_eval 0.5.11 keeps them as 32-bit floats, so two scores equal in
+  float32 (1.0 and 1.0 + 1e-9) are a tie there, ordered by document id, and not here;
+- ``IPrec@r`` is trec_eval 10's interpolated precision (c = r * num_rel rounded half up);
+  pytrec_eval has trec_eval 9's (which adds 0.9) and reads r to two decimals;
+- ``Judged@k`` and ``RR@k`` order equal scores as trec_eval does; ir_measures' ``judged`` and
+  ``msmarco`` providers order them by ascending document id;
+- ``nDCG(dcg='exp-log2')@k`` is unrounded; gdeval prints 5 decimals (and reads only numeric query
+  ids and labels up to 4);
+- ``NumRel(rel=r)`` for any r (pytrec_eval's provider only takes rel=1);
+- a document judged or retrieved twice in a query is an error (``duplicates="raise"``), where
+  ir_measures keeps the last; ``RetrievalEvalProvider(duplicates="last")`` keeps the last too;
+- a query whose labels are all negative is scored (pytrec_eval 0.5.11 crashes or loops on one);
+- the means of :meth:`RetrievalEvalEvaluator.calc_aggregate` are exactly rounded (``math.fsum``);
+  ir_measures adds the values in its order, which may differ in the last bits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import ir_measures
+import numpy as np
+import pandas as pd
+from ir_measures import Metric
+from ir_measures import measures as ir_measures_measures
+from ir_measures.measures.base import MeanAgg, Measure, SumAgg
+from ir_measures.providers.base import Any as AnyValue
+from ir_measures.providers.base import Choices
+
+from ..errors import ConfigError
+from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
+from ..metrics.ir_measures_names import parse as parse_measure
+from ..metrics.names import Metric as RegistryMetric
+from ..metrics.options import EvaluationOptions
+from ..policies import DUPLICATE_POLICIES
+
+NAME = "retrieval_eval"
+
+_RANKED = {"rel": AnyValue(), "judged_only": AnyValue()}
+#: The measures this provider computes, as ir_measures declares a provider's measures. A measure of
+#: these whose parameters no registry metric reproduces (``nDCG(gains=...)@10``) is not supported:
+#: :meth:`RetrievalEvalProvider.supports` asks the name table of
+#: :mod:`~retrieval_eval.metrics.ir_measures_names`.
+SUPPORTED_MEASURES = [
+    ir_measures_measures._AP(cutoff=AnyValue(), **_RANKED),
+    ir_measures_measures._Bpref(rel=AnyValue()),
+    ir_measures_measures._infAP(rel=AnyValue()),
+    ir_measures_measures._IPrec(recall=AnyValue(required=True), **_RANKED),
+    ir_measures_measures._Judged(cutoff=AnyValue(required=True)),
+    ir_measures_measures._nDCG(
+        cutoff=AnyValue(), dcg=Choices("log2", "exp-log2"), gains=AnyValue(), judged_only=AnyValue()
+    ),
+    ir_measures_measures._NumQ(),
+    ir_measures_measures._NumRel(rel=AnyValue()),
+    ir_measures_measures._NumRet(rel=AnyValue()),
+    ir_measures_measures._P(cutoff=AnyValue(required=True), **_RANKED),
+    ir_measures_measures._R(cutoff=AnyValue(required=True), **_RANKED),
+    ir_measures_measures._RR(cutoff=AnyValue(), **_RANKED),
+    ir_measures_measures._Rprec(**_RANKED),
+    ir_measures_measures._SetAP(**_RANKED),
+    ir_measures_measures._SetF(beta=AnyValue(), **_RANKED),
+    ir_measures_measures._SetP(relative=AnyValue(), **_RANKED),
+    ir_measures_measures._SetR(rel=AnyValue()),
+    ir_measures_measures._Success(cutoff=AnyValue(required=True), **_RANKED),
+]
+
+# The columns of ir_measures' qrels and runs, as its converters give them.
+_QRELS_COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "relevance": "relevance"}
+_RUN_COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "score": "score"}
+
+
+class RetrievalEvalProvider(ir_measures.providers.Provider):
+    """ir_measures' measures computed by retrieval_eval (see the module docstring).
+
+    ``duplicates``: a document judged twice in a query, or retrieved twice, ``"raise"`` (an error
+    naming the row, the default), or ``"last"``, ``"first"``, ``"max"`` (that one counts;
+    ir_measures keeps the last).
+    """
+
+    NAME = NAME
+    SUPPORTED_MEASURES = SUPPORTED_MEASURES
+
+    def __init__(self, duplicates: str = "raise") -> None:
+        super().__init__()
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ConfigError(f"duplicates must be one of {list(DUPLICATE_POLICIES)}, got {duplicates!r}")
+        self.duplicates = duplicates
+
+    def supports(self, measure: Measure) -> bool:
+        """ir_measures' test of the declared parameters, and a registry metric for this very measure."""
+        if not super().supports(measure):
+            return False
+        if measure.NAME == "NumQ":
+            return True
+        try:
+            _registry_metric(measure)
+        except ConfigError:
+            return False
+        return True
+
+    def _evaluator(self, measures: Iterable[Measure], qrels: Any) -> "RetrievalEvalEvaluator":
+        # Equal measures (NumRelRet and NumRet(rel=1)) are one: ir_measures compares them by name.
+        measures = list(dict.fromkeys(measures))
+        frame = _frame(ir_measures.util.QrelsConverter(qrels), "qrels", "relevance")
+        return RetrievalEvalEvaluator(measures, frame, self.duplicates)
+
+
+class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
+    """Scores runs against one set of qrels, indexed once: one retrieval_eval Evaluator per ``judged_only`` setting."""
+
+    def __init__(self, measures: list[Measure], qrels: pd.DataFrame, duplicates: str) -> None:
+        from ..data import Qrels
+
+        groups: dict[bool, list[tuple[Measure, RegistryMetric]]] = {}
+        self._num_q = [measure for measure in measures if measure.NAME == "NumQ"]
+        for measure in measures:
+            if measure.NAME != "NumQ":
+                metric, judged_only = _registry_metric(measure)
+                groups.setdefault(judged_only, []).append((measure, metric))
+        if self._num_q:
+            # NumQ counts the queries scored, which any evaluation finds (num_ret when it has no metric of its own).
+            groups.setdefault(False, [])
+        self._groups = groups
+        self._evaluators: dict[bool, Evaluator] = {}
+        if len(qrels):
+            judged = Qrels.read(qrels, columns=_QRELS_COLUMNS, duplicates=duplicates)
+            query_ids = set(judged.query_ids.to_pylist())
+            for judged_only, pairs in groups.items():
+                options = EvaluationOptions(
+                    query_set="both", ties="docid", judged_only=judged_only, run_duplicates=duplicates,
+                    qrels_duplicates=duplicates,
+                )
+                metrics = [metric for _, metric in pairs] or ["num_ret"]
+                self._evaluators[judged_only] = Evaluator(judged, metrics, options=options)
+        else:
+            query_ids = set()
+        super().__init__(measures, query_ids)
+
+    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        for measure, query_ids, values in self._columns(run):
+            for query_id, value in zip(query_ids, values.tolist()):
+                yield Metric(query_id=query_id, measure=measure, value=value)
+
+    def calc_aggregate(self, run: Any) -> dict[Measure, float]:
+        """Each measure's aggregate over the queries of the qrels (those the run lacks at the measure's default).
+
+        Computed from the value arrays, without a ``Metric`` per query: a mean is exactly rounded,
+        a sum (NumQ, NumRel, NumRet) exact.
+        """
+        columns = {measure: values for measure, _, values in self._columns(run)}
+        n_queries = len(self.qrel_qids)
+        aggregated = {}
+        for measure in self.measures:
+            scored = columns.get(measure, np.empty(0))
+            values = itertools.chain(scored.tolist(), itertools.repeat(measure.DEFAULT, n_queries - len(scored)))
+            aggregator = measure.aggregator()
+            if isinstance(aggregator, SumAgg):
+                aggregated[measure] = math.fsum(values)
+            elif isinstance(aggregator, MeanAgg):
+                aggregated[measure] = math.fsum(values) / n_queries if n_queries else aggregator.default
+            else:
+                for value in values:
+                    aggregator.add(value)
+                aggregated[measure] = aggregator.result()
+        return aggregated
+
+    def _columns(self, run: Any) -> Iterator[tuple[Measure, list, np.ndarray]]:
+        """(measure, query ids, values) for every measure, over the queries both the qrels and ``run`` have."""
+        from ..data import Run
+
+        frame = _frame(ir_measures.util.RunConverter(run), "run", "score")
+        if not len(frame) or not self._evaluators:
+            return
+        scored = Run.read(frame, columns=_RUN_COLUMNS)
+        for judged_only, pairs in self._groups.items():
+            with warnings.catch_warnings():
+                # ir_measures scores a run that shares no query with the qrels as all defaults, silently.
+                warnings.simplefilter("ignore", NoSharedQueriesWarning)
+                result = self._evaluators[judged_only].evaluate(scored)
+            query_ids = result.query_ids.to_pylist()
+            for measure, metric in pairs:
+                yield measure, query_ids, result.values(metric)
+            if not judged_only:
+                for measure in self._num_q:
+                    yield measure, query_ids, np.ones(len(query_ids))
+
+
+def _registry_metric(measure: Measure) -> tuple[RegistryMetric, bool]:
+    """The registry metric of an ir_measures measure, and its judged_only; ConfigError when none reproduces it."""
+    parsed = parse_measure(str(measure))
+    if parsed is None:
+        raise ConfigError(f"{measure} is not a measure retrieval_eval knows")
+    return parsed.metric, parsed.judged_only
+
+
+def _frame(converter: Any, what: str, value: str) -> pd.DataFrame:
+    """ir_measures' qrels or run (a DataFrame, a dict of dicts, namedtuples) as a DataFrame: query_id, doc_id, ``value``.
+
+    A DataFrame is used as it is (only its columns are read); the others are read as ir_measures
+    reads them (its converters), then laid out in columns.
+    """
+    kind, error = converter.predict_type()
+    if kind == "pd_dataframe":
+        return getattr(converter, what)
+    if kind == "dict_of_dict":
+        nested = getattr(converter, what)
+        rows = [(query_id, doc_id, value) for query_id, docs in nested.items() for doc_id, value in docs.items()]
+    elif kind == "namedtuple_iter":
+        rows = [(item.query_id, item.doc_id, getattr(item, value)) for item in converter.as_namedtuple_iter()]
+    else:
+        raise ValueError(f"unknown {what} format: {error}")
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+
+
+provider = RetrievalEvalProvider()
+"""The provider, ready to use: ``provider.calc_aggregate(measures, qrels, run)``."""
+
+
+def register(default: bool = True) -> RetrievalEvalProvider:
+    """Register :data:`provider` in ir_measures' registry of providers (``ir_measures.providers.registry``).
+
+    With ``default=True`` it also goes first in ``ir_measures.DefaultPipeline``, the pipeline of
+    ``ir_measures.calc_aggregate``, ``iter_calc``, ``calc`` and ``evaluator`` (and of pyterrier's
+    ``pt.Experiment``, which calls them): the measures it supports are then computed by
+    retrieval_eval, the others by ir_measures' providers as before. Registering twice changes
+    nothing. :func:`unregister` undoes it.
+    """
+    ir_measures.providers.register(provider)
+    pipeline = ir_measures.DefaultPipeline.providers
+    if default and provider not in pipeline:
+        pipeline.insert(0, provider)
+    return provider
+
+
+def unregister() -> None:
+    """Take :data:`provider` out of ir_measures' default pipeline and registry (as before :func:`register`)."""
+    pipeline = ir_measures.DefaultPipeline.providers
+    while provider in pipeline:
+        pipeline.remove(provider)
+    if ir_measures.providers.registry.get(NAME) is provider:
+        del ir_measures.providers.registry[NAME]
