@@ -19,8 +19,8 @@ library's public API:
   (``query_id``, ``doc_id``, ``relevance`` or ``score``); other fields (``iteration``...) are
   ignored. An iterator is read once, chunk by chunk.
 
-Python values are gathered into one flat list per column in one pass (C-level ``extend`` and
-``attrgetter``, no dict per row), for :func:`~retrieval_eval.io.tables.to_arrow` to convert with
+Python values are gathered into one flat list per column in one pass over the rows (C-level
+``extend`` of a ``map`` per column, chunk by chunk; no dict or tuple per row), for :func:`~retrieval_eval.io.tables.to_arrow` to convert with
 the same rules and messages as a list of dicts. Rows are counted from 1 in iteration order
 (query by query for a nested dict).
 """
@@ -144,7 +144,9 @@ def tuple_columns(
     _require_named_tuple(chunk[0], (), label, 1)
     resolved = resolve(chunk[0]._fields)
     fields = [str(field) for field in resolved.values()]
-    get = attrgetter(*fields)
+    # One getter per column, each mapped over the chunk: a tuple per row and a transposition
+    # (zip(*rows)) would cost about five times as much.
+    getters = [attrgetter(field) for field in fields]
     columns: list[list] = [[] for _ in fields]
     fitting: set[type] = set()  # the row types seen to have every chosen field
     done = 0
@@ -154,9 +156,8 @@ def tuple_columns(
                 position = next(i for i, row in enumerate(chunk) if type(row) is kind)
                 _require_named_tuple(chunk[position], fields, label, done + position + 1)
             fitting.add(kind)
-        picked = map(get, chunk) if len(fields) > 1 else zip(map(get, chunk))
-        for column, values in zip(columns, zip(*picked)):
-            column.extend(values)
+        for column, get in zip(columns, getters):
+            column.extend(map(get, chunk))
         done += len(chunk)
         chunk = list(islice(rows, _CHUNK))
     return dict(zip(resolved, columns)), resolved
