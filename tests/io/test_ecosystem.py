@@ -98,6 +98,19 @@ def test_polars_errors_are_those_of_a_table(pl):
     assert str(failure(read_run_table, nulls)).startswith("<polars DataFrame>, row 2, field 'qid': 1 missing (null)")
 
 
+def test_a_polars_frame_is_read_wherever_a_table_is(pl):
+    from retrieval_eval.io import read_azure_rows
+
+    records = [
+        {"query_id": "a", "retrieval_ground_truth": [{"document_id": "x", "query_relevance_label": 2}],
+         "retrieved_documents": [{"document_id": "x", "relevance_score": 0.5}, {"document_id": "y", "relevance_score": 0.25}]},
+        {"query_id": "b", "retrieval_ground_truth": [{"document_id": "z", "query_relevance_label": 0}], "retrieved_documents": []},
+    ]
+    from_polars, from_arrow = read_azure_rows(pl.DataFrame(records)), read_azure_rows(pa.Table.from_pylist(records))
+    assert rows(from_polars.qrels) == rows(from_arrow.qrels) == [("a", "x", 2), ("b", "z", 0)]
+    assert rows(from_polars.run) == rows(from_arrow.run) == [("a", "x", 0.5), ("a", "y", 0.25)]
+
+
 def test_a_polars_frame_is_read_through_arrow_without_pandas(pl, tmp_path):
     out = modules_after(
         """
