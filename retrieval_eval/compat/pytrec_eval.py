@@ -92,7 +92,8 @@ import pyarrow as pa
 
 from ..data.ids import QueryGroups
 from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
-from ..io.arrays import read_only
+# arrow_array, not pa.array, for numpy arrays: pa.array of one imports pandas (0.2-0.5 s) to check for a Series.
+from ..io.arrays import arrow_array, numpy_view, read_only
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.trec_eval_measures import CUTOFFS, GEOMETRIC, LEVELS, MEASURES, NICKNAMES, select
@@ -156,10 +157,11 @@ class _Column:
 
 @dataclass(frozen=True, eq=False)
 class _Nested:
-    """A ``{query_id: {doc_id: value}}`` dict as a canonical table, with each query's number of rows and the
-    grouping of the rows by query (the queries with rows)."""
+    """A ``{query_id: {doc_id: value}}`` dict as a canonical table: the query ids as given and as Arrow,
+    each query's number of rows, and the grouping of the rows by query (the queries with rows)."""
 
     query_ids: list[str]
+    names: pa.Array
     sizes: np.ndarray
     table: pa.Table
     groups: QueryGroups
@@ -237,35 +239,33 @@ class RelevanceEvaluator:
         ``scores``: ``{query_id: {doc_id: score}}``, str ids, int or float scores (not NaN).
         """
         nested = _nested(scores, "run", _SCORES)
-        chosen = [position for position, query in enumerate(nested.query_ids) if query in self._judged]
-        query_ids = [nested.query_ids[position] for position in chosen]
+        chosen = np.array([position for position, query in enumerate(nested.query_ids) if query in self._judged], dtype=np.int64)
+        query_ids = [nested.query_ids[position] for position in chosen.tolist()]
         values = np.empty((len(query_ids), len(self._columns)))
         if self._evaluator is not None and query_ids:
-            empty = nested.sizes[np.array(chosen, dtype=np.int64)] == 0
-            self._fill(values, self._scored(self._evaluator, nested, query_ids, empty))
+            self._fill(values, self._scored(self._evaluator, nested, chosen))
         for index, column in enumerate(self._columns):
             if column.metric is None:
                 values[:, index] = column.constant
         keys = [column.key for column in self._columns]
         return {query: dict(zip(keys, row)) for query, row in zip(query_ids, values.tolist())}
 
-    def _scored(
-        self, evaluator: Evaluator, nested: _Nested, query_ids: list[str], empty: np.ndarray
-    ) -> dict[Metric, np.ndarray]:
-        """Each metric's values for ``query_ids``; those of ``empty`` ones are of an empty ranking."""
+    def _scored(self, evaluator: Evaluator, nested: _Nested, chosen: np.ndarray) -> dict[Metric, np.ndarray]:
+        """Each metric's values for the run's queries at positions ``chosen``; an empty dict's are of an empty ranking."""
         from ..data import Run
         from ..data.join import align_to
 
         table = nested.table
         if self._float32:
-            table = table.set_column(2, "score", pa.array(_float32(table["score"].to_numpy())))
+            table = table.set_column(2, "score", arrow_array(_float32(numpy_view(table["score"]))))
         run = Run(table, source="run", name="run", queries=nested.groups)
-        columns = evaluator.score(run, align_to(pa.array(query_ids, pa.string()), evaluator.qrels, run))
+        columns = evaluator.score(run, align_to(nested.names.take(arrow_array(chosen)), evaluator.qrels, run))
+        empty = nested.sizes[chosen] == 0
         if empty.any():
             # trec_eval 10 scores a judged query the run lacks against a stand-in document; with no
             # document ranked at all (max_docs=0) that is exactly the empty ranking pytrec_eval scores.
             blank = self._blank_rankings(evaluator)
-            lacking = pa.array([query for query, none in zip(query_ids, empty.tolist()) if none], pa.string())
+            lacking = nested.names.take(arrow_array(chosen[empty]))
             nothing = Run(table.slice(0, 0), source="run", name="run")
             for metric, values in blank.score(nothing, align_to(lacking, blank.qrels, nothing)).items():
                 merged = columns[metric].copy()
@@ -475,32 +475,42 @@ def _nested(nested: Any, side: str, kind: _ValueKind) -> _Nested:
     # Rows come query by query, so the grouping is known: each query's rows, in order.
     held = sizes > 0
     groups = QueryGroups(
-        names.filter(pa.array(held)),
+        names.filter(arrow_array(held)),
         read_only(np.arange(len(doc_ids), dtype=np.int64)),
         read_only(np.concatenate([[0], np.cumsum(sizes[held])]).astype(np.int64)),
     )
-    codes = pa.array(np.repeat(np.arange(len(query_ids), dtype=np.int32), sizes))
+    codes = arrow_array(np.repeat(np.arange(len(query_ids), dtype=np.int32), sizes))
     table = pa.table({
         "query_id": pa.DictionaryArray.from_arrays(codes, names),
         "doc_id": documents,
-        kind.column: pa.array(column),
+        kind.column: arrow_array(column),
     })
-    return _Nested(query_ids, sizes, table, groups)
+    return _Nested(query_ids, names, sizes, table, groups)
 
 
 def _strings(ids: list[Any], side: str, where: Callable[[int], str]) -> pa.Array:
-    """``ids`` as an Arrow string array; an id that is not a str (or not UTF-8) is an error naming it."""
+    """``ids`` as an Arrow string array; an id that is not a str (or not UTF-8) is an error naming it.
+
+    Built from the ids' UTF-8 bytes rather than by ``pa.array``, which imports pandas (0.2-0.5 s)
+    to check for a Series, and costs as much.
+    """
     try:
-        array = pa.array(ids) if ids else pa.array([], pa.string())
-    except (pa.ArrowException, UnicodeEncodeError):
-        array = None
-    if array is not None and array.type == pa.string() and not array.null_count:
-        return array
-    bad = _first_not(ids, (str,))
-    if bad is not None:
-        raise DataTypeError(f"{where(bad)}: the id is a {type(ids[bad]).__name__}, not a str", source=side)
-    text = next(text for text in ids if not _encodes(text))
-    raise InputError(f"{where(ids.index(text))}: the id {text!r} cannot be written in UTF-8 (a lone surrogate)", source=side)
+        text = "".join(ids)
+    except TypeError:  # an id that is not a str
+        bad = _first_not(ids, (str,))
+        raise DataTypeError(f"{where(bad)}: the id is a {type(ids[bad]).__name__}, not a str", source=side) from None
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        row = next(row for row, text in enumerate(ids) if not _encodes(text))
+        raise InputError(f"{where(row)}: the id {ids[row]!r} cannot be written in UTF-8 (a lone surrogate)", source=side) from None
+    # In ASCII a character is a byte: only other text needs each id's bytes counted.
+    sizes = map(len, ids) if len(data) == len(text) else (len(text.encode("utf-8")) for text in ids)
+    offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(sizes, dtype=np.int64, count=len(ids)), out=offsets[1:])
+    if offsets[-1] <= np.iinfo(np.int32).max:
+        return pa.Array.from_buffers(pa.string(), len(ids), [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.large_string(), len(ids), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 def _numbers(values: list[Any], kind: _ValueKind, side: str, where: Callable[[int], str]) -> np.ndarray:
