@@ -10,7 +10,11 @@ arguments that are not dicts; and the lifecycle (evaluate again, the qrels chang
 from __future__ import annotations
 
 import doctest
+import json
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -214,3 +218,18 @@ def test_the_module_examples():
     failed, attempted = doctest.testmod(dropin, optionflags=doctest.ELLIPSIS)
     assert attempted >= 4
     assert failed == 0
+
+
+def test_a_small_evaluation_loads_neither_pandas_nor_numba():
+    """What a first call costs beyond pytrec_eval's: no pandas (pa.array would import it), no numba (python kernels)."""
+    code = (
+        "import json, sys\n"
+        "from retrieval_eval.compat.pytrec_eval import RelevanceEvaluator, supported_measures\n"
+        "evaluator = RelevanceEvaluator({'q1': {'a': 1, 'é': 2}, 'q2': {'b': 0}}, supported_measures)\n"
+        "evaluator.evaluate({'q1': {'a': 1.0, 'c': 2.0}, 'q2': {}, 'q3': {'a': 1.0}})\n"
+        "print(json.dumps(sorted({name.partition('.')[0] for name in sys.modules})))\n"
+    )
+    # The kernels in their default mode, as a user's process runs them (the suite pins "compiled").
+    env = {**os.environ, "RETRIEVAL_EVAL_KERNELS": "auto"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert not set(json.loads(done.stdout.strip().splitlines()[-1])) & {"pandas", "numba"}
