@@ -61,6 +61,7 @@ Where this differs from pytrec_eval (each difference is tested):
   ``P.0``, cut-offs that repeat once read, ``utility`` without four distinct coefficients:
   pytrec_eval aborts the process or prints an error and returns 0.0); a relevance level below 1 is
   a :class:`TypeError` (pytrec_eval raises it for 0 and reads a negative level as 2^32 + level).
+  A recall level above 1 (``iprec_at_recall.1.5``, always 0.0 in trec_eval) is a ConfigError too.
 - Defined answers where pytrec_eval has none: a judged query whose labels are all negative and a
   judged query with an empty dict are scored (pytrec_eval reads uninitialised memory for the
   first and may crash on the first such query of a process); ``runid`` with parameters is 0.0.
@@ -96,6 +97,7 @@ from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
 from ..io.arrays import arrow_array, numpy_view, read_only
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.options import EvaluationOptions
+from ..metrics.result import GEOMETRIC_FLOOR
 from ..metrics.trec_eval_measures import CUTOFFS, GEOMETRIC, LEVELS, MEASURES, NICKNAMES, select
 
 if TYPE_CHECKING:
@@ -130,8 +132,6 @@ _PARAMETERS = re.compile(
 #: What pytrec_eval reports for its measures that are not per-query numbers: runid and relstring
 #: read a buffer zeroed before each measure, num_q counts the query.
 _CONSTANTS = {"runid": 0.0, "relstring": 0.0, "num_q": 1.0}
-#: trec_eval's floor of a value before the log of a geometric mean (MIN_GEO_MEAN).
-_MIN_GEO_MEAN = 0.00001
 #: Where each measure stands in trec_eval's table, the order of the output's keys.
 _TABLE_ORDER = {measure.name: index for index, measure in enumerate(MEASURES)}
 SCORE_PRECISIONS = ("float32", "float64")
@@ -231,7 +231,9 @@ class RelevanceEvaluator:
             self._evaluator = Evaluator(qrels, metrics, options=options)
 
     def __repr__(self) -> str:
-        return f"RelevanceEvaluator(judged queries={len(self._judged)}, measures=[{', '.join(c.key for c in self._columns)}])"
+        keys = [column.key for column in self._columns]
+        shown = ", ".join(keys[:6]) + (f", ... ({len(keys)} values)" if len(keys) > 6 else "")
+        return f"RelevanceEvaluator(judged_queries={len(self._judged)}, measures=[{shown}])"
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """Score a run: ``{query_id: {measure: value}}`` for its queries that have judgments, in its order.
@@ -289,7 +291,7 @@ class RelevanceEvaluator:
             column_values = columns[column.metric]
             if column.geometric:
                 # The C library's log, which trec_eval's gm_map and gm_bpref call.
-                column_values = list(map(math.log, np.maximum(column_values, _MIN_GEO_MEAN).tolist()))
+                column_values = list(map(math.log, np.maximum(column_values, GEOMETRIC_FLOOR).tolist()))
             values[:, index] = column_values
 
 

@@ -214,6 +214,13 @@ def test_parse_qrel_and_parse_run_name_the_line_of_an_error():
         dropin.parse_qrel(["q1 0 d1 1.0"])
 
 
+def test_the_repr_is_short():
+    evaluator = dropin.RelevanceEvaluator({"q1": {"d": 1}, "q2": {}}, dropin.supported_measures)
+    assert repr(evaluator) == (
+        "RelevanceEvaluator(judged_queries=1, measures=[runid, num_q, num_ret, num_rel, num_rel_ret, map, ... (95 values)])"
+    )
+
+
 def test_the_module_examples():
     failed, attempted = doctest.testmod(dropin, optionflags=doctest.ELLIPSIS)
     assert attempted >= 4
