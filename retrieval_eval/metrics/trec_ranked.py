@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..io.arrays import numpy_view
 from ..kernels import trec_gains, trec_levels
 from .definition import MetricDefinition, non_negative
 from .names import Metric
@@ -208,7 +209,7 @@ def _label_source(inputs: TrecInputs) -> np.ndarray:
     qrels = inputs.qrels
     ids = qrels.query_ids
     texts = ids if pa.types.is_string(ids.type) or pa.types.is_large_string(ids.type) else pc.cast(ids, pa.string())
-    order = pc.sort_indices(pc.cast(texts, pa.binary())).to_numpy()
+    order = numpy_view(pc.sort_indices(pc.cast(texts, pa.binary())))
     labels = qrels.ideal_labels
     judged = np.zeros(qrels.n_queries, dtype=bool)
     if len(labels):
