@@ -158,7 +158,7 @@ class Qrels(GroupedTable):
         duplicates: str | None = None,
         judgments: str = "qrels",
     ) -> "Qrels":
-        """Read qrels from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows.
+        """Read qrels from any source :func:`~retrieval_eval.io.read_qrels_table` reads (files, frames, tables, dicts, peers' objects).
 
         ``duplicates``: the policy for a document judged twice (see :class:`Qrels`); None leaves it
         to the evaluation, so that ``Evaluator(Qrels.read(path), metrics)`` follows the same rule as

@@ -39,7 +39,7 @@ class Run(GroupedTable):
         format: str | None = None,
         name: str | None = None,
     ) -> "Run":
-        """Read a run from a path (TREC, parquet, CSV/TSV, JSONL; optionally .gz), a DataFrame, a Table or rows."""
+        """Read a run from any source :func:`~retrieval_eval.io.read_run_table` reads (files, frames, tables, dicts, peers' objects)."""
         if isinstance(source, Run):
             return source
         if name is not None and not isinstance(name, str):

@@ -68,8 +68,11 @@ def read_qrels_table(
     ----------
     source:
         A path (TREC text, ``.csv``, ``.tsv``, ``.json``, ``.jsonl``/``.ndjson``,
-        ``.parquet``/``.pq``, any of them optionally ``.gz``), a pandas DataFrame, a
-        pyarrow Table or a list of dicts. A path's format comes from its extension;
+        ``.parquet``/``.pq``, any of them optionally ``.gz``), a pandas DataFrame, a polars
+        DataFrame or LazyFrame, a pyarrow Table, a list of dicts, pytrec_eval's nested dict
+        ``{query_id: {doc_id: value}}``, a ranx Qrels or Run, an iterable of named tuples
+        (ir_datasets' and ir_measures' ``query_id, doc_id, relevance/score``) or an ir_datasets
+        dataset (its ``qrels_iter()`` / ``scoreddocs_iter()``). A path's format comes from its extension;
         unknown extensions (``.txt``, ``.qrels``, none...) mean TREC text. ``"-"`` is
         standard input; it, ``/dev/stdin`` and pipes (``<(zcat run.gz)``) are read whole
         once and kept for the process (gzip is told by their first bytes).

@@ -43,8 +43,10 @@ def evaluate(
     Parameters
     ----------
     qrels, run
-        A :class:`Qrels`/:class:`Run`, a path (TREC text, parquet, CSV/TSV, JSONL; optionally
-        .gz), a pandas DataFrame, a pyarrow Table, or a list of row dicts.
+        A :class:`Qrels`/:class:`Run`, or anything the readers read: a path (TREC text, parquet,
+        CSV/TSV, JSONL; optionally .gz), a pandas or polars frame, a pyarrow Table, rows,
+        pytrec_eval's nested dict, a ranx Qrels/Run, ir_datasets/ir_measures named tuples, an
+        ir_datasets dataset.
     metrics
         Metric names (``"ndcg@10"``, ``"P_5"``, ``"ndcg_exp@10"``, ``"fidelity"``, ...); a name
         that needs a cutoff and has none takes ``k``. Default: Azure's document-retrieval metrics

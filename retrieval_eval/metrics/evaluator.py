@@ -118,12 +118,15 @@ class Evaluator:
     Parameters
     ----------
     qrels
-        A :class:`~retrieval_eval.Qrels` (used as it is), or a path (TREC, parquet, CSV/TSV,
-        JSONL; optionally .gz), a pandas DataFrame, a pyarrow Table or a list of row dicts,
-        read with the duplicate policy the options settle on.
+        A :class:`~retrieval_eval.Qrels` (under the duplicate policy the options settle on, unless
+        it was read with one), or anything :func:`~retrieval_eval.io.read_qrels_table` reads (a
+        path, a pandas or polars frame, a pyarrow Table, rows, pytrec_eval's nested dict, a ranx
+        Qrels, ir_datasets/ir_measures named tuples, an ir_datasets dataset), read under it.
     metrics
-        Metric names (``"ndcg@10"``, ``"P_5"``, ``"ndcg_exp@10"``, ``"fidelity"``, ...) or
-        :class:`~retrieval_eval.Metric` values; a name that needs a cutoff and has none takes
+        Metric names (``"ndcg@10"``, ``"P_5"``, ``"nDCG@10 P@5"``, ``"ndcg_exp@10"``, ``"fidelity"``,
+        ...; the names of trec_eval, ir_measures and ranx), ir_measures measure objects or
+        :class:`~retrieval_eval.Metric` values, each result column under the name asked for
+        (:attr:`EvaluationResult.canonical_names` maps them); a name that needs a cutoff and has none takes
         ``options.k``. Default: Azure's document-retrieval metrics at k plus ``holes@k``.
     thresholds
         ``{metric: value}`` (or ``(metric, value)`` pairs): per-query ``<metric>_passed`` columns
