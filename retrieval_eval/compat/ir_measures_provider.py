@@ -32,6 +32,10 @@ Differences from ir_measures' own providers, each deliberate:
 - ``nDCG(dcg='exp-log2')@k`` is unrounded; gdeval prints 5 decimals (and reads only numeric query
   ids and labels up to 4);
 - ``NumRel(rel=r)`` for any r (pytrec_eval's provider only takes rel=1);
+- each measure is computed as asked: ir_measures 0.4.3's pytrec_eval provider computes NumRet, NumQ
+  and nDCG in whichever invocation it built first (its measures come as a set), so beside a
+  ``judged_only=True`` measure NumRet may count only judged documents, and nDCG beside
+  ``nDCG(gains=...)`` the two are reported with each other's values;
 - a document judged or retrieved twice in a query is an error (``duplicates="raise"``), where
   ir_measures keeps the last; ``RetrievalEvalProvider(duplicates="last")`` keeps the last too;
 - a query whose labels are all negative is scored (pytrec_eval 0.5.11 crashes or loops on one);

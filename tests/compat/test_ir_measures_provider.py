@@ -35,15 +35,21 @@ GRID = [x / 4 for x in range(-12, 13)]
 
 
 def pytrec_eval_measures(rel: int) -> list:
-    """Measures ir_measures gives to pytrec_eval, where pytrec_eval agrees with trec_eval 10."""
+    """Measures ir_measures gives to pytrec_eval, where pytrec_eval agrees with trec_eval 10.
+
+    Those with judged_only=True are asked apart (see the test of NumRet beside them).
+    """
     at = {"rel": rel}
-    ranked = {"rel": rel, "judged_only": True}
     return [
         AP(**at), AP(**at) @ 3, MAP @ 10, Bpref(**at), infAP(**at), nDCG, NDCG @ 5, NumRel, NumRet, NumRet(**at), NumRelRet, NumQ, P(**at) @ 5, R(**at) @ 3, RR(**at),
         Rprec(**at), SetAP(**at), SetF(**at), SetF(beta=0.5, **at), SetP(**at), SetRelP(**at), SetR(**at),
         Success(**at) @ 2, IPrec(**at) @ 0.0, IPrec(**at) @ 1.0,
-        AP(**ranked), P(**ranked) @ 5, RR(**ranked), nDCG(judged_only=True) @ 5, SetF(**ranked), Success(**ranked) @ 3,
     ]
+
+
+def judged_only_measures(rel: int) -> list:
+    ranked = {"rel": rel, "judged_only": True}
+    return [AP(**ranked), P(**ranked) @ 5, RR(**ranked), nDCG(judged_only=True) @ 5, SetF(**ranked), Success(**ranked) @ 3]
 
 
 @st.composite
@@ -115,6 +121,11 @@ def agree(measures: list, qrels: dict, run: dict) -> None:
 @given(data=collections(distinct=False), rel=st.integers(1, 3))
 def test_the_measures_of_pytrec_eval_are_ir_measures_own_values(data, rel):
     agree(pytrec_eval_measures(rel), *data)
+
+
+@given(data=collections(distinct=False), rel=st.integers(1, 3))
+def test_judged_only_is_ir_measures_own(data, rel):
+    agree(judged_only_measures(rel), *data)
 
 
 @given(data=collections(distinct=False), gains=st.dictionaries(st.integers(0, 4), st.integers(0, 6), max_size=4))
@@ -244,6 +255,16 @@ def test_ndcg_asked_with_and_without_a_gain_map_is_each_its_own():
     assert provider.calc_aggregate(both, qrels, run) == {nDCG(gains={0: 1}): 1.0, nDCG: 0.0}
     assert irm.pytrec_eval.calc_aggregate(both, qrels, run) == {nDCG(gains={0: 1}): 0.0, nDCG: 1.0}
     assert irm.pytrec_eval.calc_aggregate(both[:1], qrels, run) == {nDCG(gains={0: 1}): 1.0}
+
+
+def test_numret_and_numq_beside_a_judged_only_measure_count_every_retrieved_document():
+    # ir_measures 0.4.3's pytrec_eval provider computes NumRet and NumQ in the first invocation it built, which is
+    # judged_only's when such a measure came first (ir_measures' pipeline orders measures as a set: by chance).
+    qrels, run = {"q": {"a": 0}}, {"q": {"x": 2.0, "a": 1.0}}
+    measures = [P(judged_only=True) @ 5, NumRet]
+    assert provider.calc_aggregate(measures, qrels, run) == {P(judged_only=True) @ 5: 0.0, NumRet: 2.0}
+    assert irm.pytrec_eval.calc_aggregate(measures, qrels, run) == {P(judged_only=True) @ 5: 0.0, NumRet: 1.0}
+    assert irm.pytrec_eval.calc_aggregate([NumRet], qrels, run) == {NumRet: 2.0}
 
 
 def test_a_query_whose_labels_are_all_negative_is_scored():

@@ -30,12 +30,13 @@ DOCS = [f"d{i}" for i in range(10)] + ["a", "ab", "B", "é"]
 GRID = [x / 4 for x in range(-12, 13)]
 
 
-# ir_measures measures (built from its objects) computed by pytrec_eval, at a relevance level.
+# ir_measures measures (built from its objects) computed by pytrec_eval, at a relevance level. Those with
+# judged_only=True and those with a gain map are asked apart: ir_measures 0.4.3 computes NumRet, NumQ and plain
+# nDCG in whichever pytrec_eval invocation it built first (its measures come as a set, in no set order).
 def _pytrec_eval_measures(rel: int) -> list:
     at = {"rel": rel}
     return [
-        irm.AP(**at), irm.AP(**at) @ 3, irm.Bpref(**at), irm.infAP(**at), irm.nDCG, irm.nDCG @ 5,
-        irm.nDCG(gains={0: 1, 2: 5}), irm.nDCG(gains={1: 0, 3: 2}), irm.NumRel, irm.NumRet, irm.NumRet(**at),
+        irm.AP(**at), irm.AP(**at) @ 3, irm.Bpref(**at), irm.infAP(**at), irm.nDCG, irm.nDCG @ 5, irm.NumRel, irm.NumRet, irm.NumRet(**at),
         irm.NumRelRet, irm.P(**at) @ 5, irm.R(**at) @ 3, irm.RR(**at), irm.Rprec(**at), irm.SetAP(**at),
         irm.SetF(**at), irm.SetF(beta=0.5, **at), irm.SetP(**at), irm.SetRelP(**at), irm.SetR(**at),
         irm.Success(**at) @ 2,
@@ -114,6 +115,12 @@ def agree(measures: list, qrels: dict, run: dict, *, judged_only: bool = False, 
 @given(data=collections(distinct=False), rel=st.integers(1, 3))
 def test_the_measures_of_pytrec_eval_equal_their_registry_metrics(data, rel):
     agree(_pytrec_eval_measures(rel), *data)
+
+
+@given(data=collections(distinct=False), gains=st.dictionaries(st.integers(0, 4), st.integers(0, 6), max_size=4))
+def test_ndcg_with_a_gain_map_equals_ndcg_with_gains(data, gains):
+    # Alone: ir_measures 0.4.3 mixes up nDCG and nDCG(gains=...) asked together (the provider's tests show it).
+    agree([irm.nDCG(gains=gains)], *data)
 
 
 @given(data=collections(distinct=False), rel=st.integers(1, 3))
