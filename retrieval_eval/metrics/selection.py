@@ -80,7 +80,7 @@ def _with_default_cutoff(name: str, metric: Metric, rel_level: int) -> str:
     if metric.k is None:
         return name
     try:
-        REGISTRY.parse(name, defaults={"rel": rel_level})
+        parse_peer(name, rel_level=rel_level, default_k=None) or REGISTRY.parse(name, defaults={"rel": rel_level})
     except ConfigError:
         return f"{name.strip()}@{metric.k}"
     return name

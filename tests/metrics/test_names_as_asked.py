@@ -85,3 +85,8 @@ def test_every_spelling_gives_its_canonical_metrics_values(canonical, data):
     for name, spelled in zip(canonical, asked):
         assert str(REGISTRY.parse(ours.canonical_names[spelled])) == name
         np.testing.assert_array_equal(ours.values(spelled), reference.values(name))
+
+
+def test_a_peers_name_with_its_own_cutoff_takes_no_default_one():
+    result = evaluate(QRELS, RUN, ["precision@3-l2", "Precision", "nDCG@5"], k=4)
+    assert list(result.means) == ["precision@3-l2", "Precision@4", "nDCG@5"]
