@@ -49,6 +49,11 @@ def group_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
     """``run`` against the judgment groups of ``qrels``, after checking the policies and the id kinds."""
     if ties not in TIE_ORDERS:
         raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    if ties == "ranx":
+        raise ConfigError(
+            "ties='ranx' orders ties as ranx does, and ranx has no judgment-group measures: "
+            "use ties='docid' (trec_eval's order) or 'input'"
+        )
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
     return GroupedRun(

@@ -10,10 +10,11 @@ import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
-from ..io.arrays import arrow_array, numpy_view
+from ..io.arrays import arrow_array, numpy_view, read_only
 from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
-from ..kernels.tiebreak import TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from ..kernels.ranx_ties import ranx_tie_keys
+from ..kernels.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from ..kernels.trec_judged import judged_only
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
@@ -22,7 +23,9 @@ from .run import Run
 
 _REPEATED = "is retrieved more than once (run_duplicates='raise'; 'last', 'first' or 'max' keeps one score)"
 #: The kernel code of each tie order of :data:`~retrieval_eval.policies.TIE_ORDERS`.
-TIE_CODES = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING}
+TIE_CODES = {"input": TIES_INPUT_ORDER, "docid": TIES_DOCID_DESCENDING, "ranx": TIES_ASCENDING_KEY}
+# The join kernels' tie keys under the tie orders that need none (read-only, as the keys they get under "ranx").
+_NO_TIE_KEYS = read_only(np.empty(0, dtype=np.int64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,8 +102,9 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
 
     ``duplicates`` chooses the score of a document retrieved more than once: ``"last"`` (Azure's
     rule, the default), ``"first"``, ``"max"``, or ``"raise"``. ``ties`` orders equal scores:
-    ``"input"`` (input order, a repeated document at its first position; Azure) or ``"docid"``
-    (descending document id in byte order; trec_eval).
+    ``"input"`` (input order, a repeated document at its first position; Azure), ``"docid"``
+    (descending document id in byte order; trec_eval) or ``"ranx"`` (the order of a ``ranx.Run``
+    of the documents with the scores ``duplicates`` keeps; see :mod:`retrieval_eval.kernels.ranx_ties`).
     """
     labels, judged, n_ranked, duplicate_rows = rank_and_label(*_join_arguments(qrels, run, duplicates, ties))
     raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)
@@ -132,6 +136,7 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         run.scores,
         policy,
         TIE_CODES[ties],
+        _tie_keys(run, policy) if ties == "ranx" else _NO_TIE_KEYS,
         _positions_in_qrels(qrels, groups.query_ids, run),
         qrels.queries.offsets,
         qrels.judged_rows,
@@ -142,6 +147,13 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
+
+
+def _tie_keys(run: Run, duplicate_policy: int) -> np.ndarray:
+    """Each run row's position in ranx's order of its query's documents (read-only, as the kernels take it)."""
+    groups, ids = run.queries, run.doc_ids
+    keys = ranx_tie_keys(groups.offsets, groups.order, ids.keys, ids.offsets, ids.data, run.scores, duplicate_policy, ids.is_string)
+    return read_only(keys)
 
 
 def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlignment:

@@ -12,20 +12,31 @@ import numpy as np
 from ._config import jit, parallel_jit, prange
 from .judgments import resolve_duplicates
 from .ranking import join_example, judgment_positions
-from .tiebreak import TIES_DOCID_DESCENDING, compare_ids
+from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, compare_ids
 
 
 @jit
 def tie_precedes(
-    a: int, b: int, rows: np.ndarray, tie_order: int, keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool
+    a: int,
+    b: int,
+    rows: np.ndarray,
+    tie_order: int,
+    keys: np.ndarray,
+    offsets: np.ndarray,
+    data: np.ndarray,
+    is_string: bool,
+    tie_keys: np.ndarray,
 ) -> bool:
     """Between two distinct documents of equal score, a (an index into ``rows``) ranks above b.
 
-    By descending document id, or by first occurrence (``a < b``). Callers compare the scores
-    themselves and call this only on a tie: a call passing arrays costs more than a comparison.
+    By descending document id, by ascending tie key of their rows, or by first occurrence
+    (``a < b``). Callers compare the scores themselves and call this only on a tie: a call
+    passing arrays costs more than a comparison.
     """
     if tie_order == TIES_DOCID_DESCENDING:
         return compare_ids(keys, offsets, data, is_string, rows[a], rows[b]) > 0
+    if tie_order == TIES_ASCENDING_KEY:
+        return tie_keys[rows[a]] < tie_keys[rows[b]]
     return a < b
 
 
@@ -42,6 +53,7 @@ def _rank_judged_query(
     scores: np.ndarray,
     duplicate_policy: int,
     tie_order: int,
+    tie_keys: np.ndarray,
     judged_group_of_query: np.ndarray,
     judged_group_offsets: np.ndarray,
     judged_rows: np.ndarray,
@@ -88,7 +100,7 @@ def _rank_judged_query(
             kept[doc] > kept[found[b]]
             or (
                 kept[doc] == kept[found[b]]
-                and tie_precedes(doc, found[b], first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
+                and tie_precedes(doc, found[b], first_rows, tie_order, run_keys, run_offsets, run_data, is_string, tie_keys)
             )
         ):
             found[b + 1] = found[b]
@@ -105,7 +117,7 @@ def _rank_judged_query(
             mid = (lo + hi) >> 1
             above_d = kept[found[mid]] > kept[d] or (
                 kept[found[mid]] == kept[d]
-                and tie_precedes(found[mid], d, first_rows, tie_order, run_keys, run_offsets, run_data, is_string)
+                and tie_precedes(found[mid], d, first_rows, tie_order, run_keys, run_offsets, run_data, is_string, tie_keys)
             )
             if above_d:
                 lo = mid + 1
@@ -131,6 +143,7 @@ def rank_judged_documents(
     scores: np.ndarray,
     duplicate_policy: int,
     tie_order: int,
+    tie_keys: np.ndarray,
     judged_group_of_query: np.ndarray,
     judged_group_offsets: np.ndarray,
     judged_rows: np.ndarray,
@@ -160,7 +173,7 @@ def rank_judged_documents(
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _rank_judged_query(
             np.int64(q), run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, duplicate_policy,
-            tie_order, judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels,
+            tie_order, tie_keys, judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels,
             n_judged, qrels_offsets, qrels_data, is_string, ranks, labels, n_found, n_ranked, duplicate_rows,
         )
     return ranks, labels, n_found, n_ranked, duplicate_rows

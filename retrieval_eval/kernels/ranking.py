@@ -8,7 +8,7 @@ from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
 from .judgments import KEEP_LAST, resolve_duplicates
 from .sorting import stable_order
-from .tiebreak import TIES_DOCID_DESCENDING, order_ties_by_id_descending
+from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, order_ties_by_id_descending, order_ties_by_key
 
 
 @jit
@@ -80,7 +80,7 @@ def join_example() -> tuple:
     no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
     return (
         read_only([0, 2], np.int64), read_only([0, 1], np.int64), read_only([1, 2], np.uint64), no_offsets, no_bytes,
-        read_only([2.0, 1.0], np.float64), KEEP_LAST, TIES_DOCID_DESCENDING,
+        read_only([2.0, 1.0], np.float64), KEEP_LAST, TIES_DOCID_DESCENDING, read_only([], np.int64),
         np.zeros(1, dtype=np.int64),  # the run's queries among the judged ones: computed per run, writable
         read_only([0, 1], np.int64), read_only([0], np.int64), read_only([1], np.uint64), read_only([1], np.int64),
         read_only([1], np.int64), no_offsets, no_bytes, False,
@@ -97,6 +97,7 @@ def rank_and_label(
     scores: np.ndarray,
     duplicate_policy: int,
     tie_order: int,
+    tie_keys: np.ndarray,
     judged_group_of_query: np.ndarray,
     judged_group_offsets: np.ndarray,
     judged_rows: np.ndarray,
@@ -110,10 +111,13 @@ def rank_and_label(
     """Rank every run query's distinct documents by score and label them from the qrels.
 
     Ranking: score descending; equal scores keep input order (``TIES_INPUT_ORDER``: stable sort,
-    a repeated document at the position of its first occurrence) or go by descending document id
-    (``TIES_DOCID_DESCENDING``, trec_eval). A repeated document takes the score chosen by
-    ``duplicate_policy``. ``judged_group_of_query[q]`` is run query q's group in the judgment
-    index, or -1 when q has no judgments. An unjudged document gets label 0.
+    a repeated document at the position of its first occurrence), go by descending document id
+    (``TIES_DOCID_DESCENDING``, trec_eval) or by ascending ``tie_keys`` of the rows of their first
+    occurrences (``TIES_ASCENDING_KEY``; an int64 per run row, e.g. ranx's order from
+    :func:`retrieval_eval.kernels.ranx_ties.ranx_tie_keys`; any array under the other orders). A
+    repeated document takes the score chosen by ``duplicate_policy``. ``judged_group_of_query[q]``
+    is run query q's group in the judgment index, or -1 when q has no judgments. An unjudged
+    document gets label 0.
 
     Returns padded CSR arrays over ``run_group_offsets``: ``ranked_labels`` and
     ``ranked_judged`` (bool) in rank order, then ``n_ranked`` per query and ``duplicate_rows``
@@ -135,6 +139,8 @@ def rank_and_label(
         ranking = stable_order(kept_scores, True)
         if tie_order == TIES_DOCID_DESCENDING:
             order_ties_by_id_descending(ranking, kept_scores, first_rows, run_keys, run_offsets, run_data, is_string)
+        elif tie_order == TIES_ASCENDING_KEY:
+            order_ties_by_key(ranking, kept_scores, first_rows, tie_keys)
         m = ranking.shape[0]
         n_ranked[q] = m
         slots = judgment_positions(

@@ -1,7 +1,11 @@
-"""trec_eval's tie order: among equal scores, document ids in descending byte order (C ``strcmp``).
+"""The orders of equal scores after a ranking by score: trec_eval's, and by a key given per run row.
 
-Integer ids are compared as trec_eval would see them in a run file, as decimal text: among equal
-scores 9 ranks before 10 ("9" > "10").
+trec_eval's: among equal scores, document ids in descending byte order (C ``strcmp``). Integer
+ids are compared as trec_eval would see them in a run file, as decimal text: among equal scores 9
+ranks before 10 ("9" > "10").
+
+By key: among equal scores, ascending ``tie_keys[row]`` (an int64 per run row, computed before the
+ranking; ranx's order is one, see :mod:`retrieval_eval.kernels.ranx_ties`).
 """
 
 from __future__ import annotations
@@ -9,10 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit
+from .sorting import stable_order
 
-# Among equal scores: input order (azure-ai-evaluation, ranx) or descending document id (trec_eval).
+# Among equal scores: input order (azure-ai-evaluation), descending document id (trec_eval) or
+# ascending tie key (ranx). The preference family's ascending id is 2 (kernels/prefs_ranks.py).
 TIES_INPUT_ORDER = 0
 TIES_DOCID_DESCENDING = 1
+TIES_ASCENDING_KEY = 3
 
 _DIGITS = 21  # a sign and the 19 digits of an int64, with room to spare
 
@@ -69,6 +76,15 @@ def compare_ids(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_stri
 
 
 @jit
+def tie_run_stop(ranking: np.ndarray, scores: np.ndarray, start: int) -> int:
+    """The end (exclusive) of the run of equal ``scores[ranking[j]]`` that begins at ``start``."""
+    stop = start + 1
+    while stop < ranking.shape[0] and scores[ranking[stop]] == scores[ranking[start]]:
+        stop += 1
+    return stop
+
+
+@jit
 def order_ties_by_id_descending(
     ranking: np.ndarray,
     scores: np.ndarray,
@@ -86,9 +102,7 @@ def order_ties_by_id_descending(
     n = ranking.shape[0]
     start = 0
     while start < n:
-        stop = start + 1
-        while stop < n and scores[ranking[stop]] == scores[ranking[start]]:
-            stop += 1
+        stop = tie_run_stop(ranking, scores, start)
         for i in range(start + 1, stop):
             moving = ranking[i]
             j = i - 1
@@ -96,4 +110,29 @@ def order_ties_by_id_descending(
                 ranking[j + 1] = ranking[j]
                 j -= 1
             ranking[j + 1] = moving
+        start = stop
+
+
+@jit
+def order_ties_by_key(ranking: np.ndarray, scores: np.ndarray, rows: np.ndarray, tie_keys: np.ndarray) -> None:
+    """Within each run of equal ``scores[ranking[j]]``, reorder ``ranking`` by ascending ``tie_keys[rows[ranking[j]]]``, in place.
+
+    ``ranking`` is already sorted by score. A run of ties is sorted like any other array (an
+    insertion sort when short, a merge sort beyond): all of a query's documents may tie. The
+    negated keys are sorted as the scores are, float64 and descending, so that a kernel calling
+    this compiles one specialization of the sort, not two (each one costs about 0.5 s); exact for
+    keys up to 2**53 (ranx's keys are positions within a query).
+    """
+    n = ranking.shape[0]
+    start = 0
+    while start < n:
+        stop = tie_run_stop(ranking, scores, start)
+        if stop - start > 1:
+            tied = ranking[start:stop].copy()
+            keys = np.empty(stop - start, dtype=np.float64)
+            for i in range(stop - start):
+                keys[i] = -tie_keys[rows[tied[i]]]
+            by_key = stable_order(keys, True)
+            for i in range(stop - start):
+                ranking[start + i] = tied[by_key[i]]
         start = stop

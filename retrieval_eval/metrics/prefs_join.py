@@ -2,8 +2,9 @@
 
 trec_eval's preference measures rank a query's documents by score descending and equal scores by
 ascending docno (form_prefs_counts.c), so this family's ``"docid"`` tie order is ascending; ``"input"``
-keeps input order among equal scores. The index and the ranks are described in
-:mod:`retrieval_eval.kernels.prefs_index` and :mod:`retrieval_eval.kernels.prefs_ranks`.
+keeps input order among equal scores; ``"ranx"`` is refused (ranx has no preference measures). The
+index and the ranks are described in :mod:`retrieval_eval.kernels.prefs_index` and
+:mod:`retrieval_eval.kernels.prefs_ranks`.
 """
 
 from __future__ import annotations
@@ -91,6 +92,11 @@ def rank_preferences(qrels: Qrels, run: Run, duplicates: str, ties: str) -> Pref
     """
     if ties not in TIE_ORDERS:
         raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    if ties == "ranx":
+        raise ConfigError(
+            "ties='ranx' orders ties as ranx does, and ranx has no preference measures: "
+            "use ties='docid' (trec_eval's order) or 'input'"
+        )
     policy = duplicate_policy_code(duplicates, what="run duplicates")
     if qrels.doc_ids.is_string != run.doc_ids.is_string:
         raise InputError(

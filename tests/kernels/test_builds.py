@@ -86,6 +86,7 @@ def _workload_calls(monkeypatch) -> list[tuple]:
             grouped_options = rev.EvaluationOptions(judgments="qrels_jg", judged_only=True, rel_level=2, run_duplicates="max")
             rev.Evaluator(grouped, JUDGMENT_GROUPS, options=grouped_options).evaluate(table)
             rev.evaluate(workload.qrels, table, DOCRET, query_set="union")
+            rev.evaluate(workload.qrels, table, TREC + DOCRET, ties="ranx", run_duplicates="max", query_set="qrels")
             judged_only = rev.EvaluationOptions(judged_only=True, query_set="qrels", run_duplicates="max")
             rev.Evaluator(workload.qrels, TREC + TREC_RANKED, options=judged_only).evaluate(table)
             trec_qrels, trec_run = rev.Qrels.read(workload.qrels), rev.Run.read(table)
