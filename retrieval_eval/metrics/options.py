@@ -80,7 +80,12 @@ class EvaluationOptions:
         (also the run's unjudged queries).
     ties
         How equal scores are ordered for every metric: ``"docid"`` (descending document id,
-        trec_eval) or ``"input"`` (input order, azure-ai-evaluation and ranx).
+        trec_eval), ``"input"`` (input order, azure-ai-evaluation) or ``"ranx"`` (the order of a
+        ``ranx.Run`` built from the same run: its documents in first-occurrence order sorted by
+        an unstable quicksort, numba's, or numpy's under ``NUMBA_DISABLE_JIT``; ranx's numbers
+        with ``run_duplicates="last"``, ranx's rule for a repeated document). ranx gives plain
+        dicts yet another order, and re-sorts a Run under ``make_comparable=True``; judgment
+        groups and preferences refuse ``"ranx"`` (ranx has neither).
     max_docs
         TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``;
         0 leaves every ranking empty, as there).
@@ -106,7 +111,7 @@ class EvaluationOptions:
     >>> EvaluationOptions(ties="score")
     Traceback (most recent call last):
     ...
-    retrieval_eval.errors.ConfigError: ties must be one of ['docid', 'input'], got 'score'
+    retrieval_eval.errors.ConfigError: ties must be one of ['docid', 'input', 'ranx'], got 'score'
     """
 
     k: int = DEFAULT_K
