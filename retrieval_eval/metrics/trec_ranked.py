@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..io.arrays import numpy_view
 from ..kernels import trec_gains, trec_levels
 from .definition import MetricDefinition, non_negative
 from .names import Metric
@@ -205,6 +204,8 @@ def _label_source(inputs: TrecInputs) -> np.ndarray:
     """
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    from ..io.arrays import numpy_view
 
     qrels = inputs.qrels
     ids = qrels.query_ids
