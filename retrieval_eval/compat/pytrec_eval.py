@@ -94,7 +94,7 @@ import pyarrow as pa
 from ..data.ids import QueryGroups
 from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
 # arrow_array, not pa.array, for numpy arrays: pa.array of one imports pandas (0.2-0.5 s) to check for a Series.
-from ..io.arrays import arrow_array, numpy_view, read_only
+from ..io.arrays import arrow_array, numpy_view, read_only, text_array
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.result import GEOMETRIC_FLOOR
@@ -491,28 +491,15 @@ def _nested(nested: Any, side: str, kind: _ValueKind) -> _Nested:
 
 
 def _strings(ids: list[Any], side: str, where: Callable[[int], str]) -> pa.Array:
-    """``ids`` as an Arrow string array; an id that is not a str (or not UTF-8) is an error naming it.
-
-    Built from the ids' UTF-8 bytes rather than by ``pa.array``, which imports pandas (0.2-0.5 s)
-    to check for a Series, and costs as much.
-    """
+    """``ids`` as an Arrow string array; an id that is not a str (or not UTF-8) is an error naming it."""
     try:
-        text = "".join(ids)
+        return text_array(ids)
     except TypeError:  # an id that is not a str
         bad = _first_not(ids, (str,))
         raise DataTypeError(f"{where(bad)}: the id is a {type(ids[bad]).__name__}, not a str", source=side) from None
-    try:
-        data = text.encode("utf-8")
     except UnicodeEncodeError:
         row = next(row for row, text in enumerate(ids) if not _encodes(text))
         raise InputError(f"{where(row)}: the id {ids[row]!r} cannot be written in UTF-8 (a lone surrogate)", source=side) from None
-    # In ASCII a character is a byte: only other text needs each id's bytes counted.
-    sizes = map(len, ids) if len(data) == len(text) else (len(text.encode("utf-8")) for text in ids)
-    offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(sizes, dtype=np.int64, count=len(ids)), out=offsets[1:])
-    if offsets[-1] <= np.iinfo(np.int32).max:
-        return pa.Array.from_buffers(pa.string(), len(ids), [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)])
-    return pa.Array.from_buffers(pa.large_string(), len(ids), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 def _numbers(values: list[Any], kind: _ValueKind, side: str, where: Callable[[int], str]) -> np.ndarray:

@@ -122,6 +122,29 @@ def string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.n
     return read_only(offsets.astype(np.int64, copy=width is not np.int64)), read_only(data)
 
 
+def text_array(texts: list[str]) -> pa.Array:
+    """Python strings as an Arrow string array (``large_string`` past 2 GiB of text), from their UTF-8 bytes.
+
+    ``pa.array`` on a list imports pandas (to check for a Series) and costs as much as this.
+
+    Raises
+    ------
+    TypeError
+        An item is not a str.
+    UnicodeEncodeError
+        An item holds text UTF-8 cannot write (a lone surrogate).
+    """
+    text = "".join(texts)
+    data = text.encode("utf-8")
+    # In ASCII a character is a byte: only other text needs each string's bytes counted.
+    sizes = map(len, texts) if len(data) == len(text) else (len(item.encode("utf-8")) for item in texts)
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(sizes, dtype=np.int64, count=len(texts)), out=offsets[1:])
+    if offsets[-1] <= np.iinfo(np.int32).max:
+        return pa.Array.from_buffers(pa.string(), len(texts), [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.large_string(), len(texts), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
 def read_only(array: np.ndarray) -> np.ndarray:
     """Mark an array read-only.
 

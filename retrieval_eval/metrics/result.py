@@ -208,23 +208,27 @@ class EvaluationResult(EvaluationSummary):
 
     def to_dict(self) -> dict[Any, dict[str, float]]:
         """pytrec_eval's shape: ``{query_id: {metric name: value}}``, values as floats (counts too, as pytrec_eval gives them)."""
-        ids = self.query_ids.to_pylist()
-        values = {name: self.columns[metric].astype(np.float64).tolist() for name, metric in self.names}
-        return {query: {name: column[i] for name, column in values.items()} for i, query in enumerate(ids)}
+        names = [name for name, _ in self.names]
+        rows = self._value_matrix().tolist()
+        return {query: dict(zip(names, row)) for query, row in zip(self.query_ids.to_pylist(), rows)}
+
+    def _value_matrix(self) -> np.ndarray:
+        """Queries x names, float64: each name's per-query values as a column."""
+        columns = [self.columns[metric].astype(np.float64) for _, metric in self.names]
+        return np.column_stack(columns) if columns else np.empty((len(self.query_ids), 0))
 
     def long_arrow(self) -> pa.Table:
         """:meth:`to_long` as an Arrow table."""
         import pyarrow as pa
 
-        from ..io.arrays import arrow_array
+        from ..io.arrays import arrow_array, text_array
 
         n_queries, n_names = len(self.query_ids), len(self.names)
-        by_query = np.repeat(np.arange(n_queries), n_names)
-        values = np.column_stack([self.columns[metric].astype(np.float64) for _, metric in self.names]) if n_names else np.empty((n_queries, 0))
+        names = text_array([name for name, _ in self.names])
         return pa.table({
-            "query_id": self.query_ids.take(pa.array(by_query)),
-            "metric": pa.array(np.tile(np.array([name for name, _ in self.names], dtype=object), n_queries), pa.string()),
-            "value": arrow_array(values.reshape(-1)),
+            "query_id": self.query_ids.take(arrow_array(np.repeat(np.arange(n_queries), n_names))),
+            "metric": names.take(arrow_array(np.tile(np.arange(n_names), n_queries))),
+            "value": arrow_array(self._value_matrix().reshape(-1)),
         })
 
     def to_long(self) -> pd.DataFrame:

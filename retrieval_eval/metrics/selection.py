@@ -11,9 +11,9 @@ from ..errors import ConfigError
 from .document_retrieval import DOCUMENT_RETRIEVAL, default_metrics
 from .names import Metric
 from .options import Conventions
+from .peer_names import measure_text, parse_peer, split_names
 from .registry import REGISTRY
 from .result import Threshold
-from .peer_names import measure_text, parse_peer, split_names
 from .trec_eval_measures import expand, is_trec_eval_name
 
 #: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -90,3 +92,16 @@ def test_a_result_shows_a_few_lines_and_an_html_table():
     assert text.startswith("EvaluationResult(run=") and len(text.splitlines()) <= 8 and "P@5" in text
     page = result._repr_html_()
     assert page.count("<table") == 2 and "P@5" in page and "q0" in page
+
+
+def test_the_dict_and_the_long_table_need_no_pandas():
+    script = f"""
+import sys
+import retrieval_eval as rx
+result = rx.evaluate({QRELS!r}, {RUN!r}, ["map", "P@5"])
+result.to_dict(), result.long_arrow(), result.summary_dict()
+print("pandas" in sys.modules)
+"""
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.strip() == "False"
