@@ -135,8 +135,7 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         run.doc_ids.data,
         run.scores,
         policy,
-        TIE_CODES[ties],
-        _tie_keys(run, policy) if ties == "ranx" else _NO_TIE_KEYS,
+        *_tie_order(run, policy, ties),
         _positions_in_qrels(qrels, groups.query_ids, run),
         qrels.queries.offsets,
         qrels.judged_rows,
@@ -147,6 +146,16 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
+
+
+def _tie_order(run: Run, duplicate_policy: int, ties: str) -> tuple[int, np.ndarray]:
+    """The kernels' tie order code and tie keys (empty unless they order by key)."""
+    if ties != "ranx":
+        return TIE_CODES[ties], _NO_TIE_KEYS
+    if run.in_ranx_order:
+        # A ranx Run is in its order already: sorting it again would move its ties once more.
+        return TIES_INPUT_ORDER, _NO_TIE_KEYS
+    return TIE_CODES[ties], _tie_keys(run, duplicate_policy)
 
 
 def _tie_keys(run: Run, duplicate_policy: int) -> np.ndarray:

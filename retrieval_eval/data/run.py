@@ -11,6 +11,7 @@ import pyarrow as pa
 from ..errors import ConfigError, InputError
 from ..io import read_run_table, source_label
 from ..io.arrays import numpy_view
+from ..io.ecosystem import ranx_kind
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
@@ -21,14 +22,23 @@ class Run(GroupedTable):
 
     Scores are float64; NaN is an error (it has no place in an order), infinities are ordered
     like any other score. ``name`` labels the run in results (defaults to the source).
+    ``in_ranx_order``: each query's rows are already in the order a ``ranx.Run`` sorts them into
+    (a ranx Run read as the source), which ``ties="ranx"`` then keeps rather than sorting again.
     """
 
     def __init__(
-        self, table: pa.Table, *, source: str = "<run>", name: str | None = None, queries: QueryGroups | None = None
+        self,
+        table: pa.Table,
+        *,
+        source: str = "<run>",
+        name: str | None = None,
+        queries: QueryGroups | None = None,
+        in_ranx_order: bool = False,
     ) -> None:
         super().__init__(table, "score", source, queries=queries)
         self.name = name if name is not None else source
         self.scores = rankable_scores(self.table, source)
+        self.in_ranx_order = in_ranx_order
 
     @classmethod
     def read(
@@ -45,7 +55,7 @@ class Run(GroupedTable):
         if name is not None and not isinstance(name, str):
             raise ConfigError(f"name= must be a string (the run's name in results), got {name!r}")
         table = read_run_table(source, columns=columns, format=format)
-        return cls(table, source=source_label(source), name=name)
+        return cls(table, source=source_label(source), name=name, in_ranx_order=ranx_kind(source) == "Run")
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"

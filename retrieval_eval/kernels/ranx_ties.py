@@ -17,8 +17,8 @@ lives here, not in the ranking kernels: numba's argsort takes about a second of 
 
 Not reproduced: ``ranx.evaluate`` given plain dicts sorts with ``np.argsort(scores)[::-1]``
 (ascending, then reversed: another order of ties); ``make_comparable=True`` sorts the Run again,
-already sorted, which moves ties once more on every call; and a ``ranx.Run`` read as an input
-comes in its sorted order already, which ``ties="input"`` keeps (sorting it again would not).
+already sorted, which moves ties once more on every call. A ``ranx.Run`` read as an input comes
+in its sorted order already (``Run.in_ranx_order``): the join keeps that order, never sorting it again.
 """
 
 from __future__ import annotations

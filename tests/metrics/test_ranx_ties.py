@@ -101,6 +101,17 @@ def test_ranx_metrics_per_query_to_the_bit(collection):
 
 
 @settings(max_examples=min(30, settings().max_examples))
+@given(tied_collections(), st.sampled_from(["ranx", "input"]))
+def test_a_ranx_run_passed_in_keeps_its_order_under_either_tie_order(collection, ties):
+    # A ranx.Run is read in its own sorted order: ties="ranx" does not sort it a second time.
+    qrels, run = collection
+    ranx_qrels, ranx_run = ranx.Qrels.from_dict(qrels), ranx.Run.from_dict(run)
+    expected = ranx_per_query(ranx_qrels, ranx_run, list(NAMES))
+    result = rx.evaluate(ranx_qrels, ranx_run, list(NAMES.values()), ties=ties, query_set="qrels")
+    assert_same_values(ours_per_query(result, list(NAMES.values())), expected)
+
+
+@settings(max_examples=min(30, settings().max_examples))
 @given(tied_collections(), st.lists(st.tuples(st.integers(0, 3), st.integers(0, 70), st.floats(-1, 1, width=16)), max_size=30))
 def test_a_run_file_with_repeated_documents_gives_ranx_from_file(collection, repeats):
     # ranx.Run.from_file keeps a repeated document at its first line with its last score: run_duplicates="last".
