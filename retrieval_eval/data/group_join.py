@@ -7,9 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
-from ..policies import TIE_ORDERS
 from ._table import duplicate_policy_code, raise_on_duplicates
-from .join import _REPEATED, TIE_CODES, _check_same_kind
+from .join import _REPEATED, TIE_CODES, _check_same_kind, check_tie_order
 from .qrels import Qrels
 from .run import Run
 
@@ -47,13 +46,7 @@ class GroupedRun:
 
 def group_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
     """``run`` against the judgment groups of ``qrels``, after checking the policies and the id kinds."""
-    if ties not in TIE_ORDERS:
-        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
-    if ties == "ranx":
-        raise ConfigError(
-            "ties='ranx' orders ties as ranx does, and ranx has no judgment-group measures: "
-            "use ties='docid' (trec_eval's order) or 'input'"
-        )
+    check_tie_order(ties, family_ranx_lacks="judgment-group")
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
     return GroupedRun(

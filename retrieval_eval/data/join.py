@@ -123,8 +123,7 @@ def rank_judged(qrels: Qrels, run: Run, *, duplicates: str = "raise", ties: str 
 def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple:
     """The arguments of the join kernels, after checking the policies and the id kinds."""
     policy = duplicate_policy_code(duplicates, what="run duplicates")
-    if ties not in TIE_ORDERS:
-        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    check_tie_order(ties)
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
     return (
@@ -146,6 +145,18 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
         qrels.doc_ids.data,
         run.doc_ids.is_string,
     )
+
+
+def check_tie_order(ties: object, *, family_ranx_lacks: str | None = None) -> None:
+    """Raise :class:`ConfigError` unless ``ties`` is one of :data:`~retrieval_eval.policies.TIE_ORDERS`,
+    or when it is ``"ranx"`` for a family of measures ranx does not have (``family_ranx_lacks`` names it)."""
+    if ties not in TIE_ORDERS:
+        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    if ties == "ranx" and family_ranx_lacks is not None:
+        raise ConfigError(
+            f"ties='ranx' orders ties as ranx does, and ranx has no {family_ranx_lacks} measures: "
+            "use ties='docid' (trec_eval's order) or 'input'"
+        )
 
 
 def _tie_order(run: Run, duplicate_policy: int, ties: str) -> tuple[int, np.ndarray]:

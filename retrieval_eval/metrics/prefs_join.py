@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..data._table import describe_row, duplicate_policy_code
+from ..data.join import check_tie_order
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
 from ..kernels.prefs_index import index_preference_judgments
 from ..kernels.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
 from ..kernels.tiebreak import TIES_INPUT_ORDER
-from ..policies import TIE_ORDERS
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
@@ -90,13 +90,7 @@ def rank_preferences(qrels: Qrels, run: Run, duplicates: str, ties: str) -> Pref
 
     ``duplicates``: the score of a document the run repeats (``"raise"``: an error naming its row).
     """
-    if ties not in TIE_ORDERS:
-        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
-    if ties == "ranx":
-        raise ConfigError(
-            "ties='ranx' orders ties as ranx does, and ranx has no preference measures: "
-            "use ties='docid' (trec_eval's order) or 'input'"
-        )
+    check_tie_order(ties, family_ranx_lacks="preference")
     policy = duplicate_policy_code(duplicates, what="run duplicates")
     if qrels.doc_ids.is_string != run.doc_ids.is_string:
         raise InputError(
