@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 from retrieval_eval.errors import ConfigError, InputError
+from retrieval_eval.io.arrays import arrow_array, text_array
 from retrieval_eval.io.columns import resolve_columns
 from retrieval_eval.io.ecosystem import dataset_rows, nested_columns, tuple_columns
 from retrieval_eval.io.jsonio import has_temporal, read_json_records, read_json_source
@@ -215,6 +216,9 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
     NaN counts as missing (null) except for scores, where NaN is a value the data layer
     judges; so is it in Arrow's ``from_pandas`` convention.
     """
+    plain = _plain_list_array(values, role) if isinstance(values, list) else None
+    if plain is not None:
+        return pa.chunked_array([plain])
     try:
         array = pa.array(values, from_pandas=role != "score")
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
@@ -223,6 +227,29 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
     # A pandas column backed by several Arrow chunks (pandas 3 strings from read_parquet) already
     # converts to a ChunkedArray; wrapping it again would rebuild it one Python value at a time.
     return array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
+
+
+def _plain_list_array(values: list, role: str) -> pa.Array | None:
+    """A list of only strs (ids, groups), only ints, or only floats (scores) as Arrow, through its
+    bytes or numpy: ``pa.array`` imports pandas (0.3 s) to check for a Series. None for any other
+    list, which ``pa.array`` converts (and names the value that breaks it)."""
+    if not values or role not in ("id", "group", "score", "relevance", "level"):
+        return None
+    if role in ("id", "group"):
+        try:
+            return text_array(values)
+        except (TypeError, UnicodeEncodeError):
+            pass
+    kinds = set(map(type, values))
+    # Floats only as scores: elsewhere NaN means missing, which pa.array's from_pandas decides.
+    if kinds == {float} and role == "score":
+        return arrow_array(np.array(values, dtype=np.float64))
+    if kinds == {int}:
+        try:
+            return arrow_array(np.array(values, dtype=np.int64))
+        except OverflowError:  # past int64: pa.array's error names the value
+            return None
+    return None
 
 
 def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:

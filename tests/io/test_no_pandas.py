@@ -90,3 +90,17 @@ def test_azure_rows_from_json_lines_do_not_import_pandas(tmp_path):
         tmp_path,
     )
     assert out.strip() == "['a', 'b'] 2 1 False"
+
+
+def test_nested_dicts_and_records_are_read_without_pandas(tmp_path):
+    out = _run_python(
+        """
+        import retrieval_eval as rx
+        qrels = {"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 1}}
+        run = {"q1": {"d1": 0.5, "d2": 1.5}, "q2": {"d3": 2.0, "d9": 1.0}}
+        records = [{"query_id": q, "doc_id": d, "score": s} for q, docs in run.items() for d, s in docs.items()]
+        print(rx.evaluate(qrels, run, ["map"]).means == rx.evaluate(qrels, records, ["map"]).means, "pandas" in sys.modules)
+        """,
+        tmp_path,
+    )
+    assert out.split() == ["True", "False"]
