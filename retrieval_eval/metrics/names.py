@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import ConfigError
+
 _GRAMMAR = re.compile(
     r"^(?P<name>[a-z][a-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*))?$"
 )
@@ -95,3 +97,18 @@ def number_text(value: int | str) -> str:
     """A number as the message shows it: whole up to 40 digits, else its length (Python prints no int of 4300+)."""
     text = value.strip() if isinstance(value, str) else (str(value) if value.bit_length() <= 128 else "")
     return text if text and len(text) <= 40 else "a number of more than 40 digits"
+
+
+def relevance_level_value(name: str, value: int | str) -> int:
+    """A relevance level (an int, or its digits with an optional sign) that fits int64, else a ConfigError naming ``name``."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise ConfigError(f"{name} must be an integer, got {value!r}")
+        digits = text.lstrip("+-").lstrip("0")
+        number = int(text) if len(digits) <= 19 else MAX_INTEGER + 1
+    else:
+        number = value
+    if not -MAX_INTEGER - 1 <= number <= MAX_INTEGER:
+        raise ConfigError(f"{name} must be an integer from -2^63 to 2^63 - 1, got {number_text(value)}")
+    return int(number)

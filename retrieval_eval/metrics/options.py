@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_ORDERS
-from .names import MAX_INTEGER, number_text, positive_integer
+from .names import MAX_INTEGER, number_text, positive_integer, relevance_level_value
 
 #: Azure's evaluator scores the top 3.
 DEFAULT_K = 3
@@ -178,8 +178,6 @@ def _relevance_level(value: Any) -> int:
     """trec_eval's ``-l`` takes any long: an integer that fits int64 (0 and negative levels too)."""
     if not (_is_integer(value) or isinstance(value, str)):
         raise ConfigError(f"rel_level must be an integer, got {value!r}")
-    from .registry import relevance_level_value
-
     return relevance_level_value("rel_level", int(value) if _is_integer(value) else value)
 
 

@@ -12,7 +12,7 @@ from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
 from .families import FAMILIES
 from .family import Family
-from .names import MAX_INTEGER, Metric, number_text, parse_cutoff, positive_integer, split_name
+from .names import MAX_INTEGER, Metric, number_text, parse_cutoff, positive_integer, relevance_level_value, split_name
 
 
 class Registry:
@@ -187,21 +187,6 @@ def _relevance_level(key: str, value: str) -> str:
     documents marked unjudged.
     """
     return str(relevance_level_value(f"parameter {key}", value))
-
-
-def relevance_level_value(name: str, value: int | str) -> int:
-    """A relevance level (an int, or its digits with an optional sign) that fits int64, else a ConfigError naming ``name``."""
-    if isinstance(value, str):
-        text = value.strip()
-        if not re.fullmatch(r"[+-]?\d+", text):
-            raise ConfigError(f"{name} must be an integer, got {value!r}")
-        digits = text.lstrip("+-").lstrip("0")
-        number = int(text) if len(digits) <= 19 else MAX_INTEGER + 1
-    else:
-        number = value
-    if not -MAX_INTEGER - 1 <= number <= MAX_INTEGER:
-        raise ConfigError(f"{name} must be an integer from -2^63 to 2^63 - 1, got {number_text(value)}")
-    return int(number)
 
 
 def _positive(name: str, value: int | str) -> int:
