@@ -29,9 +29,8 @@ from ir_measures import (  # noqa: E402  (after the skip)
 
 from retrieval_eval.compat import ir_measures_provider  # noqa: E402
 from retrieval_eval.compat.ir_measures_provider import RetrievalEvalEvaluator, provider, register, unregister  # noqa: E402
+from tests.peer_collections import collections, frames  # noqa: E402
 
-DOCS = [f"d{i}" for i in range(10)] + ["a", "ab", "B", "é"]
-GRID = [x / 4 for x in range(-12, 13)]
 
 
 def pytrec_eval_measures(rel: int) -> list:
@@ -50,41 +49,6 @@ def pytrec_eval_measures(rel: int) -> list:
 def judged_only_measures(rel: int) -> list:
     ranked = {"rel": rel, "judged_only": True}
     return [AP(**ranked), P(**ranked) @ 5, RR(**ranked), nDCG(judged_only=True) @ 5, SetF(**ranked), Success(**ranked) @ 3]
-
-
-@st.composite
-def collections(draw, *, distinct: bool):
-    """qrels {query: {doc: label}} and run {query: {doc: score}}, some queries on one side only.
-
-    Each judged query has a label >= 0 (pytrec_eval 0.5.11 crashes or loops on one whose labels
-    are all negative: see the test of that case).
-    """
-    qrels, run = {}, {}
-    for query in (f"q{i}" for i in range(draw(st.integers(1, 6)))):
-        side = draw(st.sampled_from(["both", "both", "both", "qrels", "run"]))
-        if side != "run":
-            judged = draw(st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 4), min_size=1, max_size=12))
-            if max(judged.values()) < 0:
-                judged[next(iter(judged))] = 0
-            qrels[query] = judged
-        if side != "qrels":
-            docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=14, unique=True))
-            if distinct:
-                scores = draw(st.permutations(GRID))[: len(docs)]
-            else:
-                scores = draw(st.lists(st.sampled_from(GRID), min_size=len(docs), max_size=len(docs)))
-            run[query] = dict(zip(docs, scores))
-    return qrels, run
-
-
-def frames(qrels: dict, run: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
-    qrels_frame = pd.DataFrame(
-        [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()], columns=["query_id", "doc_id", "relevance"]
-    )
-    run_frame = pd.DataFrame(
-        [(q, d, s) for q, docs in run.items() for d, s in docs.items()], columns=["query_id", "doc_id", "score"]
-    )
-    return qrels_frame, run_frame
 
 
 def per_query(metrics) -> dict:

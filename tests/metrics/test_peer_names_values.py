@@ -21,13 +21,12 @@ from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, evaluate
 from retrieval_eval.metrics.peer_names import parse_peer
+from tests.peer_collections import DOCS, GRID, collections
+from tests.peer_collections import frames as nested_frames
 
 irm = pytest.importorskip("ir_measures")
 ranx = pytest.importorskip("ranx")
 
-DOCS = [f"d{i}" for i in range(10)] + ["a", "ab", "B", "é"]
-# Exact in float32 (pytrec_eval's scores), with ties.
-GRID = [x / 4 for x in range(-12, 13)]
 
 
 # ir_measures measures (built from its objects) computed by pytrec_eval, at a relevance level. Those with
@@ -43,43 +42,10 @@ def _pytrec_eval_measures(rel: int) -> list:
     ]
 
 
-@st.composite
-def collections(draw, *, distinct: bool, numeric_ids: bool = False, labels=st.integers(-1, 4), one_sided: bool = True):
-    """qrels {query: {doc: label}} and run {query: {doc: score}}, queries on one side only among them (``one_sided``).
-
-    Each judged query has a label >= 0 (pytrec_eval 0.5.11 crashes or loops on one whose labels
-    are all negative); ``distinct``: no two documents of a query share a score.
-    """
-    queries = [str(i) if numeric_ids else f"q{i}" for i in range(draw(st.integers(1, 6)))]
-    qrels, run = {}, {}
-    for query in queries:
-        side = draw(st.sampled_from(["both", "both", "both", "qrels", "run"])) if one_sided else "both"
-        if side != "run":
-            judged = draw(st.dictionaries(st.sampled_from(DOCS), labels, min_size=1, max_size=12))
-            if max(judged.values()) < 0:
-                judged[next(iter(judged))] = 0
-            qrels[query] = judged
-        if side != "qrels":
-            docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=14, unique=True))
-            if distinct:
-                scores = draw(st.permutations(GRID))[: len(docs)]
-            else:
-                scores = draw(st.lists(st.sampled_from(GRID), min_size=len(docs), max_size=len(docs)))
-            run[query] = dict(zip(docs, scores))
-    if not qrels:
-        qrels[queries[0]] = {"d0": 1}
-    return qrels, run
-
-
 def frames(qrels: dict, run: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The collections as ir_measures' frames (object columns: ranx's readers refuse pandas' string dtype)."""
-    qrels_frame = pd.DataFrame(
-        [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()], columns=["query_id", "doc_id", "relevance"]
-    )
-    run_frame = pd.DataFrame(
-        [(q, d, s) for q, docs in run.items() for d, s in docs.items()], columns=["query_id", "doc_id", "score"]
-    )
     ids = {"query_id": object, "doc_id": object}
+    qrels_frame, run_frame = nested_frames(qrels, run)
     return qrels_frame.astype(ids), run_frame.astype(ids)
 
 
@@ -112,25 +78,25 @@ def agree(measures: list, qrels: dict, run: dict, *, judged_only: bool = False, 
             assert math.isclose(value, want, rel_tol=0, abs_tol=abs_tol), (str(measure), str(metric), query, value, want)
 
 
-@given(data=collections(distinct=False), rel=st.integers(1, 3))
+@given(data=collections(always_judged=True, distinct=False), rel=st.integers(1, 3))
 def test_the_measures_of_pytrec_eval_equal_their_registry_metrics(data, rel):
     agree(_pytrec_eval_measures(rel), *data)
 
 
-@given(data=collections(distinct=False), gains=st.dictionaries(st.integers(0, 4), st.integers(0, 6), max_size=4))
+@given(data=collections(always_judged=True, distinct=False), gains=st.dictionaries(st.integers(0, 4), st.integers(0, 6), max_size=4))
 def test_ndcg_with_a_gain_map_equals_ndcg_with_gains(data, gains):
     # Alone: ir_measures 0.4.3 mixes up nDCG and nDCG(gains=...) asked together (the provider's tests show it).
     agree([irm.nDCG(gains=gains)], *data)
 
 
-@given(data=collections(distinct=False), rel=st.integers(1, 3))
+@given(data=collections(always_judged=True, distinct=False), rel=st.integers(1, 3))
 def test_judged_only_is_trec_eval_s_minus_j(data, rel):
     at = {"rel": rel, "judged_only": True}
     measures = [irm.AP(**at), irm.P(**at) @ 5, irm.RR(**at), irm.nDCG(judged_only=True) @ 5, irm.SetF(**at), irm.Success(**at) @ 3]
     agree(measures, *data, judged_only=True)
 
 
-@given(data=collections(distinct=True), cutoff=st.integers(1, 12))
+@given(data=collections(always_judged=True, distinct=True), cutoff=st.integers(1, 12))
 def test_judged_and_msmarco_s_rr_at_k_equal_their_registry_metrics(data, cutoff):
     # Negative labels are judged (in the qrels) for Judged, as for judged@k.
     agree([irm.Judged @ cutoff, irm.RR @ cutoff, irm.RR(rel=2) @ cutoff], *data)
@@ -139,7 +105,7 @@ def test_judged_and_msmarco_s_rr_at_k_equal_their_registry_metrics(data, cutoff)
 # ir_measures' ranx provider fails unless the run has every judged query, and the run only those.
 @pytest.mark.filterwarnings("ignore::numba.NumbaPerformanceWarning")
 @settings(max_examples=40)
-@given(data=collections(distinct=True, one_sided=False))
+@given(data=collections(always_judged=True, distinct=True, one_sided=False))
 def test_exponential_ndcg_equals_ndcg_burges(data):
     # ranx computes nDCG(dcg='exp-log2') without a cutoff; gdeval (perl) with one, printing 5 decimals.
     agree([irm.nDCG(dcg="exp-log2")], *data)
@@ -150,7 +116,7 @@ needs_perl = pytest.mark.skipif(not irm.gdeval.is_available(), reason="gdeval ne
 
 @needs_perl
 @settings(max_examples=40)
-@given(data=collections(distinct=True, numeric_ids=True, labels=st.integers(-1, 4)), cutoff=st.integers(1, 12))
+@given(data=collections(always_judged=True, distinct=True, numeric_ids=True, labels=st.integers(-1, 4)), cutoff=st.integers(1, 12))
 def test_gdeval_s_ndcg_at_k_equals_ndcg_burges_at_k_to_its_five_decimals(data, cutoff):
     agree([irm.nDCG(dcg="exp-log2") @ cutoff], *data, abs_tol=5e-6)
 
