@@ -62,7 +62,10 @@ def test_bounds_hold(data, scale, k):
         low, high = definition.bounds(*scale)
         column = table[str(example_metric(definition, k))].to_numpy(dtype=float)
         defined = column[~np.isnan(column)]
-        assert (defined >= low).all() and (defined <= high).all(), (definition.name, defined, low, high)
+        # The bounds are exact in real arithmetic; trec_eval's sums of float terms may pass them by
+        # rounding (rbp_resid of 12 unjudged documents, sum of (1-p)p^i plus p^12, is 1.0000000000000002).
+        slack = 4 * np.finfo(np.float64).eps * max(1.0, abs(low), abs(high))
+        assert (defined >= low - slack).all() and (defined <= high + slack).all(), (definition.name, defined, low, high)
 
 
 def perfect_run(gt):
