@@ -28,13 +28,15 @@ class SweepResult:
     """``leaderboard`` (see :class:`~.ranking.Leaderboard`); ``parameters`` (one row per
     configuration); ``effects`` (the objective's marginal effect of each parameter, None without
     parameters); ``pareto`` (on the front or not, None without cost columns); ``sources`` (the
-    qrels and runs given as paths, which :meth:`write` and the HTML report never write over)."""
+    qrels and runs given as paths, which :meth:`write` and the HTML report never write over);
+    ``costs`` (the columns of ``parameters`` that are costs, lower is cheaper, in the order given)."""
 
     leaderboard: Leaderboard
     parameters: pd.DataFrame
     effects: pd.DataFrame | None
     pareto: pd.Series | None
     sources: tuple[str, ...] = ()
+    costs: tuple[str, ...] = ()
 
     @property
     def table(self) -> pd.DataFrame:
@@ -97,7 +99,7 @@ def sweep(
     higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
     sources = tuple(os.fspath(path) for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike)))
-    return SweepResult(board, known, effects, front, sources)
+    return SweepResult(board, known, effects, front, sources, tuple(costs))
 
 
 def _cost_columns(costs: Any, parameters: pd.DataFrame) -> list[str]:
