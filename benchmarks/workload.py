@@ -66,10 +66,14 @@ def write_trec(workload: Workload, qrels_path: Path, run_path: Path) -> None:
     pd.DataFrame({"q": q["query_id"], "it": 0, "d": q["doc_id"], "r": q["relevance"]}).to_csv(
         qrels_path, sep=" ", header=False, index=False
     )
-    r = workload.run
-    rank = r.groupby("query_id", sort=False).cumcount() + 1
-    pd.DataFrame({"q": r["query_id"], "Q0": "Q0", "d": r["doc_id"], "rank": rank, "s": r["score"], "tag": "sample"}).to_csv(
-        run_path, sep=" ", header=False, index=False
+    write_trec_run(workload.run, run_path, tag="sample")
+
+
+def write_trec_run(run: pd.DataFrame, path: Path, *, tag: str) -> None:
+    """``run`` (rows in rank order per query) as a TREC run file: ``query Q0 doc rank score tag``."""
+    rank = run.groupby("query_id", sort=False).cumcount() + 1
+    pd.DataFrame({"q": run["query_id"], "Q0": "Q0", "d": run["doc_id"], "rank": rank, "s": run["score"], "tag": tag}).to_csv(
+        path, sep=" ", header=False, index=False
     )
 
 
@@ -77,6 +81,31 @@ def write_azure_jsonl(workload: Workload, path: Path) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for row in workload.azure_rows():
             out.write(json.dumps(row) + "\n")
+
+
+def second_retriever(workload: Workload, *, seed: int = 1) -> pd.DataFrame:
+    """A second run of the same queries, as a dense retriever beside a keyword one would give.
+
+    Each query ranks the union of the run's documents and its judged documents by a noisy key
+    that rises with the label (``normal + 0.25 * label``, unjudged label 0) and keeps as many as the
+    run has, so the two runs overlap in part and each finds relevant documents the other misses.
+    Scores are cosine-like, in (0, 1), rounded to 3 decimals (a few ties). Queries in the run's
+    order, each query's rows in rank order.
+    """
+    rng = np.random.default_rng(seed)
+    run, qrels = workload.run, workload.qrels
+    candidates = pd.concat([run[["query_id", "doc_id"]], qrels[["query_id", "doc_id"]]]).drop_duplicates()
+    candidates = candidates.merge(qrels, on=["query_id", "doc_id"], how="left")
+    label = candidates["relevance"].fillna(0).to_numpy(dtype=np.float64)
+    candidates["key"] = rng.normal(size=len(candidates)) + 0.25 * label
+    candidates["query"] = candidates["query_id"].map({query: code for code, query in enumerate(run["query_id"].unique())})
+    candidates = candidates.sort_values(["query", "key"], ascending=[True, False], kind="stable")
+    depth = candidates["query_id"].map(run.groupby("query_id").size())
+    rank = candidates.groupby("query_id", sort=False).cumcount()
+    kept = candidates[rank < depth]
+    key = kept["key"].to_numpy()
+    score = np.round(1.0 / (1.0 + np.exp(-key / 2.0)), 3)
+    return pd.DataFrame({"query_id": kept["query_id"].to_numpy(), "doc_id": kept["doc_id"].to_numpy(), "score": score})
 
 
 def _ids(prefix: str, numbers: np.ndarray) -> np.ndarray:
