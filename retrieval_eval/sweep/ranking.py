@@ -64,7 +64,8 @@ class Leaderboard:
     configurations x queries; every mean is over these aligned queries. ``metrics``: the metric
     columns, objective included, by the names asked for (``canonical`` maps each to the registry's
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
-    queries left out).
+    queries left out). ``alpha``: the level of the tests (``tied_with_best`` is a Holm-adjusted
+    randomization p-value above it).
     """
 
     table: pd.DataFrame
@@ -73,6 +74,7 @@ class Leaderboard:
     metrics: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     canonical: dict[str, str] = field(default_factory=dict)
+    alpha: float = ALPHA.default
 
     def __repr__(self) -> str:
         return views.leaderboard_repr(self)
@@ -159,7 +161,7 @@ def leaderboard(
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
     canonical = {name: str(metric) for name, metric in named}
-    return Leaderboard(table, scores.loc[order], goal, metric_list, notes, canonical)
+    return Leaderboard(table, scores.loc[order], goal, metric_list, notes, canonical, alpha)
 
 
 def _objective(objective: str | None, named: list[tuple[str, Metric]], options: EvaluationOptions) -> tuple[str, Metric]:
