@@ -1,0 +1,149 @@
+"""ranx's normalizations of the runs before fusion: per query and run (``borda``: across the runs).
+
+The formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion_norm`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..io.arrays import read_only
+from ..kernels import fusion_norm as kernels
+from .aligned import AlignedRuns
+from .method import unknown_name
+
+#: The normalizations, by ranx's name (``ranx.fuse(norm=...)``); None fuses the scores as they are.
+NORMALIZATIONS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
+#: Other spellings: ranx's own (``min_max``) and the common name of ``zmuv``; "none" is None.
+NORMALIZATION_ALIASES = {
+    "min_max": "min-max",
+    "minmax": "min-max",
+    "min_max_inverted": "min-max-inverted",
+    "z-score": "zmuv",
+    "zscore": "zmuv",
+    "z_score": "zmuv",
+}
+_CODES = {
+    "min-max": kernels.MIN_MAX,
+    "min-max-inverted": kernels.MIN_MAX_INVERTED,
+    "max": kernels.MAX,
+    "sum": kernels.SUM,
+    "zmuv": kernels.ZMUV,
+    "rank": kernels.RANK,
+}
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """The runs as ranx's fusion functions read them after a normalization.
+
+    Attributes
+    ----------
+    norm
+        The normalization's canonical name (None: the scores as they are).
+    scores
+        float64[n_rows, n_runs]: the normalized score of each aligned row in each run, NaN
+        where the normalized run lacks the document. ``borda`` fills every cell (ranx gives a
+        run's missing candidates a score too).
+    ranks
+        int64[n_rows, n_runs]: the document's 1-based position in the normalized run (what
+        rank-based methods such as ``rrf`` read), 0 where it lacks it. The aligned ranks,
+        except: ``min-max-inverted`` re-sorts each run by its new scores (as ranx does);
+        ``borda`` lists every query's candidates in one order for every run, so a row's
+        position is its position among the query's aligned rows.
+    depths
+        int64[n_queries, n_runs]: the normalized run's documents per query (``borda``: the
+        query's candidates, for every run).
+
+    Every array is read-only.
+    """
+
+    norm: str | None
+    scores: np.ndarray
+    ranks: np.ndarray
+    depths: np.ndarray
+
+    @property
+    def order_determined(self) -> bool:
+        """False under ``borda``: ranx lists the candidates by iterating a Python set (module docstring)."""
+        return self.norm != "borda"
+
+
+def normalization_name(norm: str | None) -> str | None:
+    """The canonical name of a normalization (None, or "none", for none); an unknown one is an error with the closest names."""
+    if norm is None:
+        return None
+    if isinstance(norm, str):
+        lowered = norm.lower()
+        if lowered == "none":
+            return None
+        if lowered in NORMALIZATIONS:
+            return lowered
+        if lowered in NORMALIZATION_ALIASES:
+            return NORMALIZATION_ALIASES[lowered]
+    raise unknown_name("normalization", norm, [*NORMALIZATIONS, "none"])
+
+
+def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:
+    """The aligned runs normalized as ``ranx.fuse(runs, norm=norm)`` normalizes them.
+
+    Parameters
+    ----------
+    aligned
+        The runs (:func:`~retrieval_eval.fusion.align`).
+    norm
+        One of :data:`NORMALIZATIONS` (or an alias), or None (``"none"``) for none.
+
+    ``borda`` builds, for each query, the candidates (the union of the runs' documents) from a
+    Python ``set``, whose order ranx does not fix (it changes with ``PYTHONHASHSEED``), and
+    every normalized run lists them in that order: here they are in the aligned rows' order
+    (run 0's documents, then those only run 1 has, ...). The scores do not depend on it; what
+    a method reads from the positions does (``rrf`` after ``borda`` gives each document
+    ``n_runs / (k + position)``), and so does the order of ties in the fused run.
+
+    An infinite input score has no normalized value where ranx computes NaN (``inf - inf``,
+    ``inf / inf``): that is an error naming the run and the query, never a silent NaN.
+
+    Examples
+    --------
+    >>> from retrieval_eval.fusion import align
+    >>> aligned = align([{"q": {"a": 3.0, "b": 1.0}}, {"q": {"b": 2.0}}])
+    >>> normalize(aligned, "min-max").scores.tolist()
+    [[1.0, nan], [0.0, 0.0]]
+    >>> normalize(aligned, "borda").scores.tolist()
+    [[1.0, 0.75], [0.5, 1.0]]
+    """
+    name = normalization_name(norm)
+    if name is None:
+        return Normalized(None, aligned.scores, aligned.ranks, aligned.depths)
+    if name == "borda":
+        return _borda(aligned)
+    values, ranks = kernels.normalize_scores(aligned.offsets, aligned.scores, aligned.ranks, aligned.depths, _CODES[name])
+    _refuse_undefined(aligned, values, name)
+    return Normalized(name, read_only(values), read_only(ranks) if name == "min-max-inverted" else aligned.ranks, aligned.depths)
+
+
+def _borda(aligned: AlignedRuns) -> Normalized:
+    values = kernels.borda_scores(aligned.offsets, aligned.ranks, aligned.depths)
+    counts = aligned.rows_per_query
+    positions = np.arange(aligned.n_rows, dtype=np.int64) - np.repeat(aligned.offsets[:-1], counts) + 1
+    ranks = np.repeat(positions[:, None], aligned.n_runs, axis=1)
+    depths = np.repeat(counts[:, None], aligned.n_runs, axis=1)
+    return Normalized("borda", read_only(values), read_only(ranks), read_only(depths))
+
+
+def _refuse_undefined(aligned: AlignedRuns, values: np.ndarray, name: str) -> None:
+    """An error naming the first run and query where a present document's normalized score is NaN."""
+    undefined = np.isnan(values) & (aligned.ranks > 0)
+    if not undefined.any():
+        return
+    row, run = (int(i[0]) for i in np.nonzero(undefined))
+    query = int(np.searchsorted(aligned.offsets, row, side="right") - 1)
+    raise InputError(
+        f"query {aligned.query_ids[query].as_py()!r}: the scores include an infinity, which "
+        f"{name!r} normalization cannot scale (ranx gives NaN); use norm='rank', 'borda' or None",
+        source=aligned.run_names[run],
+    )
