@@ -14,13 +14,18 @@ random generator is numpy's PCG64 with a fixed ``seed``: results are reproducibl
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 from scipy import stats
 
+from ..kernels.resampling import resample_counts, sign_flips
 from .settings import LEVEL, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 
 _BATCH_CELLS = 4_000_000  # draws x queries per batch: about 32 MB of float64
+
+#: ``progress(done, total)``: draws (resamples or rounds) done so far, called after each batch.
+DrawProgress = Callable[[int, int], None]
 
 
 def paired_t_test(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -34,11 +39,19 @@ def paired_t_test(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray,
     Returns ``(t, p)``, one value per configuration.
     """
     scores, baseline = _paired(scores, baseline)
-    differences = scores - baseline
+    return t_test_of_differences(scores - baseline)
+
+
+def t_test_of_differences(differences: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`paired_t_test` given the per-query differences d (rows x queries, checked by the caller).
+
+    ``scipy.stats.ttest_rel(a, b)`` is the one-sample test of ``a - b`` against 0, so both give
+    the same bits for the same differences.
+    """
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         # scipy warns of precision loss on nearly identical scores; its values are still the ones given.
         warnings.simplefilter("ignore", RuntimeWarning)
-        t, p = stats.ttest_rel(scores, np.broadcast_to(baseline, scores.shape), axis=-1)
+        t, p = stats.ttest_1samp(differences, 0.0, axis=-1)
         t, p = np.asarray(t, dtype=np.float64).copy(), np.asarray(p, dtype=np.float64).copy()
         constant = np.all(differences == differences[..., :1], axis=-1)
         mean = differences.mean(axis=-1)
@@ -48,7 +61,12 @@ def paired_t_test(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray,
 
 
 def randomization_test(
-    scores: np.ndarray, baseline: np.ndarray, *, rounds: int = ROUNDS.default, seed: int = SEED.default
+    scores: np.ndarray,
+    baseline: np.ndarray,
+    *,
+    rounds: int = ROUNDS.default,
+    seed: int = SEED.default,
+    progress: DrawProgress | None = None,
 ) -> np.ndarray:
     """Two-sided paired (Fisher) randomization test of each row of ``scores`` against ``baseline``.
 
@@ -56,11 +74,22 @@ def randomization_test(
     difference d_q is arbitrary. Each round flips every sign with probability 1/2 (the same flips
     for every configuration); the p-value is (1 + the rounds whose |mean(s * d)| >= |mean(d)|)
     / (1 + rounds), an estimate that is never 0 (with ``rounds`` draws no p-value below
-    1 / (1 + rounds) can be shown). Identical scores give 1.
+    1 / (1 + rounds) can be shown). Identical scores give 1. ``progress(done, total)`` is
+    called with the rounds done after each batch of them.
     """
     scores, baseline = _paired(scores, baseline)
+    return randomization_test_of_differences(scores - baseline, rounds=rounds, seed=seed, progress=progress)
+
+
+def randomization_test_of_differences(
+    differences: np.ndarray, *, rounds: int, seed: int, progress: DrawProgress | None = None
+) -> np.ndarray:
+    """:func:`randomization_test` given the per-query differences d (rows x queries, checked by the caller).
+
+    The flips depend only on ``seed`` and the number of queries: rows tested in separate calls
+    with the same seed see the same flips.
+    """
     rounds, seed = ROUNDS.check(rounds), SEED.check(seed)
-    differences = scores - baseline
     n = differences.shape[-1]
     observed = np.abs(differences.sum(axis=-1))
     # Compare sums, not means, so that no division rounds the observed statistic differently;
@@ -68,15 +97,27 @@ def randomization_test(
     threshold = observed - 1e-12 * np.maximum(observed, 1.0)
     rng = np.random.default_rng(seed)
     at_least = np.zeros(differences.shape[:-1], dtype=np.int64)
-    for size in _batches(rounds, n):
-        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1
-        flipped = np.abs(signs.astype(np.float64) @ differences.T)  # rounds x configurations
+    sizes = _batches(rounds, n)
+    signs = np.empty((sizes[0], n))  # one buffer for every batch: no fresh pages to fault in each time
+    done = 0
+    for size in sizes:
+        batch = signs[:size]
+        sign_flips(rng.integers(0, 2, size=(size, n), dtype=np.int8), batch)
+        flipped = np.abs(batch @ differences.T)  # rounds x configurations
         at_least += np.count_nonzero(flipped >= threshold, axis=0)
+        done += size
+        if progress is not None:
+            progress(done, rounds)
     return (1 + at_least) / (1 + rounds)
 
 
 def bootstrap_ci(
-    scores: np.ndarray, *, resamples: int = RESAMPLES.default, level: float = LEVEL.default, seed: int = SEED.default
+    scores: np.ndarray,
+    *,
+    resamples: int = RESAMPLES.default,
+    level: float = LEVEL.default,
+    seed: int = SEED.default,
+    progress: DrawProgress | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap confidence interval of the mean of each row of ``scores`` (configurations x queries).
 
@@ -85,7 +126,8 @@ def bootstrap_ci(
     the (1 - level) / 2 and (1 + level) / 2 quantiles of those means (numpy's linear
     interpolation). Returns ``(low, high)``, one value per configuration. ``resamples`` x
     configurations x 8 bytes of means are held at once, within the bound of
-    :func:`~.settings.check_bootstrap_memory`.
+    :func:`~.settings.check_bootstrap_memory`. ``progress(done, total)`` is called with the
+    resamples done after each batch of them.
     """
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim not in (1, 2) or scores.shape[-1] == 0:
@@ -96,14 +138,17 @@ def bootstrap_ci(
     n = matrix.shape[-1]
     rng = np.random.default_rng(seed)
     means = np.empty((resamples, matrix.shape[0]))
+    sizes = _batches(resamples, n)
+    counts = np.empty((sizes[0], n))  # one buffer for every batch, as in the randomization test
     done = 0
-    for size in _batches(resamples, n):
-        picks = rng.integers(0, n, size=(size, n))
+    for size in sizes:
         # How often each query was drawn in each resample: the means are one matrix product.
-        cells = (np.arange(size)[:, None] * n + picks).ravel()
-        counts = np.bincount(cells, minlength=size * n).reshape(size, n).astype(np.float64)
-        means[done : done + size] = counts @ matrix.T / n
+        batch = counts[:size]
+        resample_counts(rng.integers(0, n, size=(size, n)), batch)
+        means[done : done + size] = batch @ matrix.T / n
         done += size
+        if progress is not None:
+            progress(done, resamples)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return (low, high) if scores.ndim == 2 else (low[0], high[0])
 

@@ -23,6 +23,7 @@ from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
 from retrieval_eval.metrics.trec_relstring import relevance_strings
+from retrieval_eval.sweep.stats import bootstrap_ci, randomization_test
 from tests.executions.fixtures import ODSP, example_telemetry
 
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled builds are Python too without the JIT")
@@ -110,6 +111,9 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     f1_scores(pa.chunked_array([answers]), pa.chunked_array([answers[::-1]]))
     for lines in (True, False):  # JSON checked before parsing: per line (JSON Lines) and as one document
         check_json_bytes(b'{"a": [1, "]\\"[", {"b": []}]}\n[[]]\n', "<json>", lines=lines)
+    scores = rng.random((3, 25))  # a leaderboard's statistics: the bootstrap's counts, the randomization test's signs
+    bootstrap_ci(scores, resamples=20)
+    randomization_test(scores[1:], scores[0], rounds=20)
     return calls
 
 
