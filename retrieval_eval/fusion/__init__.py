@@ -9,11 +9,18 @@ from .._lazy import lazy_attributes
 
 _EXPORTS = {
     "AlignedRuns": ".aligned",
+    "Fused": ".fusing",
     "FusionMethod": ".method",
+    "METHODS": ".methods",
+    "METHODS_BY_NAME": ".methods",
     "NORMALIZATIONS": ".normalization",
     "Normalized": ".normalization",
     "Parameter": ".method",
     "align": ".aligned",
+    "fuse": ".fusing",
+    "fused_run": ".fusing",
+    "fused_scores": ".fusing",
+    "fusion_method": ".methods",
     "normalization_name": ".normalization",
     "normalize": ".normalization",
 }

@@ -21,9 +21,10 @@ cell has a score, ``ranks`` is the row's position among the query's candidates a
 their number (see :mod:`retrieval_eval.fusion.normalization`).
 
 The fused run is ordered as ranx orders it: its documents as ranx inserted them into the fused
-dict, then numba's quicksort of ``-score`` (:func:`retrieval_eval.fusion.fuse.fused_run`). Most
-methods insert in the aligned rows' order (run 0's documents, then those only run 1 has, ...);
-one that does not says so with ``insertion``.
+dict, then numba's quicksort of ``-score`` (:func:`retrieval_eval.fusion.fusing.fused_run`). Most
+methods insert in the order the normalized runs meet the documents (run 0's, then those only
+run 1 has, ...: ``normalized.insertion``, None for the aligned rows' order); one that does not
+says so with ``insertion``.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class FusionMethod:
     insertion
         ``insertion(aligned, normalized, fused) -> int64[n_rows]``: each row's position in the
         order ranx inserts the query's documents into the fused dict (which orders ties); None
-        when that is the aligned rows' order.
+        when that is the order the normalized runs list them in (``normalized.insertion``).
     order_determined
         False where ranx's own order of the fused documents is not determined (it iterates a
         Python ``set`` of ids, whose order changes with ``PYTHONHASHSEED``): the order chosen

@@ -57,6 +57,11 @@ class Normalized:
     depths
         int64[n_queries, n_runs]: the normalized run's documents per query (``borda``: the
         query's candidates, for every run).
+    insertion
+        int64[n_rows]: each row's position within its query in the order ranx's fusion
+        functions first meet the documents (run 0's in its normalized order, then those only
+        run 1 has, ...), which orders the fused run's ties; None when that is the aligned
+        rows' order (every normalization but ``min-max-inverted``).
 
     Every array is read-only.
     """
@@ -65,6 +70,7 @@ class Normalized:
     scores: np.ndarray
     ranks: np.ndarray
     depths: np.ndarray
+    insertion: np.ndarray | None = None
 
     @property
     def order_determined(self) -> bool:
@@ -114,7 +120,7 @@ def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:
     >>> normalize(aligned, "min-max").scores.tolist()
     [[1.0, nan], [0.0, 0.0]]
     >>> normalize(aligned, "borda").scores.tolist()
-    [[1.0, 0.75], [0.5, 1.0]]
+    [[1.0, 0.5], [0.5, 1.0]]
     """
     name = normalization_name(norm)
     if name is None:
@@ -123,7 +129,12 @@ def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:
         return _borda(aligned)
     values, ranks = kernels.normalize_scores(aligned.offsets, aligned.scores, aligned.ranks, aligned.depths, _CODES[name])
     _refuse_undefined(aligned, values, name)
-    return Normalized(name, read_only(values), read_only(ranks) if name == "min-max-inverted" else aligned.ranks, aligned.depths)
+    if name != "min-max-inverted":
+        return Normalized(name, read_only(values), aligned.ranks, aligned.depths)
+    # ranx sorts the inverted runs again: their documents come in another order.
+    ranks = read_only(ranks)
+    insertion = read_only(kernels.first_appearance(aligned.offsets, ranks, aligned.depths))
+    return Normalized(name, read_only(values), ranks, aligned.depths, insertion)
 
 
 def _borda(aligned: AlignedRuns) -> Normalized:

@@ -149,3 +149,34 @@ def borda_scores(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray) -> 
                 else:
                     values[row, r] = 0.5 - ((depths[q, r] - 1) / (2 * candidates))
     return values
+
+
+def _insertion_example() -> tuple:
+    """One query, two rows, two runs: run 0 ranks the second row first."""
+    return read_only([0, 2], np.int64), read_only([[2, 0], [1, 1]], np.int64), read_only([[2, 1]], np.int64)
+
+
+@parallel_jit(example=_insertion_example)
+def first_appearance(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray) -> np.ndarray:
+    """Each row's position within its query in the order documents first appear, run after run, each run in rank order.
+
+    That is the order in which ranx's fusion functions insert a query's documents into the
+    fused dict (``for run in runs: for doc in run: ...``); for runs in their ranked order it
+    is the aligned rows' order itself. Returns int64[n_rows].
+    """
+    n_queries, n_runs = depths.shape
+    positions = np.full(ranks.shape[0], -1, dtype=np.int64)
+    for q in prange(n_queries):
+        start = offsets[q]
+        seen = 0
+        for r in range(n_runs):
+            n = depths[q, r]
+            ranked = np.empty(n, dtype=np.int64)
+            for row in range(start, offsets[q + 1]):
+                if ranks[row, r] > 0:
+                    ranked[ranks[row, r] - 1] = row
+            for i in range(n):
+                if positions[ranked[i]] < 0:
+                    positions[ranked[i]] = seen
+                    seen += 1
+    return positions
