@@ -1,5 +1,5 @@
 """Reports: tables of a sweep (Markdown, LaTeX, HTML), plots (matplotlib, optional), a self-contained
-HTML page. (The short views of every result, ``__repr__`` and ``_repr_html_``, are :mod:`retrieval_eval.views`.)
+HTML page and its Markdown twin. (The short views of every result, ``__repr__`` and ``_repr_html_``, are :mod:`retrieval_eval.views`.)
 
 """
 
@@ -7,6 +7,7 @@ from .._lazy import lazy_attributes
 
 _EXPORTS = {
     "html_report": ".html",
+    "markdown_report": ".markdown",
     "write_report": ".html",
     "to_html": ".tables",
     "to_latex": ".tables",

@@ -1,4 +1,12 @@
-"""A self-contained HTML report of a sweep: one file, no server, plots embedded as data URIs."""
+"""A self-contained HTML report of a sweep: one file, no server, no script, plots embedded as data URIs.
+
+The page, in order: the facts (objective, configurations, queries, the tests' level, costs), the
+leaderboard with its parameter, cost and Pareto columns, its notes, how to read it
+(:mod:`.legend`), the best against the runner-up and every pair (:mod:`.comparisons`, when the
+sweep computed them), the marginal effects, and the plots (:mod:`.plots`), each with a title and
+a caption. It fits a 1024-pixel-wide window: a table wider than the page scrolls inside its own
+box, and the plots scale to their column.
+"""
 
 from __future__ import annotations
 
@@ -10,40 +18,69 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..io.atomic import atomic_write
 from ..sweep.analysis import SweepResult
-from . import plots
-from .tables import to_html
+from . import plot_data, plots
+from .comparisons import head_to_head, pairwise_grid
+from .legend import facts, higher_is_better, reading_guide
+from .tables import BEST, WORSE, effects_grid, html_table, to_html
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }
-td:first-child, th:first-child { text-align: left; }
-img { max-width: 48%; margin: 0.5em; border: 1px solid #eee; }
+*, *::before, *::after { box-sizing: border-box; }
+body { font-family: system-ui, sans-serif; color: #222; line-height: 1.4; max-width: 80em;
+       margin: 0 auto; padding: 1em 1.5em; }
+p, dd, figcaption { overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1em; }
+.scroll.tall { max-height: 32em; overflow-y: auto; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.45em; text-align: left; white-space: nowrap; }
+th { background: #f3f3f3; position: sticky; top: 0; white-space: normal; vertical-align: bottom; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.best td:first-child { font-weight: bold; }
+tr.worse td:first-child { color: #9b1c1c; }
+dt { font-weight: bold; margin-top: 0.4em; }
+dd { margin: 0 0 0 1.5em; }
+.plots { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26em), 1fr)); gap: 1.5em; }
+figure { margin: 0; min-width: 0; }
+img { display: block; max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.85em; color: #555; margin-top: 0.3em; }
+.note { color: #6b4e00; }
+.side-by-side { display: flex; flex-wrap: wrap; gap: 0 2em; }
+.side-by-side > div { min-width: 0; max-width: 100%; }
 """
 
 
 def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots: bool = True) -> str:
-    """The report as one HTML document: the leaderboard (``*`` best, ``†`` significantly worse), notes,
-    marginal effects and, unless ``with_plots`` is False or matplotlib is missing, the plots."""
+    """The report of ``result`` as one HTML document (see the module's docstring); without plots when
+    ``with_plots`` is False, and with a note instead of them when matplotlib is missing."""
     board = result.leaderboard
-    table = result.table
     parts = [
         f"<h1>{html.escape(title)}</h1>",
-        f"<p>Objective: <b>{html.escape(board.objective)}</b>; {len(table)} configurations, "
-        f"{board.per_query.shape[1]} queries compared. * best; † significantly worse than the best "
-        "(Holm-adjusted randomization test).</p>",
-        to_html(table, board.metrics),
+        f'<p class="facts">{html.escape(facts(result))}</p>',
+        '<section id="leaderboard"><h2>Leaderboard</h2>',
+        f"<p>{BEST} best; {WORSE} significantly worse than the best; no mark: tied with the best "
+        '(see <a href="#reading">how to read the leaderboard</a>).</p>',
+        _scrolling(to_html(result)),
+        *(f'<p class="note">{html.escape(note)}</p>' for note in board.notes),
+        "</section>",
+        '<section id="reading"><h2>How to read the leaderboard</h2><dl>',
+        *(f"<dt>{html.escape(term)}</dt><dd>{html.escape(text)}</dd>" for term, text in reading_guide(result)),
+        "</dl></section>",
+        *_comparisons(result),
     ]
-    parts += [f'<p class="note">{html.escape(note)}</p>' for note in board.notes]
     if result.effects is not None:
-        effects = result.effects.to_html(index=False, float_format=lambda value: f"{value:.4f}", classes="effects")
-        parts += ["<h2>Marginal effects</h2>", effects]
+        parts += [
+            '<section id="effects"><h2>Marginal effects</h2>',
+            f"<p>The mean {html.escape(board.objective)} of the configurations with each value of each parameter "
+            "(delta: that mean minus the mean of all configurations).</p>",
+            _scrolling(html_table(effects_grid(result), css_class="effects")),
+            "</section>",
+        ]
     if with_plots:
         parts += _figures(result)
     body = "\n".join(parts)
     return (
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"<style>{_STYLE}</style></head><body>\n{body}\n</body></html>\n"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>\n{body}\n</body></html>\n"
     )
 
 
@@ -54,17 +91,65 @@ def write_report(result: SweepResult, path: str | os.PathLike[str], **options: o
     atomic_write(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"), inputs=result.sources)
 
 
+def _comparisons(result: SweepResult) -> list[str]:
+    board, parts = result.leaderboard, []
+    duel = head_to_head(board)
+    if duel is not None:
+        parts += [
+            '<section id="head-to-head"><h2>The best against the runner-up</h2>',
+            f"<p>{html.escape(duel.summary)}</p>",
+            '<div class="side-by-side">',
+            "<div><h3>Largest wins of the best</h3>", _scrolling(html_table(duel.wins, css_class="wins")), "</div>",
+            "<div><h3>Largest losses of the best</h3>", _scrolling(html_table(duel.losses, css_class="losses")), "</div>",
+            "</div></section>",
+        ]  # fmt: skip
+    pairs = pairwise_grid(board)
+    if pairs is not None:
+        summary, grid = pairs
+        parts += [
+            '<section id="pairwise"><h2>Every pair</h2>',
+            f"<p>{html.escape(summary)}</p>",
+            _scrolling(html_table(grid, css_class="pairwise"), tall=True),
+            "</section>",
+        ]
+    return parts
+
+
+def _scrolling(table: str, *, tall: bool = False) -> str:
+    # A table wider (or, for a long one, taller) than the page scrolls in its own box, not the page.
+    return f'<div class="scroll{" tall" if tall else ""}">{table}</div>'
+
+
 def _figures(result: SweepResult) -> list[str]:
-    board, table = result.leaderboard, result.table
     try:
-        images = [plots.per_query_plot(board.per_query, board.objective)]
-        names = plots.parameter_names(table, list(result.parameters.columns))
-        images += [plots.parameter_plot(table, name, board.objective) for name in names]
-        if len(names) >= 2:
-            images.append(plots.heatmap(table, names[0], names[1], board.objective))
+        figures = [(data, plots.draw(data)) for data in figure_data(result)]
     except ConfigError as exc:  # matplotlib is an optional extra: say so in the report
-        return [f'<p class="note">{html.escape(str(exc))}</p>']
-    return ["<h2>Plots</h2>"] + [
-        f'<img alt="plot {index}" src="data:image/png;base64,{base64.b64encode(image).decode("ascii")}">'
-        for index, image in enumerate(images, start=1)
+        return [f'<section id="plots"><h2>Plots</h2><p class="note">{html.escape(str(exc))}</p></section>']
+    shown = [
+        f'<figure><img alt="{html.escape(data.title)}" '
+        f'src="data:image/png;base64,{base64.b64encode(image).decode("ascii")}">'
+        f"<figcaption>{html.escape(data.caption)}</figcaption></figure>"
+        for data, image in figures
     ]
+    return ['<section id="plots"><h2>Plots</h2><div class="plots">', *shown, "</div></section>"]
+
+
+def figure_data(result: SweepResult) -> list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes]:
+    """What the report plots, in order: the per-query boxes of the top configurations, the objective
+    against each cost (with the Pareto front), against each parameter, and the heatmap of the first
+    two parameters that make a grid."""
+    board, table = result.leaderboard, result.table
+    higher = higher_is_better(board)
+    figures: list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes] = [
+        plot_data.boxes_data(board.per_query, board.objective, higher_is_better=higher)
+    ]
+    figures += [
+        plot_data.cost_scatter(table, cost, board.objective, pareto=result.pareto, higher_is_better=higher)
+        for cost in result.costs
+    ]
+    names = plot_data.plotted_parameters(table, [c for c in result.parameters.columns if c not in result.costs])
+    figures += [plot_data.parameter_scatter(table, name, board.objective, higher_is_better=higher) for name in names]
+    pair = plot_data.heatmap_pair(table, names)
+    if pair is not None:
+        figures.append(plot_data.heatmap_data(table, *pair, board.objective))
+    return figures

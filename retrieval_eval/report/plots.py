@@ -1,20 +1,151 @@
 """Plots of a sweep, as PNG bytes (matplotlib, the optional ``plots`` extra).
 
 - the objective against each parameter: the configurations' means with their bootstrap
-  intervals as error bars, and the marginal mean per value as a line;
+  intervals as error bars, and the mean per value as a line;
+- the objective against each cost, with the Pareto front (:func:`cost_plot`);
 - a heatmap of the objective over two parameters (the mean over configurations per cell);
 - the per-query distribution of the objective for the top configurations (box plots);
 - cutoff curves: a metric's mean at every k, one line per run.
+
+What each shows (axes, order, positions, the front, titles) is computed in :mod:`.plot_data`;
+the functions here only draw it (:func:`draw`). Every plot has a title and labelled axes.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
+from .plot_data import (
+    Axis,
+    Boxes,
+    Heatmap,
+    Lines,
+    Scatter,
+    boxes_data,
+    cost_scatter,
+    heatmap_data,
+    lines_data,
+    parameter_scatter,
+    short_label,
+)
+
+_SIZE = (6.4, 4.2)  # inches at 100 dpi: 640 x 420 pixels, two side by side on a 1024-pixel page
+
+
+def parameter_plot(table: pd.DataFrame, parameter: str, objective: str, *, higher_is_better: bool = True) -> bytes:
+    """The objective of every configuration against ``parameter``, with CI bars and the per-value mean."""
+    return draw(parameter_scatter(table, parameter, objective, higher_is_better=higher_is_better))
+
+
+def cost_plot(
+    table: pd.DataFrame, cost: str, objective: str, *, pareto: pd.Series | None = None, higher_is_better: bool = True
+) -> bytes:
+    """The objective of every configuration against ``cost``, the Pareto front marked and drawn."""
+    return draw(cost_scatter(table, cost, objective, pareto=pareto, higher_is_better=higher_is_better))
+
+
+def heatmap(table: pd.DataFrame, rows: str, columns: str, objective: str) -> bytes:
+    """The mean objective over configurations for each (``rows``, ``columns``) value pair."""
+    return draw(heatmap_data(table, rows, columns, objective))
+
+
+def per_query_plot(per_query: pd.DataFrame, objective: str, top: int = 5, *, higher_is_better: bool = True) -> bytes:
+    """Box plots of the per-query objective of the first ``top`` configurations (``per_query`` best first)."""
+    return draw(boxes_data(per_query, objective, top=top, higher_is_better=higher_is_better))
+
+
+def cutoff_plot(curves: Mapping[str, pd.DataFrame], metric: str) -> bytes:
+    """One line per run: the mean of ``metric`` at each cutoff (the ``k``/``mean`` frames of
+    :func:`~retrieval_eval.sweep.cutoff_curve`)."""
+    return draw(lines_data(curves, metric))
+
+
+def draw(data: Scatter | Heatmap | Boxes | Lines) -> bytes:
+    """The PNG of a plot's data."""
+    figure = figure_of(data)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    _pyplot().close(figure)
+    return buffer.getvalue()
+
+
+def figure_of(data: Scatter | Heatmap | Boxes | Lines):
+    """The matplotlib figure of a plot's data (the caller closes it: ``matplotlib.pyplot.close``)."""
+    figure, axes = _pyplot().subplots(figsize=_SIZE)
+    _DRAWERS[type(data)](figure, axes, data)
+    axes.set_title(data.title, fontsize="medium")
+    return figure
+
+
+def _scatter(figure, axes, data: Scatter) -> None:
+    # An interval need not hold its mean (a bootstrap of a skewed sample): no negative bar then.
+    errors = np.maximum([data.mean - data.ci_low, data.ci_high - data.mean], 0.0)
+    axes.errorbar(
+        data.x, data.mean, yerr=errors, fmt="o", alpha=0.6, capsize=3, color="tab:blue", label="configuration (95% CI)"
+    )
+    if data.line is not None:
+        axes.plot(*data.line, "-", color="black", label="mean per value")
+    if data.front is not None:
+        axes.plot(*data.front, drawstyle="steps-post", color="tab:orange", label="Pareto front")
+    if data.on_front is not None and data.on_front.any():
+        axes.plot(
+            data.x[data.on_front], data.mean[data.on_front], "D", color="tab:orange", markersize=7,
+            label="on the Pareto front",
+        )  # fmt: skip
+    for index in data.named:
+        axes.annotate(short_label(data.configurations[index]), (data.x[index], data.mean[index]), xytext=(4, 4),
+                      textcoords="offset points", fontsize="x-small")  # fmt: skip
+    _x_axis(axes, data.x_axis)
+    axes.set_ylabel(data.y_label)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="small")
+
+
+def _heatmap(figure, axes, data: Heatmap) -> None:
+    image = axes.imshow(np.ma.masked_invalid(data.cells), cmap="viridis", aspect="auto")
+    low, high = np.nanmin(data.cells), np.nanmax(data.cells)
+    for (row, column), value in np.ndenumerate(data.cells):
+        if not np.isnan(value):  # the value in its cell, dark on the light end of the colour map
+            light = high > low and (value - low) / (high - low) > 0.6
+            axes.text(column, row, f"{value:.3f}", ha="center", va="center", fontsize="small",
+                      color="black" if light else "white")  # fmt: skip
+    _x_axis(axes, data.columns)
+    axes.set_yticks(data.rows.ticks, data.rows.tick_labels)
+    axes.set_ylabel(data.rows.label)
+    figure.colorbar(image, label=data.value_label)
+
+
+def _boxes(figure, axes, data: Boxes) -> None:
+    axes.boxplot(list(data.values))
+    axes.set_xticks(range(1, len(data.labels) + 1), data.labels, rotation=30, ha="right")
+    axes.set_xlabel(data.x_label)
+    axes.set_ylabel(data.y_label)
+
+
+def _lines(figure, axes, data: Lines) -> None:
+    for name, k, mean in data.lines:
+        axes.plot(k, mean, label=name)
+    axes.set_xlabel(data.x_label)
+    axes.set_ylabel(data.y_label)
+    axes.legend(fontsize="small")
+
+
+_DRAWERS = {Scatter: _scatter, Heatmap: _heatmap, Boxes: _boxes, Lines: _lines}
+
+
+def _x_axis(axes, axis: Axis) -> None:
+    if axis.kind == "log":
+        axes.set_xscale("log")
+        axes.minorticks_off()
+    if axis.ticks is not None:
+        long = len(axis.tick_labels) > 6 or max(map(len, axis.tick_labels), default=0) > 8
+        axes.set_xticks(axis.ticks, axis.tick_labels, rotation=30 if long else 0, ha="right" if long else "center")
+    axes.set_xlabel(axis.label)
 
 
 def _pyplot():
@@ -26,79 +157,3 @@ def _pyplot():
     except ImportError:
         raise ConfigError("plots need matplotlib: pip install 'retrieval_eval[plots]'") from None
     return plt
-
-
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    _pyplot().close(figure)
-    return buffer.getvalue()
-
-
-def parameter_plot(table: pd.DataFrame, parameter: str, objective: str) -> bytes:
-    """The objective of every configuration against ``parameter``, with CI bars and the per-value mean."""
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(5, 3.5))
-    values = table[parameter].astype(str)
-    order = sorted(values.unique(), key=lambda value: _sort_key(table, parameter, value))
-    position = values.map({value: index for index, value in enumerate(order)})
-    errors = [table[objective] - table["ci_low"], table["ci_high"] - table[objective]]
-    axes.errorbar(
-        position, table[objective], yerr=errors, fmt="o", alpha=0.6, capsize=3, label="configurations (95% CI)"
-    )
-    means = table.groupby(values)[objective].mean().reindex(order)
-    axes.plot(range(len(order)), means.to_numpy(), "-", color="black", label="mean per value")
-    axes.set_xticks(range(len(order)), order)
-    axes.set_xlabel(parameter)
-    axes.set_ylabel(objective)
-    axes.legend(fontsize="small")
-    return _png(figure)
-
-
-def heatmap(table: pd.DataFrame, rows: str, columns: str, objective: str) -> bytes:
-    """The mean objective over configurations for each (``rows``, ``columns``) value pair."""
-    plt = _pyplot()
-    grid = table.pivot_table(index=rows, columns=columns, values=objective, aggfunc="mean")
-    figure, axes = plt.subplots(figsize=(5, 4))
-    image = axes.imshow(grid.to_numpy(dtype=float), cmap="viridis", aspect="auto")
-    axes.set_xticks(range(grid.shape[1]), [str(value) for value in grid.columns])
-    axes.set_yticks(range(grid.shape[0]), [str(value) for value in grid.index])
-    axes.set_xlabel(columns)
-    axes.set_ylabel(rows)
-    figure.colorbar(image, label=objective)
-    return _png(figure)
-
-
-def per_query_plot(per_query: pd.DataFrame, objective: str, top: int = 5) -> bytes:
-    """Box plots of the per-query objective of the first ``top`` configurations (``per_query`` best first)."""
-    plt = _pyplot()
-    shown = per_query.iloc[:top]
-    figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.boxplot([row.dropna().to_numpy() for _, row in shown.iterrows()])
-    axes.set_xticks(range(1, len(shown) + 1), [str(name) for name in shown.index], rotation=30, ha="right")
-    axes.set_ylabel(f"{objective} per query")
-    return _png(figure)
-
-
-def cutoff_plot(curves: dict[str, pd.DataFrame], metric: str) -> bytes:
-    """One line per run: the mean of ``metric`` at each cutoff (the ``k``/``mean`` frames of
-    :func:`~retrieval_eval.sweep.cutoff_curve`)."""
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(5, 3.5))
-    for name, curve in curves.items():
-        axes.plot(curve["k"], curve["mean"], label=str(name))
-    axes.set_xlabel("k")
-    axes.set_ylabel(f"{metric}@k")
-    axes.legend(fontsize="small")
-    return _png(figure)
-
-
-def _sort_key(table: pd.DataFrame, parameter: str, text: str) -> tuple:
-    # Numbers in numeric order, then the rest as text.
-    original = table.loc[table[parameter].astype(str) == text, parameter].iloc[0]
-    return (0, original, "") if isinstance(original, (int, float)) else (1, 0, text)
-
-
-def parameter_names(table: pd.DataFrame, parameters: Sequence[str]) -> list[str]:
-    """The parameters with more than one value (the others cannot be plotted against)."""
-    return [name for name in parameters if name in table.columns and table[name].nunique(dropna=True) > 1]

@@ -1,78 +1,174 @@
-"""The leaderboard as Markdown, LaTeX and HTML tables, with significance marks.
+"""The leaderboard (and the report's other tables) as Markdown, LaTeX and HTML, with significance marks.
 
-A configuration significantly worse than the best (Holm-adjusted randomization p-value at or
-below the level the leaderboard used, i.e. not ``tied_with_best``) is marked with a dagger
-(``†``; ``$^\\dagger$`` in LaTeX); the best is marked ``*``. Numbers are shown to four decimals.
+A table is first a :class:`Grid` of texts (a header, rows of cells, which columns hold numbers,
+and a mark per row), then written in each format by one function, so that every format shows
+the same cells. The leaderboard's columns, in order:
+
+- ``configuration``, marked ``*`` for the best (rank 1) and ``†`` (``$^\\dagger$`` in LaTeX)
+  for one significantly worse than the best: its Holm-adjusted randomization p-value is at or
+  below the level the leaderboard used, i.e. not ``tied_with_best``;
+- ``rank``, the mean of each metric (four decimals), ``95% CI`` (the objective's bootstrap
+  interval), ``p (Holm)`` (``p_randomization_holm``), ``tied_with_best`` (``best``, ``yes`` or
+  ``no``), ``wins``/``ties``/``losses`` (queries, against the best; empty for the best itself);
+- a sweep's parameters, then its costs (numbers to six significant digits, empty where a
+  configuration has no value), then ``pareto`` (``yes`` or ``no``) when the sweep has costs.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
-_SHOWN = ("rank", "ci_low", "ci_high", "p_randomization_holm", "wins", "ties", "losses")
+from ..errors import ConfigError
+from ..sweep.analysis import SweepResult
+from ..sweep.ranking import Leaderboard
+from .plot_data import shown_value
+
+#: The marks of the leaderboard and their LaTeX.
+BEST, WORSE = "*", "†"
+_LATEX_MARKS = {BEST: "$^*$", WORSE: "$^\\dagger$", "": ""}
 
 
-def _rows(table: pd.DataFrame, metrics: Sequence[str]) -> tuple[list[str], list[list[str]], list[str]]:
-    """Header, cell texts and the mark of each configuration."""
-    columns = ["configuration", *metrics, *[c for c in _SHOWN if c in table.columns]]
-    cells, marks = [], []
+@dataclass(frozen=True)
+class Grid:
+    """A table as texts: ``header``, ``rows`` (the first cell of each names the row), ``numeric`` (per
+    column: numbers, right-aligned) and ``marks`` (per row: shown after its first cell)."""
+
+    header: list[str]
+    rows: list[list[str]]
+    numeric: list[bool]
+    marks: list[str]
+
+    def __post_init__(self) -> None:
+        widths = {len(self.header), len(self.numeric), *map(len, self.rows)}
+        if len(widths) != 1 or len(self.marks) != len(self.rows):
+            raise ValueError(f"a grid's header, rows and column kinds differ in length: {sorted(widths)}")
+
+
+def number(value: object, digits: int = 4) -> str:
+    """A statistic to ``digits`` decimals; empty for a missing one (NaN: no test, no value)."""
+    return "" if pd.isna(value) else f"{float(value):.{digits}f}"
+
+
+def value_text(value: object) -> str:
+    """A parameter's or cost's value; empty where the configuration has none."""
+    return "" if not isinstance(value, str) and pd.isna(value) else shown_value(value)
+
+
+def leaderboard_grid(result: SweepResult | Leaderboard) -> Grid:
+    """The leaderboard's cells (see the module's docstring), from a sweep (with its parameters, costs
+    and Pareto front) or from a leaderboard alone."""
+    if not isinstance(result, (SweepResult, Leaderboard)):
+        raise ConfigError(f"a leaderboard's table is made from a SweepResult or a Leaderboard, got a {type(result).__name__}")
+    swept = isinstance(result, SweepResult)
+    board, table = (result.leaderboard if swept else result), result.table
+    costs = list(result.costs) if swept else []
+    parameters = [column for column in result.parameters.columns if column not in costs] if swept else []
+    pareto = swept and result.pareto is not None
+    header = ["configuration", "rank", *board.metrics, "95% CI", "p (Holm)", "tied_with_best", "wins", "ties", "losses"]
+    header += [*parameters, *costs, *(["pareto"] if pareto else [])]
+    rows, marks = [], []
     for name, row in table.iterrows():
-        cells.append([str(name), *(_text(row[column]) for column in columns[1:])])
-        marks.append("*" if row.get("rank") == 1 else ("" if row.get("tied_with_best", True) else "†"))
-    return columns, cells, marks
+        best = row["rank"] == 1
+        cells = [str(name), str(int(row["rank"])), *(number(row[metric]) for metric in board.metrics)]
+        cells.append(f"{number(row['ci_low'])}–{number(row['ci_high'])}")
+        cells.append(number(row["p_randomization_holm"]))
+        cells.append("best" if best else ("yes" if row["tied_with_best"] else "no"))
+        cells += ["", "", ""] if best else [str(int(row[column])) for column in ("wins", "ties", "losses")]
+        cells += [value_text(row[column]) for column in [*parameters, *costs]]
+        cells += ["yes" if row["pareto"] else "no"] if pareto else []
+        rows.append(cells)
+        marks.append(BEST if best else ("" if row["tied_with_best"] else WORSE))
+    numeric = [False, True, *[True] * len(board.metrics), True, True, False, True, True, True]
+    numeric += [_numeric_column(table[column]) for column in [*parameters, *costs]] + ([False] if pareto else [])
+    return Grid(header, rows, numeric, marks)
 
 
-def _text(value: object) -> str:
-    if isinstance(value, float):
-        return "" if pd.isna(value) else f"{value:.4f}"
-    return str(value)
+def to_markdown(result: SweepResult | Leaderboard) -> str:
+    """The leaderboard of ``result`` as a GitHub-flavoured Markdown table."""
+    return markdown_table(leaderboard_grid(result))
 
 
-def to_markdown(table: pd.DataFrame, metrics: Sequence[str]) -> str:
-    """A GitHub-flavoured Markdown table of the leaderboard ``table`` with the mean of each of ``metrics``."""
-    columns, cells, marks = _rows(table, metrics)
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for row, mark in zip(cells, marks):
-        lines.append("| " + " | ".join([row[0] + mark, *row[1:]]) + " |")
+def to_latex(result: SweepResult | Leaderboard) -> str:
+    """The leaderboard of ``result`` as a LaTeX ``tabular`` (booktabs rules), text escaped."""
+    return latex_table(leaderboard_grid(result))
+
+
+def to_html(result: SweepResult | Leaderboard) -> str:
+    """The leaderboard of ``result`` as an HTML ``<table class="leaderboard">``, text escaped."""
+    return html_table(leaderboard_grid(result), css_class="leaderboard")
+
+
+def effects_grid(result: SweepResult) -> Grid:
+    """The marginal effects as cells: the parameter, its value as the tables show values (``(none)``: the
+    configurations without that parameter), the mean, the number of configurations averaged, and the delta."""
+    return frame_grid(result.effects, [str, lambda value: value_text(value) or "(none)", number, str, number])
+
+
+def markdown_table(grid: Grid) -> str:
+    """A grid as a Markdown table (``|`` in a cell escaped; numbers right-aligned)."""
+    lines = ["| " + " | ".join(map(_markdown_escape, grid.header)) + " |"]
+    lines.append("|" + "".join("---:|" if numeric else "---|" for numeric in grid.numeric))
+    for row, mark in zip(grid.rows, grid.marks):
+        lines.append("| " + " | ".join(map(_markdown_escape, [row[0] + mark, *row[1:]])) + " |")
     return "\n".join(lines)
 
 
-def to_latex(table: pd.DataFrame, metrics: Sequence[str]) -> str:
-    """A LaTeX ``tabular`` (booktabs rules), text escaped."""
-    columns, cells, marks = _rows(table, metrics)
-    latex_marks = {"*": "$^*$", "†": "$^\\dagger$", "": ""}
+def latex_table(grid: Grid) -> str:
+    """A grid as a LaTeX ``tabular`` (booktabs rules), text escaped, the marks as superscripts."""
     lines = [
-        "\\begin{tabular}{l" + "r" * (len(columns) - 1) + "}",
+        "\\begin{tabular}{" + "".join("r" if numeric else "l" for numeric in grid.numeric) + "}",
         "\\toprule",
-        " & ".join(_latex_escape(column) for column in columns) + " \\\\",
+        " & ".join(map(_latex_escape, grid.header)) + " \\\\",
         "\\midrule",
     ]
-    for row, mark in zip(cells, marks):
-        lines.append(" & ".join([_latex_escape(row[0]) + latex_marks[mark], *map(_latex_escape, row[1:])]) + " \\\\")
+    for row, mark in zip(grid.rows, grid.marks):
+        lines.append(" & ".join([_latex_escape(row[0]) + _LATEX_MARKS[mark], *map(_latex_escape, row[1:])]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines)
 
 
-def to_html(table: pd.DataFrame, metrics: Sequence[str]) -> str:
-    """An HTML ``<table>``, text escaped."""
-    columns, cells, marks = _rows(table, metrics)
-    head = "".join(f"<th>{html.escape(column)}</th>" for column in columns)
+def html_table(grid: Grid, *, css_class: str) -> str:
+    """A grid as an HTML ``<table>``, text escaped, number cells of class ``num``, a marked row of
+    class ``best`` or ``worse``."""
+    def cell(tag: str, text: str, numeric: bool) -> str:
+        # A long header may break after an underscore (tied_with_best), so that it is no wider than its column.
+        shown = html.escape(text).replace("_", "_<wbr>") if tag == "th" and len(text) > 8 else html.escape(text)
+        return f'<{tag} class="num">{shown}</{tag}>' if numeric else f"<{tag}>{shown}</{tag}>"
+
+    head = "".join(cell("th", text, numeric) for text, numeric in zip(grid.header, grid.numeric))
+    classes = {BEST: ' class="best"', WORSE: ' class="worse"', "": ""}
     body = "".join(
-        "<tr>"
-        + f"<td>{html.escape(row[0] + mark)}</td>"
-        + "".join(f"<td>{html.escape(cell)}</td>" for cell in row[1:])
+        f"<tr{classes[mark]}>"
+        + "".join(cell("td", text, numeric) for text, numeric in zip([row[0] + mark, *row[1:]], grid.numeric))
         + "</tr>"
-        for row, mark in zip(cells, marks)
+        for row, mark in zip(grid.rows, grid.marks)
     )
-    return f'<table class="leaderboard"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="{css_class}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def frame_grid(frame: pd.DataFrame, formats: Sequence[Callable[[Any], str]]) -> Grid:
+    """A grid of ``frame``'s rows, each column written by its function of ``formats`` (value -> text)."""
+    rows = [[str(write(value)) for write, value in zip(formats, values)] for values in frame.itertuples(index=False)]
+    numeric = [_numeric_column(frame[column]) for column in frame.columns]
+    return Grid([str(column) for column in frame.columns], rows, numeric, [""] * len(rows))
+
+
+def _numeric_column(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def _markdown_escape(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 _LATEX_SPECIAL = {
     "\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_",
-    "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}",
+    "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}", "–": "--",
 }  # fmt: skip
 
 
