@@ -1,0 +1,99 @@
+"""The sweep report in a real browser (headless Chromium, one process for the module): no console error, every
+image decoded, nothing wider than a 1024-pixel window but the tables that scroll in their own box; and the same
+checks catch a page that breaks them."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval_eval.report import write_report
+from retrieval_eval.report.html import figure_data
+from tests.browser import BROKEN_IMAGES, OVERFLOW, Browser
+
+from .sweeps import fusion_sweep, grid_sweep
+from .test_report import with_comparisons
+
+pytest.importorskip("matplotlib")
+
+#: Each scrolling box: how wide and tall its content is against the box itself.
+_SCROLL_BOXES = """
+Array.from(document.querySelectorAll("div.scroll")).map((box) => ({
+  table: box.firstElementChild.className, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth,
+  scrollHeight: box.scrollHeight, clientHeight: box.clientHeight}))
+"""
+#: Each image: its decoded size and the size it is shown at, and the width of the figure that holds it.
+_IMAGE_SIZES = """
+Array.from(document.images).map((image) => ({alt: image.alt, natural: image.naturalWidth,
+  shown: image.getBoundingClientRect().width, figure: image.parentElement.getBoundingClientRect().width}))
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(chromium, tmp_path_factory):
+    with Browser(chromium, tmp_path_factory.mktemp("chromium")) as opened:
+        yield opened
+
+
+def _fits(page) -> None:
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"] <= 1024, overflow
+
+
+def test_the_grid_report_loads_clean_decodes_every_plot_and_fits_1024_pixels(browser, tmp_path):
+    result = grid_sweep()
+    path = tmp_path / "report.html"
+    write_report(result, path)
+    page = browser.open(path, width=1024, height=768)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    _fits(page)
+    images = page.evaluate(_IMAGE_SIZES)
+    assert [image["alt"] for image in images] == [data.title for data in figure_data(result)]
+    for image in images:  # decoded, scaled down to its column (two plots side by side), not past it
+        assert image["natural"] > 0 and image["shown"] <= image["figure"] + 0.5 and image["shown"] < image["natural"]
+    boxes = page.evaluate(_SCROLL_BOXES)
+    assert [box["table"] for box in boxes] == ["leaderboard", "wins", "losses", "effects"]
+    browser.drain(0.2)
+    assert page.errors == []
+
+
+def test_a_wide_leaderboard_and_a_long_pairwise_table_scroll_in_their_own_boxes(browser, tmp_path):
+    result = with_comparisons(fusion_sweep())
+    path = tmp_path / "fusion.html"
+    write_report(result, path)
+    page = browser.open(path, width=1024, height=768)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    _fits(page)
+    boxes = {box["table"]: box for box in page.evaluate(_SCROLL_BOXES)}
+    leaderboard, pairs = boxes["leaderboard"], boxes["pairwise"]
+    assert leaderboard["scrollWidth"] > leaderboard["clientWidth"]  # wider than the page: it scrolls, the page does not
+    assert pairs["scrollHeight"] > pairs["clientHeight"]  # 105 pairs in a box of its own height
+    browser.drain(0.2)
+    assert page.errors == []
+    # The same page without its scrolling boxes overflows, and the check says where.
+    broken = tmp_path / "no-scroll.html"
+    broken.write_text(path.read_text(encoding="utf-8").replace(".scroll { overflow-x: auto;", ".scroll {"), encoding="utf-8")
+    overflow = browser.open(broken, width=1024).evaluate(OVERFLOW)
+    assert overflow["scrollWidth"] > overflow["clientWidth"]
+    assert any(line.startswith("table.leaderboard right edge") for line in overflow["outside"]), overflow
+
+
+def test_the_checks_catch_a_console_error_a_broken_image_and_a_page_too_wide(browser, tmp_path):
+    wide = '<table><tr><td style="white-space: nowrap">' + "wide " * 400 + "</td></tr></table>"
+    (tmp_path / "bad.html").write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+        f'{wide}<div style="overflow-x: auto"><div id="inside" style="width: 3000px">scrolls in its box</div></div>'
+        '<img alt="truncated" src="data:image/png;base64,iVBORw0KGgoAAAA"><img alt="absent" src="absent.png">'
+        '<img alt="fine" src="data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=">'
+        '<script>console.error("boom", 3); undefined_function();</script></body></html>',
+        encoding="utf-8",
+    )
+    page = browser.open(tmp_path / "bad.html", width=1024)
+    assert sorted(page.evaluate(BROKEN_IMAGES)) == ["absent", "truncated"]
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow["scrollWidth"] > overflow["clientWidth"] == 1024
+    assert overflow["outside"][0].startswith("table right edge") and not any("#inside" in line for line in overflow["outside"])
+    browser.drain(0.2)
+    errors = page.errors  # in the order the browser reported them, which varies
+    assert "console.error: boom 3" in errors
+    assert f"exception: ReferenceError: undefined_function is not defined ({page.url}:1)" in errors
+    assert f"network: Failed to load resource: net::ERR_FILE_NOT_FOUND {(tmp_path / 'absent.png').as_uri()}" in errors
