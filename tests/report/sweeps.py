@@ -1,12 +1,16 @@
-"""Sweeps the report tests read: a grid with a latency cost, a fusion-like mix of parameters, and a
-leaderboard whose marks do not follow its ranks."""
+"""Sweeps the report tests read: a grid with a latency cost, a fusion-like mix of parameters, a
+leaderboard whose marks do not follow its ranks, and comparisons made to the leaderboard's contract."""
 
 from __future__ import annotations
+
+import dataclasses
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
 from retrieval_eval.sweep.analysis import SweepResult, sweep
+from retrieval_eval.sweep.ranking import Leaderboard
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
 TOP_K, CHUNKS = (5, 10, 20), (128, 256, 512, 1024)
@@ -68,3 +72,33 @@ def inversion_sweep() -> SweepResult:
         "noisy": _one_relevant([1] * 9 + [0] * 11 + [1] * 10),
     }
     return sweep(judged, runs, ["ndcg@5"], **FAST)
+
+
+def _pairwise(board: Leaderboard) -> pd.DataFrame:
+    """A pairwise table to the contract: every pair a < b in rank order; p-values made up, significant below alpha."""
+    means = board.table[board.objective]
+    rows = []
+    for index, (a, b) in enumerate(combinations(board.table.index, 2)):
+        p = (index % 7) / 10
+        rows.append({"a": a, "b": b, "mean_a": means[a], "mean_b": means[b], "difference": means[a] - means[b],
+                     "p_t": p / 2, "p_t_holm": p, "p_randomization": p / 2, "p_randomization_holm": p,
+                     "significant": p <= board.alpha})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _head_to_head(board: Leaderboard) -> pd.DataFrame:
+    best, runner_up = board.per_query.iloc[0], board.per_query.iloc[1]
+    rows = [
+        {"query_id": query, "best": best[query], "runner_up": runner_up[query], "difference": best[query] - runner_up[query],
+         "outcome": "win" if best[query] > runner_up[query] else ("tie" if best[query] == runner_up[query] else "loss")}
+        for query in board.per_query.columns
+    ]  # fmt: skip
+    return pd.DataFrame(rows).sort_values("difference", ascending=False, kind="stable", ignore_index=True)
+
+
+def with_comparisons(result):
+    """``result`` with the comparisons of its leaderboard made here, from their definitions (the report is
+    tested on what it is given, not on the statistics that compute them)."""
+    board = result.leaderboard
+    compared = dataclasses.replace(board, pairwise=_pairwise(board), head_to_head=_head_to_head(board))
+    return dataclasses.replace(result, leaderboard=compared)

@@ -5,37 +5,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from itertools import combinations
 
 import pandas as pd
 import pytest
 
-from retrieval_eval.report import html_report, markdown_report, to_html, to_latex, to_markdown, write_report
+from retrieval_eval.report import html_report, markdown_report, to_html, to_latex, to_markdown
 from retrieval_eval.report.comparisons import SHOWN_QUERIES
 from retrieval_eval.report.legend import inversion
 from retrieval_eval.sweep.analysis import sweep
 from retrieval_eval.sweep.ranking import Leaderboard
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
-from .sweeps import fusion_sweep, grid_sweep, inversion_sweep
+from .sweeps import with_comparisons
 from .test_views import Fragment
 
 HEADER = ["configuration", "rank", "ndcg@5", "map", "95% CI", "p (Holm)", "tied_with_best", "wins", "ties", "losses"]
-
-
-@pytest.fixture(scope="module")
-def grid():
-    return grid_sweep()
-
-
-@pytest.fixture(scope="module")
-def fusion():
-    return fusion_sweep()
-
-
-@pytest.fixture(scope="module")
-def inverted():
-    return inversion_sweep()
 
 
 def tables_of(page: str) -> dict[str, dict]:
@@ -182,36 +166,6 @@ def test_the_example_of_an_inversion_is_the_first_worse_above_the_last_tied(tied
 # -- the comparisons, when the sweep computed them --------------------------------------------
 
 
-def _pairwise(board: Leaderboard) -> pd.DataFrame:
-    """A pairwise table to the contract: every pair a < b in rank order; p-values made up, significant below alpha."""
-    means = board.table[board.objective]
-    rows = []
-    for index, (a, b) in enumerate(combinations(board.table.index, 2)):
-        p = (index % 7) / 10
-        rows.append({"a": a, "b": b, "mean_a": means[a], "mean_b": means[b], "difference": means[a] - means[b],
-                     "p_t": p / 2, "p_t_holm": p, "p_randomization": p / 2, "p_randomization_holm": p,
-                     "significant": p <= board.alpha})  # fmt: skip
-    return pd.DataFrame(rows)
-
-
-def _head_to_head(board: Leaderboard) -> pd.DataFrame:
-    best, runner_up = board.per_query.iloc[0], board.per_query.iloc[1]
-    rows = [
-        {"query_id": query, "best": best[query], "runner_up": runner_up[query], "difference": best[query] - runner_up[query],
-         "outcome": "win" if best[query] > runner_up[query] else ("tie" if best[query] == runner_up[query] else "loss")}
-        for query in board.per_query.columns
-    ]  # fmt: skip
-    return pd.DataFrame(rows).sort_values("difference", ascending=False, kind="stable", ignore_index=True)
-
-
-def with_comparisons(result):
-    """``result`` with the comparisons of its leaderboard made here, from their definitions (the report is
-    tested on what it is given, not on the statistics that compute them)."""
-    board = result.leaderboard
-    compared = dataclasses.replace(board, pairwise=_pairwise(board), head_to_head=_head_to_head(board))
-    return dataclasses.replace(result, leaderboard=compared)
-
-
 def test_every_pair_and_the_head_to_head_are_shown_when_present(grid):
     result = with_comparisons(grid)
     board = result.leaderboard
@@ -247,11 +201,8 @@ def test_without_comparisons_there_is_no_such_section(grid):
 # -- the page ---------------------------------------------------------------------------------
 
 
-def test_the_html_report_holds_the_tables_the_guide_and_the_plots(grid, tmp_path):
-    pytest.importorskip("matplotlib")
-    path = tmp_path / "report.html"
-    write_report(grid, path, title="Top-k & chunk <sweep>")
-    page = path.read_text(encoding="utf-8")
+def test_the_html_report_holds_the_tables_the_guide_and_the_plots(grid_report):
+    page = grid_report.read_text(encoding="utf-8")
     parsed = Fragment(page)
     tables = tables_of(page)
     assert list(tables) == ["leaderboard", "wins", "losses", "effects"]  # the head-to-head of the best and the runner-up

@@ -15,17 +15,7 @@ from retrieval_eval.report import plot_data
 from retrieval_eval.report.html import figure_data
 from retrieval_eval.report.plot_data import Boxes, Heatmap, Scatter, front_on, layout, short_label
 
-from .sweeps import CHUNKS, TOP_K, fusion_sweep, grid_sweep
-
-
-@pytest.fixture(scope="module")
-def grid():
-    return grid_sweep()
-
-
-@pytest.fixture(scope="module")
-def fusion():
-    return fusion_sweep()
+from .sweeps import CHUNKS, TOP_K
 
 
 def pareto_oracle(points: list[tuple[float, float]], higher_is_better: bool) -> list[bool]:
