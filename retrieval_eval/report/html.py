@@ -20,8 +20,8 @@ from ..io.atomic import atomic_write
 from ..sweep.analysis import SweepResult
 from . import plot_data, plots
 from .comparisons import head_to_head, pairwise_grid
-from .legend import facts, higher_is_better, reading_guide
-from .tables import BEST, WORSE, effects_grid, html_table, to_html
+from .legend import MARKS_LINE, facts, higher_is_better, reading_guide
+from .tables import effects_grid, html_table, to_html
 
 _STYLE = """
 *, *::before, *::after { box-sizing: border-box; }
@@ -56,8 +56,7 @@ def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots:
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="facts">{html.escape(facts(result))}</p>',
         '<section id="leaderboard"><h2>Leaderboard</h2>',
-        f"<p>{BEST} best; {WORSE} significantly worse than the best; no mark: tied with the best "
-        '(see <a href="#reading">how to read the leaderboard</a>).</p>',
+        f'<p>{html.escape(MARKS_LINE)} (see <a href="#reading">how to read the leaderboard</a>).</p>',
         _scrolling(to_html(result)),
         *(f'<p class="note">{html.escape(note)}</p>' for note in board.notes),
         "</section>",

@@ -18,13 +18,17 @@ def higher_is_better(board: Leaderboard) -> bool:
     return REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
 
 
+#: The line above the leaderboard.
+MARKS_LINE = f"{BEST} best; {WORSE} significantly worse than the best; no mark: tied with the best"
+
+
 def facts(result: SweepResult) -> str:
     """One line: the objective and its direction, how many configurations and queries, the tests' level, the costs."""
     board = result.leaderboard
     direction = "higher" if higher_is_better(board) else "lower"
     line = (
-        f"Objective: {board.objective} ({direction} is better); {len(board.table)} configurations, "
-        f"{board.per_query.shape[1]} queries compared; tests at alpha = {board.alpha:g}"
+        f"Objective: {board.objective} ({direction} is better); {_count(len(board.table), 'configuration')}, "
+        f"{_count(board.per_query.shape[1], 'query', 'queries')} compared; tests at alpha = {board.alpha:g}"
     )
     return line + (f"; costs: {', '.join(result.costs)}." if result.costs else ".")
 
@@ -32,23 +36,27 @@ def facts(result: SweepResult) -> str:
 def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
     """The entries (term, explanation) that say what each mark and column of the leaderboard means."""
     board = result.leaderboard
-    goal, alpha, queries = board.objective, f"{board.alpha:g}", board.per_query.shape[1]
+    goal, alpha = board.objective, f"{board.alpha:g}"
     comparisons = len(board.table) - 1
     best_word = "highest" if higher_is_better(board) else "lowest"
-    entries = [
-        (BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {queries} queries compared."),
-        (
-            WORSE,
-            f"Significantly worse than the best. The configuration and the best are compared query by query; the "
-            f"randomization test's p-value, Holm-adjusted over the {comparisons} comparisons with the best (column "
-            f"p (Holm)), is at most alpha = {alpha}. Its tied_with_best is no.",
-        ),
-        (
-            "no mark: tied_with_best yes",
-            f"The queries do not show this configuration to be worse than the best: its p (Holm) is above alpha = "
-            f"{alpha}. Tied means not shown to differ, not shown to be equal: more queries might separate them.",
-        ),
-        ("why a tied configuration can rank below a worse one", _why_tied_below_worse(board)),
+    queries = _count(board.per_query.shape[1], "query", "queries")
+    entries = [(BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {queries} compared.")]
+    if comparisons:  # with one configuration there is no test, and no other mark
+        entries += [
+            (
+                WORSE,
+                f"Significantly worse than the best. The configuration and the best are compared query by query; "
+                f"the randomization test's p-value, Holm-adjusted over the {_count(comparisons, 'comparison')} with "
+                f"the best (column p (Holm)), is at most alpha = {alpha}. Its tied_with_best is no.",
+            ),
+            (
+                "no mark: tied_with_best yes",
+                f"The queries do not show this configuration to be worse than the best: its p (Holm) is above alpha "
+                f"= {alpha}. Tied means not shown to differ, not shown to be equal: more queries might separate them.",
+            ),
+            ("why a tied configuration can rank below a worse one", _why_tied_below_worse(board)),
+        ]
+    entries += [
         (
             "95% CI",
             f"The 95% bootstrap interval of the mean {goal}: the queries resampled, the same resamples for every "
@@ -107,3 +115,7 @@ def inversion(board: Leaderboard) -> tuple[tuple[int, str], tuple[int, str]] | N
         if not tied and below_tied:
             return (rank, name), below_tied[-1]
     return None
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"

@@ -17,6 +17,7 @@ the same cells. The leaderboard's columns, in order:
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -110,11 +111,11 @@ def effects_grid(result: SweepResult) -> Grid:
 
 
 def markdown_table(grid: Grid) -> str:
-    """A grid as a Markdown table (``|`` in a cell escaped; numbers right-aligned)."""
-    lines = ["| " + " | ".join(map(_markdown_escape, grid.header)) + " |"]
+    """A grid as a Markdown table (text escaped, :func:`markdown_text`; numbers right-aligned)."""
+    lines = ["| " + " | ".join(map(markdown_text, grid.header)) + " |"]
     lines.append("|" + "".join("---:|" if numeric else "---|" for numeric in grid.numeric))
     for row, mark in zip(grid.rows, grid.marks):
-        lines.append("| " + " | ".join(map(_markdown_escape, [row[0] + mark, *row[1:]])) + " |")
+        lines.append("| " + " | ".join(map(markdown_text, [row[0] + mark, *row[1:]])) + " |")
     return "\n".join(lines)
 
 
@@ -162,8 +163,13 @@ def _numeric_column(column: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
-def _markdown_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown: the characters that would start emphasis, code, a link, HTML or a cell
+    (``\\ ` * _ [ ] < > |``) escaped with a backslash, so that a name such as ``a*b*`` shows as written."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 
 
 _LATEX_SPECIAL = {

@@ -29,10 +29,15 @@ def tables_of(page: str) -> dict[str, dict]:
     return dict(zip(classes, parsed.tables))
 
 
+def plain(markdown: str) -> str:
+    """Markdown text as it reads: each backslash escape replaced by the character it escapes."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
 def markdown_rows(text: str) -> list[list[str]]:
-    """The cells of a Markdown table (its header first, the rule line left out), ``\\|`` kept as a ``|``."""
+    """The cells of a Markdown table as they read (its header first, the rule line left out)."""
     lines = [line for line in text.splitlines() if line.startswith("|")]
-    rows = [[cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    rows = [[plain(cell.strip()) for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
     return [rows[0], *rows[2:]]
 
 
@@ -109,7 +114,7 @@ def test_names_are_text_in_every_format():
     runs = {"a|b <script>": run(good=0.9, seed=1), "c & d_e": run(good=0.1, seed=2)}
     result = sweep(qrels(), runs, ["ndcg@5", "map"], **FAST)
     assert [row[0] for row in markdown_rows(to_markdown(result))[1:]] == ["a|b <script>*", "c & d_e†"]
-    assert "a\\|b <script>*" in to_markdown(result)
+    assert "a\\|b \\<script\\>\\*" in to_markdown(result)  # as written, not a cell, a tag or emphasis
     assert "<script>" not in html_report(result, with_plots=False) and "a|b &lt;script&gt;*" in to_html(result)
     assert "c \\& d\\_e$^\\dagger$" in to_latex(result)
 
@@ -122,8 +127,8 @@ def test_the_page_explains_the_marks_and_why_a_tied_one_can_rank_below_a_worse_o
     assert list(table.index) == ["best", "steady", "noisy"]
     assert table["tied_with_best"].tolist() == [True, False, True]  # rank 2 worse, rank 3 tied
     sentence = "In this sweep: rank 2 (steady) is significantly worse, while rank 3 (noisy) is tied with the best."
-    for page in (html_report(inverted, with_plots=False), markdown_report(inverted)):
-        text = re.sub(r"<[^>]+>", "", page).replace("&#x27;", "'")
+    html_text = re.sub(r"<[^>]+>", "", html_report(inverted, with_plots=False)).replace("&#x27;", "'")
+    for text in (html_text, plain(markdown_report(inverted))):
         assert sentence in text
         for words in (
             "* best; † significantly worse than the best; no mark: tied with the best",
@@ -137,9 +142,10 @@ def test_the_page_explains_the_marks_and_why_a_tied_one_can_rank_below_a_worse_o
 
 def test_the_level_on_the_page_is_the_sweeps(grid):
     result = sweep(qrels(), {"a": run(good=0.9, seed=1), "b": run(good=0.6, seed=2)}, ["map"], alpha=0.01, **FAST)
-    assert "at most alpha = 0.01" in markdown_report(result) and "alpha = 0.05" not in markdown_report(result)
-    assert "pareto" not in markdown_report(result)  # no costs: no Pareto entry
-    assert "**pareto**: yes for a configuration no other beats on ndcg@5 and on the costs (latency_ms)" in markdown_report(grid)
+    markdown = plain(markdown_report(result))
+    assert "at most alpha = 0.01" in markdown and "alpha = 0.05" not in markdown
+    assert "pareto" not in markdown  # no costs: no Pareto entry
+    assert "**pareto**: yes for a configuration no other beats on ndcg@5 and on the costs (latency_ms)" in plain(markdown_report(grid))
 
 
 def _inversion_oracle(ranks_and_tied: list[tuple[int, bool]]):
@@ -186,7 +192,7 @@ def test_every_pair_and_the_head_to_head_are_shown_when_present(grid):
     summary = (f"The best, {board.table.index[0]}, against the runner-up, {board.table.index[1]}, on ndcg@5 query by "
                f"query: {counts.get('win', 0)} wins, {counts.get('tie', 0)} ties and {counts.get('loss', 0)} losses")  # fmt: skip
     markdown = markdown_report(result)
-    assert summary in markdown and summary in html_report(result, with_plots=False)
+    assert summary in plain(markdown) and summary in html_report(result, with_plots=False)
     assert "## Every pair" in markdown and f"Holm-adjusted over all 66 pairs" in markdown
     assert markdown_rows(markdown.split("## Every pair")[1].split("##")[0])[1][:2] == [pairs.at[0, "a"], pairs.at[0, "b"]]
 
@@ -255,3 +261,19 @@ def test_a_table_is_made_from_a_result_not_a_frame(grid):
 
     with pytest.raises(ConfigError, match="^a leaderboard's table is made from a SweepResult or a Leaderboard, got a DataFrame$"):
         to_markdown(grid.table)
+
+
+def test_one_configuration_has_no_test_to_explain():
+    result = sweep(qrels(), {"only": run(good=0.5, seed=1)}, ["map"], **FAST)
+    markdown = plain(markdown_report(result))
+    assert "Objective: map (higher is better); 1 configuration, 30 queries compared" in markdown
+    assert "**†**" not in markdown and "why a tied configuration" not in markdown and "runner-up" not in markdown
+    assert "> one configuration: nothing to compare, no test was run" in markdown
+
+
+def test_a_lower_is_better_objective_is_said_so():
+    params = pd.DataFrame({"latency_ms": [10.0, 20.0]}, index=pd.Index(["a", "b"], name="configuration"))
+    runs = {"a": run(good=0.2, seed=1), "b": run(good=0.8, seed=2)}
+    result = sweep(qrels(), runs, ["holes@5"], parameters=params, costs=["latency_ms"], **FAST)
+    markdown = plain(markdown_report(result))
+    assert "Objective: holes@5 (lower is better)" in markdown and "the lowest mean holes@5 over the 30 queries" in markdown
