@@ -14,12 +14,21 @@ where lower is better; equal means by configuration name). Each one is compared 
 paired over queries: the t-test and the Fisher randomization test (:mod:`.stats`), each with
 Holm's adjustment over the comparisons, the paired effect size, and the queries it wins, ties
 and loses. A configuration is *tied with the best* when its Holm-adjusted randomization p-value
-is above ``alpha``: the data do not show it to be worse. Every mean has a paired bootstrap
-confidence interval.
+is above ``alpha``: the data do not show it to be worse. Each configuration is tested against the
+best alone, on its own paired per-query differences, so a configuration ranked lower can be tied
+with the best while one ranked higher is significantly worse: what decides is how consistently it
+differs from the best query by query (the paired variance), not how far down it ranks. Every mean
+has a paired bootstrap confidence interval.
+
+On request (``all_pairs=True``) every pair of configurations is compared the same way
+(:mod:`.pairwise`), and the best is always set against the runner-up query by query
+(``head_to_head``). The statistics take far longer than the scoring on large sweeps; a
+``progress`` callback that takes a ``phase`` keyword hears each of their phases (:mod:`.progress`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,8 +45,12 @@ from ..metrics.names import Metric
 from ..metrics.selection import resolve_named_metrics
 from ..policies import QUERY_POLICIES
 from .. import views
+from .pairwise import all_pairs as compare_all_pairs
+from .pairwise import head_to_head
+from .progress import Reporter
 from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
+
 
 class RankingSettings(TypedDict, total=False):
     """The keyword arguments of :func:`leaderboard` after the data, for callers that pass them on."""
@@ -49,7 +62,8 @@ class RankingSettings(TypedDict, total=False):
     resamples: int
     rounds: int
     seed: int
-    progress: Callable[[int, int, str], None] | None
+    all_pairs: bool
+    progress: Callable[..., None] | None
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,15 @@ class Leaderboard:
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
     queries left out). ``alpha``: the level of the tests (``tied_with_best`` is a Holm-adjusted
     randomization p-value above it).
+
+    ``pairwise`` (None unless ``all_pairs=True`` was asked): one row per pair of configurations
+    a < b in rank order, ``a``, ``b``, ``mean_a``, ``mean_b``, ``difference`` (= mean_a - mean_b),
+    ``p_t``, ``p_t_holm``, ``p_randomization``, ``p_randomization_holm`` (Holm over all the pairs)
+    and ``significant`` (:func:`~.pairwise.all_pairs`). ``head_to_head`` (None with fewer than two
+    configurations): the objective of the best and of the runner-up on each query, ``query_id``,
+    ``best``, ``runner_up``, ``difference`` (= best - runner_up) and ``outcome`` (``"win"``,
+    ``"tie"`` or ``"loss"`` for the best), sorted by difference descending
+    (:func:`~.pairwise.head_to_head`).
     """
 
     table: pd.DataFrame
@@ -75,6 +98,8 @@ class Leaderboard:
     notes: list[str] = field(default_factory=list)
     canonical: dict[str, str] = field(default_factory=dict)
     alpha: float = ALPHA.default
+    pairwise: pd.DataFrame | None = None
+    head_to_head: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
         return views.leaderboard_repr(self)
@@ -95,7 +120,8 @@ def leaderboard(
     resamples: int = RESAMPLES.default,
     rounds: int = ROUNDS.default,
     seed: int = SEED.default,
-    progress: Callable[[int, int, str], None] | None = None,
+    all_pairs: bool = False,
+    progress: Callable[..., None] | None = None,
 ) -> Leaderboard:
     """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
 
@@ -104,7 +130,9 @@ def leaderboard(
     configurations and is tested. ``alpha`` (in (0, 1)), ``resamples`` and ``rounds`` (1 to
     10^6) and ``seed`` (an integer >= 0) follow the rules of :mod:`.settings`; every argument is
     checked before any run is scored, and a bad one is a :class:`~retrieval_eval.ConfigError`
-    naming it. ``progress(done, total, name)`` is called after each run is scored.
+    naming it. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
+    ``progress(done, total, name)`` is called after each run is scored, and a callback that
+    takes a keyword ``phase`` through each phase of the statistics too (:mod:`.progress`).
     """
     check_runs(runs)
     if query_policy not in QUERY_POLICIES:
@@ -115,8 +143,11 @@ def leaderboard(
         raise ConfigError(f"objective must be a metric name such as 'ndcg@10', got {objective!r}")
     if options is not None and not isinstance(options, EvaluationOptions):
         raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+    if not isinstance(all_pairs, bool):
+        raise ConfigError(f"all_pairs must be True or False, got {all_pairs!r}")
     if progress is not None and not callable(progress):
         raise ConfigError(f"progress must be a function progress(done, total, name), got {progress!r}")
+    report = Reporter(progress)
     options = EvaluationOptions() if options is None else options
     named = resolve_named_metrics(metrics, options.k, options.rel_level)
     goal, goal_metric = _objective(objective, named, options)
@@ -129,19 +160,16 @@ def leaderboard(
     per_query = {}
     for done, name in enumerate(names, start=1):
         per_query[name] = _scored(evaluator, runs[name], name)
-        if progress is not None:
-            progress(done, len(names), name)
-    scores, lost = _aligned(per_query, goal, query_policy)
+        report("runs", done, len(names), name)
+    wide = _wide_tables(per_query, metric_list, report)
+    scores, lost = _aligned(wide[goal], query_policy)
     if scores.shape[1] == 0:
         raise InputError(
             f"the runs have no query with a {goal} score in common; query_policy='zero' scores a missing query 0"
         )
     means = pd.DataFrame(
         {
-            metric: _wide(per_query, metric)
-            .reindex(columns=scores.columns)
-            .pipe(lambda wide: wide.fillna(0.0) if query_policy == "zero" else wide)
-            .mean(axis=1)
+            metric: _means(wide[metric].reindex(columns=scores.columns), zero=query_policy == "zero")
             for metric in metric_list
         }
     )
@@ -149,19 +177,30 @@ def leaderboard(
     order = sorted(names, key=lambda name: (-means.at[name, goal] if higher else means.at[name, goal], name))
     table = means.loc[order]
     table.insert(0, "rank", np.arange(1, len(order) + 1))
-    matrix = scores.loc[order].to_numpy()
-    low, high = bootstrap_ci(matrix, resamples=resamples, seed=seed)
+    # C order, as the statistics have always been given it: numpy sums a row of a Fortran-ordered array
+    # in another order, which moves p_t and the effect size by an ulp.
+    matrix = np.ascontiguousarray(scores.loc[order].to_numpy(np.float64))
+    label = f"bootstrap intervals: {resamples} resamples x {len(order)} configurations"
+    low, high = bootstrap_ci(matrix, resamples=resamples, seed=seed, progress=report.draws("bootstrap", label))
     table["ci_low"], table["ci_high"] = low, high
     notes = [
         f"{name} has no score for {count} queries the other runs have; they are left out of the comparison"
         for name, count in lost.items()
         if count
     ]
-    table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes).set_index(table.index))
+    table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes, report).set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
+    pairwise = None
+    if all_pairs:
+        means_in_order = table[goal].to_numpy(np.float64)
+        pairwise = compare_all_pairs(matrix, order, means_in_order, alpha=alpha, rounds=rounds, seed=seed, report=report)
     canonical = {name: str(metric) for name, metric in named}
-    return Leaderboard(table, scores.loc[order], goal, metric_list, notes, canonical, alpha)
+    per_query_scores = scores.loc[order]
+    return Leaderboard(
+        table, per_query_scores, goal, metric_list, notes, canonical, alpha,
+        pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher),
+    )  # fmt: skip
 
 
 def _objective(objective: str | None, named: list[tuple[str, Metric]], options: EvaluationOptions) -> tuple[str, Metric]:
@@ -203,14 +242,45 @@ def check_runs(runs: Any) -> None:
             raise ConfigError(f"configuration names must be text, got {name!r}")
 
 
-def _wide(per_query: Mapping[str, pd.DataFrame], metric: str) -> pd.DataFrame:
-    """Configurations x queries (in id order), NaN where a run has no score for a query."""
-    wide = pd.DataFrame({name: frame.set_index("query_id")[metric] for name, frame in per_query.items()}).T
-    return wide.reindex(columns=sorted(wide.columns, key=lambda query: (str(type(query)), query)))
+def _wide_tables(
+    per_query: Mapping[str, pd.DataFrame], metrics: list[str], report: Reporter
+) -> dict[str, pd.DataFrame]:
+    """Each metric's configurations x queries (queries in id order), NaN where a run has no score for a query.
+
+    The queries are put in order once, and each run's scores are looked up by query id once per
+    metric (an index lookup, no union of indexes per metric).
+    """
+    indexed = {name: frame.set_index("query_id") for name, frame in per_query.items()}
+    every = pd.Index([]).append([frame.index for frame in indexed.values()]).unique()
+    queries = pd.Index(sorted(every, key=lambda query: (str(type(query)), query)), name="query_id")
+    positions = {name: queries.get_indexer(frame.index) for name, frame in indexed.items()}
+    label = f"aligning per-query scores: {len(metrics)} metrics x {len(indexed)} configurations"
+    wide = {}
+    for done, metric in enumerate(metrics, start=1):
+        values = np.full((len(indexed), len(queries)), np.nan)
+        for row, (name, frame) in enumerate(indexed.items()):
+            values[row, positions[name]] = frame[metric].to_numpy(np.float64)
+        wide[metric] = pd.DataFrame(values, index=list(indexed), columns=queries)
+        report("alignment", done, len(metrics), label)
+    return wide
 
 
-def _aligned(per_query: Mapping[str, pd.DataFrame], metric: str, policy: str) -> tuple[pd.DataFrame, dict[str, int]]:
-    wide = _wide(per_query, metric)
+def _means(wide: pd.DataFrame, *, zero: bool) -> pd.Series:
+    """Each configuration's mean over its queries with a score (NaN: none), exactly rounded (:func:`math.fsum`).
+
+    As an evaluation's summary takes its means, so that a leaderboard's mean is the summary's
+    wherever their queries are the same, and does not depend on the order of the queries.
+    ``zero``: a missing score counts as 0 (``query_policy="zero"``).
+    """
+    values = wide.to_numpy(np.float64)
+    if zero:
+        values = np.nan_to_num(values, nan=0.0)
+    defined = ~np.isnan(values)
+    means = [math.fsum(row[mask]) / int(mask.sum()) if mask.any() else math.nan for row, mask in zip(values, defined)]
+    return pd.Series(means, index=wide.index, dtype=np.float64)
+
+
+def _aligned(wide: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, dict[str, int]]:
     missing = wide.isna()
     if policy == "zero":
         return wide.fillna(0.0), {name: 0 for name in wide.index}
@@ -219,7 +289,7 @@ def _aligned(per_query: Mapping[str, pd.DataFrame], metric: str, policy: str) ->
 
 
 def _against_best(
-    matrix: np.ndarray, higher: bool, alpha: float, rounds: int, seed: int, notes: list[str]
+    matrix: np.ndarray, higher: bool, alpha: float, rounds: int, seed: int, notes: list[str], report: Reporter
 ) -> pd.DataFrame:
     n = matrix.shape[0]
     columns = ["p_t", "p_t_holm", "p_randomization", "p_randomization_holm", "effect_size", "wins", "ties", "losses"]
@@ -234,7 +304,8 @@ def _against_best(
         return result
     best, others = matrix[0], matrix[1:]
     _, p_t = paired_t_test(others, best)
-    p_random = randomization_test(others, best, rounds=rounds, seed=seed)
+    label = f"randomization tests: {rounds} rounds x {n - 1} configurations against the best"
+    p_random = randomization_test(others, best, rounds=rounds, seed=seed, progress=report.draws("randomization", label))
     sign = 1.0 if higher else -1.0
     difference = sign * (others - best)
     result.loc[1:, "p_t"], result.loc[1:, "p_t_holm"] = p_t, holm(p_t)
