@@ -125,7 +125,7 @@ def _figures(result: SweepResult) -> list[str]:
     except ConfigError as exc:  # matplotlib is an optional extra: say so in the report
         return [f'<section id="plots"><h2>Plots</h2><p class="note">{html.escape(str(exc))}</p></section>']
     shown = [
-        f'<figure><img alt="{html.escape(data.title)}" '
+        f'<figure><img alt="{html.escape(data.title.replace(chr(10), " "))}" '
         f'src="data:image/png;base64,{base64.b64encode(image).decode("ascii")}">'
         f"<figcaption>{html.escape(data.caption)}</figcaption></figure>"
         for data, image in figures

@@ -277,3 +277,19 @@ def test_a_lower_is_better_objective_is_said_so():
     result = sweep(qrels(), runs, ["holes@5"], parameters=params, costs=["latency_ms"], **FAST)
     markdown = plain(markdown_report(result))
     assert "Objective: holes@5 (lower is better)" in markdown and "the lowest mean holes@5 over the 30 queries" in markdown
+
+
+def test_the_sweeps_own_comparisons_are_rendered_as_they_come():
+    runs = {name: run(good=good, seed=seed) for seed, (name, good) in enumerate([("a", 0.9), ("b", 0.6), ("c", 0.5), ("d", 0.2)])}
+    result = sweep(qrels(), runs, ["map"], all_pairs=True, **FAST)
+    board = result.leaderboard
+    tables = tables_of(html_report(result, with_plots=False))
+    pairs = board.pairwise
+    assert [row[:2] for row in tables["pairwise"]["rows"]] == [list(pair) for pair in zip(pairs["a"], pairs["b"])]
+    assert len(pairs) == 6 and [row[-1] for row in tables["pairwise"]["rows"]] == ["yes" if s else "no" for s in pairs["significant"]]
+    duel = board.head_to_head.set_index("query_id")
+    wins = duel[duel["outcome"] == "win"]
+    shown = [row[0] for row in tables["wins"]["rows"]]
+    assert len(shown) == min(len(wins), SHOWN_QUERIES) > 0 and set(shown) <= set(map(str, wins.index))
+    gaps = [abs(wins.loc[query, "difference"]) for query in wins.index if str(query) in shown]
+    assert min(gaps) >= max([abs(d) for q, d in wins["difference"].items() if str(q) not in shown], default=0.0)

@@ -43,7 +43,7 @@ def test_the_grid_report_loads_clean_decodes_every_plot_and_fits_1024_pixels(bro
     assert page.evaluate(BROKEN_IMAGES) == []
     _fits(page)
     images = page.evaluate(_IMAGE_SIZES)
-    assert [image["alt"] for image in images] == [data.title for data in figure_data(grid)]
+    assert [image["alt"] for image in images] == [data.title.replace("\n", " ") for data in figure_data(grid)]
     for image in images:  # decoded, and as wide as its column (two plots side by side) lets it be
         # (the shown width counts the image's 1-pixel border on each side)
         assert image["natural"] > 0 and abs(image["shown"] - min(image["natural"] + 2, image["figure"])) <= 0.5, image
