@@ -33,6 +33,7 @@ _CODES = {
     "sum": kernels.SUM,
     "zmuv": kernels.ZMUV,
     "rank": kernels.RANK,
+    "borda": kernels.BORDA,
 }
 
 
@@ -125,25 +126,25 @@ def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:
     name = normalization_name(norm)
     if name is None:
         return Normalized(None, aligned.scores, aligned.ranks, aligned.depths)
+    values, ranks, insertion = kernels.normalize_scores(
+        aligned.offsets, aligned.scores, aligned.ranks, aligned.depths, _CODES[name]
+    )
+    values = read_only(values)
     if name == "borda":
-        return _borda(aligned)
-    values, ranks = kernels.normalize_scores(aligned.offsets, aligned.scores, aligned.ranks, aligned.depths, _CODES[name])
+        return Normalized(name, values, *_every_candidate(aligned))
     _refuse_undefined(aligned, values, name)
-    if name != "min-max-inverted":
-        return Normalized(name, read_only(values), aligned.ranks, aligned.depths)
-    # ranx sorts the inverted runs again: their documents come in another order.
-    ranks = read_only(ranks)
-    insertion = read_only(kernels.first_appearance(aligned.offsets, ranks, aligned.depths))
-    return Normalized(name, read_only(values), ranks, aligned.depths, insertion)
+    if name == "min-max-inverted":  # ranx sorts the inverted runs again: their documents come in another order
+        return Normalized(name, values, read_only(ranks), aligned.depths, read_only(insertion))
+    return Normalized(name, values, aligned.ranks, aligned.depths)
 
 
-def _borda(aligned: AlignedRuns) -> Normalized:
-    values = kernels.borda_scores(aligned.offsets, aligned.ranks, aligned.depths)
+def _every_candidate(aligned: AlignedRuns) -> tuple[np.ndarray, np.ndarray]:
+    """The ranks and depths of runs that each list every candidate of the query, in the aligned rows' order."""
     counts = aligned.rows_per_query
     positions = np.arange(aligned.n_rows, dtype=np.int64) - np.repeat(aligned.offsets[:-1], counts) + 1
     ranks = np.repeat(positions[:, None], aligned.n_runs, axis=1)
     depths = np.repeat(counts[:, None], aligned.n_runs, axis=1)
-    return Normalized("borda", read_only(values), read_only(ranks), read_only(depths))
+    return read_only(ranks), read_only(depths)
 
 
 def _refuse_undefined(aligned: AlignedRuns, values: np.ndarray, name: str) -> None:

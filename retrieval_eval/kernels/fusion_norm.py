@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._config import parallel_jit, prange, read_only
+from ._config import jit, parallel_jit, prange, read_only
 from .ranx_ties import ranx_argsort
 
 MIN_MAX = 0
@@ -34,6 +34,7 @@ MAX = 2
 SUM = 3
 ZMUV = 4
 RANK = 5
+BORDA = 6
 
 # ranx's floor of every denominator (a run whose scores are all equal).
 _FLOOR = 1e-9
@@ -50,18 +51,26 @@ def _example() -> tuple:
 @parallel_jit(example=_example)
 def normalize_scores(
     offsets: np.ndarray, scores: np.ndarray, ranks: np.ndarray, depths: np.ndarray, method: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each present cell's normalized score (module docstring; ``method`` one of this module's codes) and its new rank.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's normalized score (module docstring; ``method`` one of this module's codes), new rank and insertion.
 
-    Returns ``(values, new_ranks)``: float64[n_rows, n_runs], NaN where the run lacks the
-    document, and the documents' 1-based positions in the normalized run (the ranks given,
-    except under ``MIN_MAX_INVERTED``).
+    Returns ``(values, new_ranks, insertion)``: float64[n_rows, n_runs], NaN where the run
+    lacks the document (never under ``BORDA``); under ``MIN_MAX_INVERTED`` (else empty) the
+    documents' 1-based positions in the re-sorted runs and each row's position within its
+    query in the order documents first appear, run after run, each in its new order: the order
+    in which ranx's fusion functions insert them into the fused dict (``for run in runs: for
+    doc in run``).
     """
     n_queries, n_runs = depths.shape
     values = np.full(scores.shape, np.nan, dtype=np.float64)
-    new_ranks = ranks.copy()
+    inverted = method == MIN_MAX_INVERTED
+    new_ranks = ranks.copy() if inverted else np.empty((0, n_runs), dtype=np.int64)
+    insertion = np.full(ranks.shape[0] if inverted else 0, -1, dtype=np.int64)
     for q in prange(n_queries):
         start = offsets[q]
+        if method == BORDA:
+            _borda(offsets, ranks, depths, q, values)
+            continue
         for r in range(n_runs):
             n = depths[q, r]
             if n == 0:
@@ -89,7 +98,7 @@ def normalize_scores(
                         values[ranked[i], r] = (s[i] - low) / denominator
                     else:
                         values[ranked[i], r] = (high - s[i]) / denominator
-                if method == MIN_MAX_INVERTED:
+                if inverted:
                     negated = np.empty(n, dtype=np.float64)
                     for i in range(n):
                         negated[i] = -values[ranked[i], r]
@@ -127,56 +136,34 @@ def normalize_scores(
             else:
                 for i in range(n):
                     values[ranked[i], r] = 1 - (i / n)
-    return values, new_ranks
+        if inverted:
+            _first_appearance(offsets, new_ranks, depths, q, insertion)
+    return values, new_ranks, insertion
 
 
-def _borda_example() -> tuple:
-    """One query, two rows, two runs: run 0 has both documents, run 1 the second."""
-    return read_only([0, 2], np.int64), read_only([[1, 0], [2, 1]], np.int64), read_only([[2, 1]], np.int64)
+@jit
+def _borda(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray, q: int, values: np.ndarray) -> None:
+    """Query q's cells under ``BORDA``: every run gets a score for every candidate."""
+    candidates = offsets[q + 1] - offsets[q]
+    for row in range(offsets[q], offsets[q + 1]):
+        for r in range(depths.shape[1]):
+            if ranks[row, r] > 0:
+                values[row, r] = 1 - ((ranks[row, r] - 1) / candidates)
+            else:
+                values[row, r] = 0.5 - ((depths[q, r] - 1) / (2 * candidates))
 
 
-@parallel_jit(example=_borda_example)
-def borda_scores(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray) -> np.ndarray:
-    """ranx's ``borda`` normalization of every cell (module docstring): float64[n_rows, n_runs], no NaN."""
-    n_queries, n_runs = depths.shape
-    values = np.empty(ranks.shape, dtype=np.float64)
-    for q in prange(n_queries):
-        candidates = offsets[q + 1] - offsets[q]
+@jit
+def _first_appearance(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray, q: int, positions: np.ndarray) -> None:
+    """Query q's rows' positions in the order the documents first appear, run after run, each run in rank order."""
+    seen = 0
+    for r in range(depths.shape[1]):
+        n = depths[q, r]
+        ranked = np.empty(n, dtype=np.int64)
         for row in range(offsets[q], offsets[q + 1]):
-            for r in range(n_runs):
-                if ranks[row, r] > 0:
-                    values[row, r] = 1 - ((ranks[row, r] - 1) / candidates)
-                else:
-                    values[row, r] = 0.5 - ((depths[q, r] - 1) / (2 * candidates))
-    return values
-
-
-def _insertion_example() -> tuple:
-    """One query, two rows, two runs: run 0 ranks the second row first."""
-    return read_only([0, 2], np.int64), read_only([[2, 0], [1, 1]], np.int64), read_only([[2, 1]], np.int64)
-
-
-@parallel_jit(example=_insertion_example)
-def first_appearance(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray) -> np.ndarray:
-    """Each row's position within its query in the order documents first appear, run after run, each run in rank order.
-
-    That is the order in which ranx's fusion functions insert a query's documents into the
-    fused dict (``for run in runs: for doc in run: ...``); for runs in their ranked order it
-    is the aligned rows' order itself. Returns int64[n_rows].
-    """
-    n_queries, n_runs = depths.shape
-    positions = np.full(ranks.shape[0], -1, dtype=np.int64)
-    for q in prange(n_queries):
-        start = offsets[q]
-        seen = 0
-        for r in range(n_runs):
-            n = depths[q, r]
-            ranked = np.empty(n, dtype=np.int64)
-            for row in range(start, offsets[q + 1]):
-                if ranks[row, r] > 0:
-                    ranked[ranks[row, r] - 1] = row
-            for i in range(n):
-                if positions[ranked[i]] < 0:
-                    positions[ranked[i]] = seen
-                    seen += 1
-    return positions
+            if ranks[row, r] > 0:
+                ranked[ranks[row, r] - 1] = row
+        for i in range(n):
+            if positions[ranked[i]] < 0:
+                positions[ranked[i]] = seen
+                seen += 1
