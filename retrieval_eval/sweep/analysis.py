@@ -65,10 +65,15 @@ def sweep(
     *,
     parameters: pd.DataFrame | None = None,
     costs: Sequence[str] = (),
+    sources: Sequence[str | os.PathLike[str]] | None = None,
     **ranking: Unpack[RankingSettings],
 ) -> SweepResult:
     """Rank ``runs`` against ``qrels`` (:func:`~.ranking.leaderboard`, which ``ranking`` goes to), and
     relate the ranking to the ``parameters`` (indexed by configuration name) and ``costs`` (columns of it).
+
+    ``sources``: the input files that :meth:`SweepResult.write` and the report never write over;
+    by default ``qrels`` and the runs given as paths. A mapping that makes each run when it is
+    looked up (a fusion sweep's) gives them, so that its runs are not all made to find them.
 
     Every argument is checked before any run is scored: a keyword that is no setting of
     :func:`~.ranking.leaderboard` is a :class:`~retrieval_eval.ConfigError` naming it, and a
@@ -98,8 +103,9 @@ def sweep(
     effects = marginal_effects(frame, names, board.objective) if names else None
     higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
-    sources = tuple(os.fspath(path) for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike)))
-    return SweepResult(board, known, effects, front, sources, tuple(costs))
+    if sources is None:
+        sources = [path for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike))]
+    return SweepResult(board, known, effects, front, tuple(map(os.fspath, sources)), tuple(costs))
 
 
 def _cost_columns(costs: Any, parameters: pd.DataFrame) -> list[str]:

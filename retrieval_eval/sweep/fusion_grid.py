@@ -100,6 +100,8 @@ class FusionConfig:
         """Its parameter columns (module docstring): ``method``, ``norm``, each parameter, ``w_<run>``."""
         row: dict[str, Any] = {"method": self.method, "norm": "none" if self.norm is None else self.norm}
         for key, value in self.params.items():
+            if value is None:  # a trained method's estimates, made from the qrels: no value to show
+                continue
             if key == _WEIGHTS:
                 row.update({weight_column(run): weight for run, weight in zip(run_names, value)})
             else:
@@ -130,11 +132,17 @@ class FusionGrid:
         return list(dict.fromkeys(config.norm for config in self.configurations))
 
     def parameters(self) -> pd.DataFrame:
-        """The parameter columns of every configuration, indexed by configuration name (as :func:`~.analysis.sweep` takes them)."""
+        """The parameter columns of every configuration, indexed by configuration name (as :func:`~.analysis.sweep` takes them).
+
+        ``method``, ``norm``, the method parameters in order of first appearance, then the weights.
+        """
         import pandas as pd
 
         rows = {config.name: config.columns(self.run_names) for config in self.configurations}
-        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("configuration")
+        frame = pd.DataFrame.from_dict(rows, orient="index").rename_axis("configuration")
+        weights = [weight_column(run) for run in self.run_names if weight_column(run) in frame.columns]
+        # The weights last, whichever entry first had a parameter.
+        return frame[[column for column in frame.columns if column not in weights] + weights]
 
     def __repr__(self) -> str:
         shown = ", ".join(self.names[:3]) + (", ..." if len(self) > 3 else "")
@@ -355,6 +363,9 @@ def _values(value: Any, name: str, n_runs: int, label: str) -> list[Any]:
     listed = list(value) if isinstance(value, (list, tuple)) else [value]
     if not listed:
         _refuse(label, f"{name} is a value or a non-empty list of values, got []")
+    if any(isinstance(item, (list, tuple, Mapping, np.ndarray)) for item in listed):
+        # A trained method's arrays (probs, map_scores, ...) are estimated from the sweep's qrels.
+        _refuse(label, f"{name} takes one plain value per configuration (list several to sweep them), got {_shown(value)}")
     return _distinct([_plain(item) for item in listed], name, label)
 
 

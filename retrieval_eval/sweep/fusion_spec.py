@@ -6,7 +6,8 @@
 - ``norm=min-max,max,sum`` (``none`` for no normalization);
 - ``step=0.1``: ranx's weight grid at that step (``{"weights": {"step": 0.1}}``);
 - ``w=0.3/0.7,0.5/0.5`` (or ``weights=``): explicit weight vectors, one weight per run joined by
-  ``/``, as configuration names show them;
+  ``/``, as configuration names show them (``w=`` without a ``/`` is a parameter named ``w``, such
+  as SlideFuse's window);
 - any parameter of the method: ``k=10,20,60,100``, ``gamma=0.5``.
 
 ``rrf:k=10,20,60,100`` is four configurations; ``wsum:norm=min-max,max,sum:step=0.1`` is 33 for
@@ -71,7 +72,10 @@ def _setting(text: str, key: str, items: list[str]) -> tuple[str, Any]:
         if len(items) != 1:
             _refuse(text, f"step= is one number (ranx's weight grid), got {len(items)}")
         return "weights", {"step": parameter_value(items[0])}
-    if key in ("w", "weights"):
+    vectors = ["/" in item for item in items]
+    if key == "weights" or (key == "w" and any(vectors)):
+        if not all(vectors):
+            _refuse(text, f"{key}= lists weight vectors, one weight per run joined by '/' (0.3/0.7), got {','.join(items)!r}")
         return "weights", [[parameter_value(weight) for weight in item.split("/")] for item in items]
     return key, [parameter_value(item) for item in items]
 

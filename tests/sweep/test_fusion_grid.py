@@ -173,6 +173,7 @@ def test_names_state_what_the_entry_states_and_columns_hold_every_value():
         ([{"method": "wsum", "weights": [float("inf"), 1.0]}], r"weights must be finite numbers"),
         ([{"method": "rrf"}, {"method": "rrf", "k": 60}], r"^fusion grid entry 2 \(rrf\): configuration 'rrf,k=60' is 'rrf' of fusion grid entry 1 \(rrf\) again"),
         ([{"method": "rrf", "norm": ["none", "max"]}, {"method": "rrf", "norm": "none"}], r"'rrf,norm=none' .* again"),
+        ([{"method": "probfuse", "probs": [[0.5], [0.5]]}], r"probs takes one plain value per configuration"),
         ([3], r"^fusion grid entry 1: an entry is an object"),
         ([], r"^a fusion grid is a non-empty list of entries"),
         ("rrf", r"cannot read the file"),
@@ -182,6 +183,12 @@ def test_a_bad_entry_is_one_line_naming_it(entries, message):
     with pytest.raises((ConfigError, InputError), match=message) as raised:
         fusion_grid(entries, RUNS)
     assert "\n" not in str(raised.value)
+
+
+def test_a_trained_methods_estimates_have_no_column():
+    grid = fusion_grid([{"method": "probfuse", "n_segments": [2, 5]}, {"method": "slidefuse", "w": 3}], RUNS)
+    assert grid.names == ["probfuse,n_segments=2", "probfuse,n_segments=5", "slidefuse,w=3"]
+    assert list(grid.parameters().columns) == ["method", "norm", "n_segments", "w"]  # no probs: made from the qrels
 
 
 def test_a_grid_past_the_limit_is_refused_before_it_is_built(monkeypatch):
@@ -232,6 +239,7 @@ def test_the_text_of_fuse_is_an_entry():
     assert parse_fusion_spec("gmnz:gamma=1e-1:norm=none") == {"method": "gmnz", "gamma": [0.1], "norm": ["none"]}
     assert parse_fusion_spec("mnz") == {"method": "mnz"}
     assert parse_fusion_spec("rrf:k=ten") == {"method": "rrf", "k": ["ten"]}  # left to the method's check
+    assert parse_fusion_spec("slidefuse:w=2,5") == {"method": "slidefuse", "w": [2, 5]}  # no '/': SlideFuse's window
     grid = fusion_grid([parse_fusion_spec("rrf:k=10,60"), parse_fusion_spec("wsum:norm=max:step=0.5")], RUNS)
     assert grid.names == ["rrf,k=10", "rrf,k=60", "wsum,norm=max,w=0.0/1.0", "wsum,norm=max,w=0.5/0.5",
                           "wsum,norm=max,w=1.0/0.0"]  # fmt: skip
@@ -247,6 +255,7 @@ def test_the_text_of_fuse_is_an_entry():
         ("rrf:k=1:k=2", "k= is given twice"),
         ("wsum:step=0.1:w=0.5/0.5", r"the weights are given twice \(step=, w= or weights=\)"),
         ("wsum:step=0.1,0.2", "step= is one number"),
+        ("wsum:w=0.5/0.5,1", r"w= lists weight vectors, one weight per run joined by '/'"),
     ],
 )
 def test_bad_fuse_text_is_one_line_quoting_it(text, message):

@@ -1,0 +1,210 @@
+"""Fusion sweeps: every configuration of a fusion grid fused from the same runs and ranked on one leaderboard.
+
+The runs are aligned once (:func:`~retrieval_eval.fusion.align`), normalized once per
+normalization the grid uses (:func:`~retrieval_eval.fusion.normalize`), and each configuration
+is fused (:func:`~retrieval_eval.fusion.fused_scores`, :func:`~retrieval_eval.fusion.fused_run`)
+only when the leaderboard scores it, through the one :class:`~retrieval_eval.Evaluator` of the
+sweep: one fused run is held at a time, whatever the size of the grid.
+
+*The same as ranx's optimize_fusion.* ``ranx.optimize_fusion(qrels, runs, norm, method,
+metric, step=...)`` fuses and scores the configurations of its grid one by one and keeps the
+last of the best (``score >= best_score``, in its trial order). A fusion sweep over the same
+grid (:func:`~.fusion_grid.ranx_weight_grid` for the weights, :func:`~.fusion_grid.ranx_range`
+for a parameter) with ``options=EvaluationOptions(ties="ranx")`` and ranx's metric (``"ndcg"``,
+``"ndcg@10"``, ``"map"``, ...) fuses the same runs (documents, scores and order, ties included)
+and scores each the same per query. Its leaderboard orders configurations by mean, then equal
+means by configuration name; so where one configuration is best alone, it is ranx's best, with
+ranx's score (the means agree to the last bit or two: ranx takes ``numpy.mean``, a pairwise sum,
+and the leaderboard a correctly rounded one). Where several tie for the best, ranx names the one
+it tried last and the leaderboard the first by name: both are best. ranx fuses runs whose query
+sets are the qrels' (it refuses others); a sweep fuses the union and scores as the options say.
+
+Trained methods estimate what they need from the same ``qrels`` the configurations are scored
+against (as ``optimize_fusion`` does): an in-sample score, optimistic for new queries.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..data import Run
+from ..errors import ConfigError
+from ..fusion import AlignedRuns, align, fused_run, fused_scores, fusion_method, normalize
+from ..metrics.options import EvaluationOptions
+from .analysis import SweepResult, sweep
+from .fusion_grid import FusionConfig, FusionGrid, fusion_grid
+from .ranking import RankingSettings
+from .settings import unknown_settings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..fusion import Normalized
+
+
+class FusedRuns(Mapping[str, Run]):
+    """The fused run of each configuration of a grid, by configuration name, made when asked for.
+
+    Each normalization is computed once, on first use; a fused run is made anew at each
+    lookup and not kept (a sweep scores it and drops it). Trained methods read ``qrels``
+    (read once, on first use).
+    """
+
+    def __init__(self, aligned: AlignedRuns, grid: FusionGrid, *, top_k_out: int | None = None, qrels: Any = None) -> None:
+        if top_k_out is not None and (isinstance(top_k_out, bool) or not isinstance(top_k_out, int) or top_k_out < 1):
+            raise ConfigError(f"top_k_out must be a positive integer (documents per query) or None, got {top_k_out!r}")
+        if aligned.run_names != grid.run_names:
+            raise ConfigError(f"the fusion grid was built for the runs {list(grid.run_names)}, not {list(aligned.run_names)}")
+        trained = sorted({config.method for config in grid if fusion_method(config.method).trained})
+        if trained and qrels is None:
+            raise ConfigError(f"the trained fusion method {trained[0]!r} needs qrels to estimate from")
+        self.aligned = aligned
+        self.grid = grid
+        self.top_k_out = top_k_out
+        self._qrels = qrels
+        self._by_name = {config.name: config for config in grid}
+        self._normalized: dict[str | None, Normalized] = {}
+
+    def __getitem__(self, name: str) -> Run:
+        config = self._by_name[name]
+        method = fusion_method(config.method)
+        fused = fused_scores(
+            self.aligned, self.normalized(config.norm), method, config.params, qrels=self._training_qrels() if method.trained else None
+        )
+        return fused_run(self.aligned, fused, top_k_out=self.top_k_out, name=config.name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def configuration(self, name: str) -> FusionConfig:
+        return self._by_name[name]
+
+    def normalized(self, norm: str | None) -> Normalized:
+        """The aligned runs under ``norm`` (computed once)."""
+        if norm not in self._normalized:
+            self._normalized[norm] = normalize(self.aligned, norm)
+        return self._normalized[norm]
+
+    def _training_qrels(self) -> Any:
+        from ..data import Qrels
+
+        if not isinstance(self._qrels, Qrels):
+            self._qrels = Qrels.read(self._qrels)
+        return self._qrels
+
+    def __repr__(self) -> str:
+        return f"FusedRuns({len(self)} configurations of {list(self.aligned.run_names)})"
+
+
+def fused_runs(
+    runs: Mapping[str, Any] | Sequence[Any],
+    grid: Any,
+    *,
+    top_k_in: int | None = None,
+    top_k_out: int | None = None,
+    qrels: Any = None,
+    duplicates: str = "last",
+) -> FusedRuns:
+    """The fused runs of every configuration of ``grid`` (:func:`~.fusion_grid.fusion_grid`) by name, each made when asked for.
+
+    ``runs``: the runs to fuse by name (the weight columns' names), or a list of them (named by
+    their ``name``); ``top_k_in``, ``top_k_out`` and ``duplicates`` as for
+    :func:`~retrieval_eval.fusion.fuse`; ``qrels`` for trained methods. The grid is checked
+    before the runs are read.
+
+    >>> fused = fused_runs({"bm25": "data/run.trec", "dense": "data/run_dense.trec"}, {"method": "rrf", "k": [20, 60]})  # doctest: +SKIP
+    >>> fused["rrf,k=60"]  # doctest: +SKIP
+    Run('rrf,k=60', queries=..., rows=...)
+    """
+    names, inputs = _named_runs(runs)
+    configurations = fusion_grid(grid, names)
+    aligned = align(inputs, top_k_in=top_k_in, duplicates=duplicates, names=names)
+    return FusedRuns(aligned, configurations, top_k_out=top_k_out, qrels=qrels)
+
+
+def fusion_sweep(
+    qrels: Any,
+    runs: Mapping[str, Any] | Sequence[Any],
+    grid: Any,
+    metrics: Any = None,
+    *,
+    objective: str | None = None,
+    options: EvaluationOptions | None = None,
+    top_k_in: int | None = None,
+    top_k_out: int | None = None,
+    duplicates: str = "last",
+    **ranking: Unpack[RankingSettings],
+) -> SweepResult:
+    """Fuse ``runs`` under every configuration of ``grid`` and rank the configurations against ``qrels``.
+
+    Parameters
+    ----------
+    qrels
+        The judgments, any source :class:`~retrieval_eval.Evaluator` reads.
+    runs
+        The runs to fuse, by name (``{"bm25": "bm25.trec", "dense": dense_frame}``), or a list
+        of them named by their ``name``; two or more.
+    grid
+        The configurations (:func:`~.fusion_grid.fusion_grid`: a list of entries such as
+        ``{"method": "rrf", "k": [10, 20, 60, 100]}``, a JSON file of them, or a
+        :class:`~.fusion_grid.FusionGrid`), checked before any run is read.
+    metrics, objective, options
+        As for :func:`~.ranking.leaderboard`: the metrics reported, the one that ranks (default
+        the first), the evaluation's options; ``options=EvaluationOptions(ties="ranx")`` scores
+        ties as ranx does (module docstring).
+    top_k_in, top_k_out, duplicates
+        As for :func:`~retrieval_eval.fusion.fuse`: each input run's first ``top_k_in``
+        documents per query are fused, each fused run's first ``top_k_out`` are scored.
+    ranking
+        The other settings of :func:`~.ranking.leaderboard` (``alpha``, ``resamples``,
+        ``rounds``, ``seed``, ``query_policy``, ``progress``, ...).
+
+    Returns
+    -------
+    SweepResult
+        The leaderboard of the configurations (statistics against the best), their parameter
+        columns (``method``, ``norm``, each method parameter, ``w_<run>``: :mod:`.fusion_grid`)
+        and the marginal effect of each.
+
+    Examples
+    --------
+    >>> result = fusion_sweep(  # doctest: +SKIP
+    ...     "data/qrels.trec",
+    ...     {"bm25": "data/run.trec", "dense": "data/run_dense.trec"},
+    ...     [{"method": "rrf", "k": [10, 20, 60, 100]},
+    ...      {"method": "wsum", "norm": ["min-max", "max", "sum"], "weights": {"step": 0.1}}],
+    ...     ["ndcg@10"],
+    ... )
+    >>> result.table.head(3)  # doctest: +SKIP
+    """
+    unknown_settings(ranking, RankingSettings.__annotations__)
+    if options is not None and not isinstance(options, EvaluationOptions):
+        raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+    names, inputs = _named_runs(runs)
+    configurations = fusion_grid(grid, names)
+    aligned = align(inputs, top_k_in=top_k_in, duplicates=duplicates, names=names)
+    fused = FusedRuns(aligned, configurations, top_k_out=top_k_out, qrels=qrels)
+    given = runs.values() if isinstance(runs, Mapping) else runs
+    sources = [path for path in (qrels, *given) if isinstance(path, (str, os.PathLike))]
+    return sweep(
+        qrels, fused, metrics, parameters=configurations.parameters(), objective=objective, options=options,
+        sources=sources, **ranking,
+    )  # fmt: skip
+
+
+def _named_runs(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[list[str], list[Any]]:
+    """The names and the runs of ``runs`` (a mapping by name, or a list whose runs are named by their ``name``)."""
+    if isinstance(runs, Mapping):
+        names = list(runs)
+        if not all(isinstance(name, str) for name in names):
+            raise ConfigError(f"the runs' names must be text, got {[name for name in names if not isinstance(name, str)][0]!r}")
+        return names, list(runs.values())
+    if isinstance(runs, (str, bytes)) or not isinstance(runs, Sequence):
+        raise ConfigError(f"runs must be the runs to fuse by name (a dict) or a list of them, got {type(runs).__name__}")
+    read = [Run.read(run) for run in runs]
+    return [str(run.name) for run in read], read
