@@ -199,9 +199,9 @@ def number(
     return check
 
 
-def unknown_name(kind: str, name: Any, known: Sequence[str]) -> ConfigError:
-    """The error for a method or normalization name not in ``known``, with the closest names."""
-    close = difflib.get_close_matches(str(name).lower(), [k.lower() for k in known], n=3, cutoff=0.5)
-    lowered = {k.lower(): k for k in known}
-    hint = f"; did you mean {' or '.join(repr(lowered[c]) for c in close)}?" if close else ""
+def unknown_name(kind: str, name: Any, known: Sequence[str], spellings: Sequence[str] = ()) -> ConfigError:
+    """The error for a method or normalization name not among ``known`` (nor ``spellings``, other accepted names), with the closest."""
+    candidates = {k.lower(): k for k in [*spellings, *known]}  # a known name wins over a spelling of it
+    close = difflib.get_close_matches(str(name).lower(), list(candidates), n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(repr(candidates[c]) for c in close)}?" if close else ""
     return ConfigError(f"unknown fusion {kind} {name!r}{hint} (known: {', '.join(known)})")

@@ -47,5 +47,5 @@ def fusion_method(name: str | FusionMethod) -> FusionMethod:
         return name
     method = _BY_ANY_NAME.get(name.lower()) if isinstance(name, str) else None
     if method is None:
-        raise unknown_name("method", name, list(METHODS_BY_NAME))
+        raise unknown_name("method", name, list(METHODS_BY_NAME), [alias for m in METHODS for alias in m.aliases])
     return method

@@ -91,7 +91,7 @@ def normalization_name(norm: str | None) -> str | None:
             return lowered
         if lowered in NORMALIZATION_ALIASES:
             return NORMALIZATION_ALIASES[lowered]
-    raise unknown_name("normalization", norm, [*NORMALIZATIONS, "none"])
+    raise unknown_name("normalization", norm, [*NORMALIZATIONS, "none"], list(NORMALIZATION_ALIASES))
 
 
 def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:

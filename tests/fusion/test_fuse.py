@@ -1,0 +1,112 @@
+"""fuse(): its parameters, its one-line errors, and writing the fused run."""
+
+from __future__ import annotations
+
+import math
+
+import pyarrow.parquet as pq
+import pytest
+
+from retrieval_eval.data import Run
+from retrieval_eval.errors import ConfigError, InputError, OutputError
+from retrieval_eval.fusion import METHODS, fuse, fusion_method, normalization_name
+from retrieval_eval.io.run_files import write_run
+
+BM25 = {"q1": {"a": 12.0, "b": 9.5, "c": 3.0}, "q2": {"x": 1.0}}
+DENSE = {"q1": {"b": 0.9, "d": 0.8}, "q3": {"y": 0.5}}
+
+
+def test_params_come_as_a_dict_like_ranxs_or_as_keywords():
+    by_dict = fuse([BM25, DENSE], "wsum", params={"weights": [0.2, 0.8]})
+    by_keyword = fuse([BM25, DENSE], "wsum", weights=(0.2, 0.8))
+    assert by_dict.table.equals(by_keyword.table)
+    assert by_dict.name == "wsum" and fuse([BM25, DENSE], "rrf", name="hybrid").name == "hybrid"
+
+
+def test_defaults_are_ranxs():
+    # rrf's k is 60, logn_isr's sigma 0.01; the normalization is min-max.
+    assert fuse([BM25, DENSE], "rrf").table.equals(fuse([BM25, DENSE], "rrf", norm="min-max", k=60).table)
+    assert fuse([BM25, DENSE], "logn_isr").table.equals(fuse([BM25, DENSE], "logn_isr", sigma=0.01).table)
+    q1 = fuse([BM25, DENSE], "rrf").table.to_pydict()
+    assert q1["doc_id"][:4] == ["b", "a", "d", "c"]
+    assert math.isclose(q1["score"][0], 1 / 62 + 1 / 61, rel_tol=1e-15)
+
+
+def test_the_union_of_queries_is_fused_in_order_of_first_appearance():
+    fused = fuse([BM25, DENSE], "sum")
+    assert fused.query_ids.to_pylist() == ["q1", "q2", "q3"]
+    assert fused.table.slice(4).to_pydict() == {"query_id": ["q2", "q3"], "doc_id": ["x", "y"], "score": [0.0, 0.0]}
+
+
+def test_every_method_is_found_by_its_names_in_any_case():
+    for method in METHODS:
+        for name in method.names:
+            assert fusion_method(name.upper()) is method
+    assert fusion_method("CombSUM").name == "sum" and fusion_method("comb_mnz").name == "mnz"
+    assert normalization_name("Z-Score") == "zmuv" and normalization_name("min_max") == "min-max"
+    assert normalization_name("none") is None and normalization_name(None) is None
+
+
+@pytest.mark.parametrize(
+    "runs, method, options, message",
+    [
+        ([BM25], "rrf", {}, "fusion needs at least two runs, got 1"),
+        ([BM25, DENSE], "rff", {}, r"unknown fusion method 'rff'; did you mean 'rrf'\?"),
+        ([BM25, DENSE], "comb_summ", {}, r"did you mean 'comb_sum'"),
+        ([BM25, DENSE], "rrf", {"norm": "minmax2"}, r"unknown fusion normalization 'minmax2'; did you mean .*'min-max'"),
+        ([BM25, DENSE], "wsum", {}, r"fusion method 'wsum' needs weights= \(one weight per run, in run order\)"),
+        ([BM25, DENSE], "wsum", {"weights": [1.0]}, r"weights must be 2 numbers \(one per run\), got 1: \[1.0\]"),
+        ([BM25, DENSE], "wmnz", {"weights": [1.0, float("inf")]}, r"weights must be finite numbers, got \[1.0, inf\]"),
+        ([BM25, DENSE], "mixed", {"weights": "0.5,0.5"}, "weights must be a list of 2 numbers"),
+        ([BM25, DENSE], "rrf", {"k": -1}, "k must be a finite number >= 0, got -1"),
+        ([BM25, DENSE], "rrf", {"k": True}, "k must be a finite number >= 0, got True"),
+        ([BM25, DENSE], "logn_isr", {"sigma": 2}, "sigma must be a finite number >= 0 and <= 1, got 2"),
+        ([BM25, DENSE], "gmnz", {}, r"fusion method 'gmnz' needs gamma="),
+        ([BM25, DENSE], "gmnz", {"gamma": float("nan")}, "gamma must be a finite number, got nan"),
+        ([BM25, DENSE], "rrf", {"kk": 60}, r"fusion method 'rrf' has no parameter 'kk' \(it takes k\); did you mean 'k'\?"),
+        ([BM25, DENSE], "sum", {"k": 60}, r"fusion method 'sum' has no parameter 'k' \(it takes no parameters\)"),
+        ([BM25, DENSE], "rrf", {"params": {"k": 1}, "k": 2}, "fusion parameter 'k' is given twice"),
+        ([BM25, DENSE], "rrf", {"top_k_out": 0}, "top_k_out must be a positive integer"),
+    ],
+)
+def test_bad_input_is_a_one_line_config_error(runs, method, options, message):
+    with pytest.raises(ConfigError, match=message) as raised:
+        fuse(runs, method, **options)
+    assert "\n" not in str(raised.value)
+
+
+def test_an_infinite_score_is_an_error_where_ranx_gives_nan():
+    infinite = {"q1": {"a": float("inf"), "b": 1.0}}
+    with pytest.raises(InputError, match=r"query 'q1': the scores include an infinity, which 'min-max' normalization"):
+        fuse([infinite, DENSE], "sum")
+    # Ranks do not care, and neither do sums that stay infinite.
+    assert fuse([infinite, DENSE], "rrf", norm=None).table["doc_id"].to_pylist()[:3] == ["b", "a", "d"]
+    assert fuse([infinite, DENSE], "sum", norm=None).table["score"][0].as_py() == float("inf")
+    with pytest.raises(InputError, match=r"query 'q1' doc 'a': the fused score \('sum'\) has no value \(NaN\)"):
+        fuse([infinite, {"q1": {"a": float("-inf")}}], "sum", norm=None)
+
+
+@pytest.mark.parametrize("suffix", [".trec", ".run", ".txt"])
+def test_a_fused_run_written_as_trec_reads_back_the_same(tmp_path, suffix):
+    fused = fuse([BM25, DENSE], "wsum", weights=[0.3, 0.7])
+    path = tmp_path / f"fused{suffix}"
+    write_run(fused.table, path, tag=fused.name)
+    lines = path.read_text().splitlines()
+    assert lines[0].split() == ["q1", "Q0", "b", "1", repr(fused.table["score"][0].as_py()), "wsum"]
+    assert [line.split()[3] for line in lines] == ["1", "2", "3", "4", "1", "1"]
+    assert Run.read(path).table.equals(fused.table)
+
+
+def test_a_fused_run_written_as_a_table_reads_back_the_same(tmp_path):
+    fused = fuse([BM25, DENSE], "rrf")
+    write_run(fused.table, tmp_path / "fused.parquet")
+    assert pq.read_table(tmp_path / "fused.parquet").equals(fused.table)
+
+
+def test_what_a_trec_line_cannot_hold_is_an_error_and_no_file(tmp_path):
+    spaced = fuse([{"q1": {"a b": 1.0}}, DENSE], "sum")
+    with pytest.raises(OutputError, match=r"row 2: doc_id 'a b' cannot be a TREC field"):
+        write_run(spaced.table, tmp_path / "fused.trec")
+    with pytest.raises(OutputError, match="the run's tag must be one word"):
+        write_run(fuse([BM25, DENSE], "sum").table, tmp_path / "fused.trec", tag="my run")
+    assert list(tmp_path.iterdir()) == []
