@@ -299,11 +299,11 @@ def _arguments(method: str) -> Any:
         if given is not None and qrels is not None:
             raise ConfigError(f"fusion method {method!r}: give {trained.estimates}= or qrels= (to train it here), not both")
         if given is None and qrels is None:
-            train_with = ", n_segments=" if method == "probfuse" else ""
+            segmented = method == "probfuse"
             raise ConfigError(
                 f"fusion method {method!r} is trained: pass {trained.estimates}= ({trained.description}: "
-                f"retrieval_eval.fusion.train({method!r}, qrels, runs{train_with}...) or ranx's {method}_train) "
-                f"or qrels={train_with.strip(', ')} to train it on these runs"
+                f"retrieval_eval.fusion.train({method!r}, qrels, runs{', n_segments=' if segmented else ''}...) "
+                f"or ranx's {method}_train) or qrels={' with n_segments=' if segmented else ''} to train it on these runs"
             )
         if given is not None and segments is not None:
             raise ConfigError(f"fusion method {method!r}: n_segments= is for training from qrels=; {trained.estimates}= holds the segments")

@@ -138,7 +138,10 @@ def _serve() -> None:
                 patch = first_appearance(runs) if request["candidates"] == "first" else None
                 for module, original in zip(modules, originals):
                     module.get_candidates = patch or original
-                fused = ranx.fuse(runs, norm=request["norm"], method=request["method"], params=request["params"])
+                # Trained parameters as ranx's *_train returns them: arrays, one per run.
+                params = {k: [np.asarray(v, dtype=np.float64) for v in value] if k in ("probs", "log_odds") else value
+                          for k, value in request["params"].items()}
+                fused = ranx.fuse(runs, norm=request["norm"], method=request["method"], params=params)
                 result = {q: [[d, float(s)] for d, s in fused[q].items()] for q in fused.keys()}
             else:
                 runs = complete(request["runs"], request["qrels"])
