@@ -263,6 +263,13 @@ def test_bad_fuse_text_is_one_line_quoting_it(text, message):
         parse_fusion_spec(text)
 
 
+def test_the_fusion_names_are_exported_by_the_sweep_package():
+    import retrieval_eval.sweep as sweep
+
+    assert sweep.fusion_grid is fusion_grid and sweep.parse_fusion_spec is parse_fusion_spec
+    assert {"fusion_sweep", "fused_runs", "FusedRuns", "FusionGrid", "FusionConfig", "ranx_weight_grid", "ranx_range"} <= set(sweep.__all__)
+
+
 def test_the_docstring_examples_hold():
     for module in (grid_module, fusion_spec):
         assert doctest.testmod(module).failed == 0
