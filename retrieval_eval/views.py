@@ -327,9 +327,45 @@ def leaderboard_repr(board: Any) -> str:
     return _board_text(type(board).__name__, board)
 
 
+def marks_legend(alpha: float) -> list[str]:
+    """What the marks of a leaderboard and ``tied_with_best`` mean: two lines of at most 100 characters."""
+    return [
+        f"* best  † significantly worse than the best (Holm-adjusted randomization p <= {alpha:g})  unmarked: tied",
+        "ties follow the paired per-query variance, not the rank: a lower row may be tied, a higher one worse",
+    ]
+
+
+def pairwise_table(board: Any, limit: int = ROWS, *, where: str = "") -> Table | None:
+    """The first ``limit`` pairs of a leaderboard's all-pairs comparison (None when not asked for).
+
+    ``where``: the attribute that holds the leaderboard (``.leaderboard`` of a sweep), for the caption.
+    """
+    pairs = board.pairwise
+    if pairs is None:
+        return None
+    columns = ["a", "b", "difference", "p_t_holm", "p_randomization_holm", "significant"]
+    caption = f"all pairs, Holm-adjusted: first {min(limit, len(pairs))} of {len(pairs)} (all in {where}.pairwise)"
+    return Table.head(caption, columns, pairs[columns].itertuples(index=False, name=None), len(pairs), limit)
+
+
+def _board_notes(board: Any, where: str = "") -> list[str]:
+    """The leaderboard's notes, the best against the runner-up in one line, and what the marks mean."""
+    notes = list(board.notes)
+    duel = board.head_to_head
+    if duel is not None:
+        counts = duel["outcome"].value_counts()
+        wins, ties, losses = (int(counts.get(outcome, 0)) for outcome in ("win", "tie", "loss"))
+        notes.append(f"the best against the runner-up, per query: {wins} wins, {ties} ties, {losses} losses "
+                     f"(each query in {where}.head_to_head)")  # fmt: skip
+    if len(board.table) > 1:
+        notes += marks_legend(board.alpha)
+    return notes
+
+
 def leaderboard_html(board: Any) -> str:
-    """The objective, the numbers of configurations and queries, the top configurations, the notes."""
-    return html_view(type(board).__name__, _board_facts(board), [leaderboard_table(board)], board.notes)
+    """The objective, the numbers of configurations and queries, the top configurations (and pairs), the notes."""
+    tables = [leaderboard_table(board), pairwise_table(board)]
+    return html_view(type(board).__name__, _board_facts(board), [t for t in tables if t is not None], _board_notes(board))
 
 
 def sweep_repr(result: Any) -> str:
@@ -338,10 +374,11 @@ def sweep_repr(result: Any) -> str:
 
 
 def sweep_html(result: Any) -> str:
-    """A sweep's top configurations with their parameters (and Pareto front), and the leaderboard's notes."""
+    """A sweep's top configurations with their parameters (and Pareto front), its first pairs, and the leaderboard's notes."""
     board = result.leaderboard
-    table = leaderboard_table(board, table=result.table)
-    return html_view(type(result).__name__, _board_facts(board), [table], board.notes)
+    tables = [leaderboard_table(board, table=result.table), pairwise_table(board, where=".leaderboard")]
+    notes = _board_notes(board, ".leaderboard")
+    return html_view(type(result).__name__, _board_facts(board), [t for t in tables if t is not None], notes)
 
 
 def _board_text(title: str, board: Any) -> str:

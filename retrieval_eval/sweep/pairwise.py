@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .progress import Reporter
+from .progress import Reporter, counted
 from .stats import holm, randomization_test_of_differences, t_test_of_differences
 
 #: The columns of :func:`all_pairs`.
@@ -58,7 +58,7 @@ def all_pairs(
     if pairs and queries >= 2:
         chunk = max(1, _PAIR_CELLS // queries)
         starts = range(0, pairs, chunk)
-        label = f"all pairs: {rounds} randomization rounds x {pairs} pairs"
+        label = f"all pairs: {counted(rounds, 'randomization round')} x {counted(pairs, 'pair')}"
         for number, start in enumerate(starts):
             rows = slice(start, start + chunk)
             # b - a, as the leaderboard takes each configuration minus the best: the same bits for those pairs.

@@ -64,3 +64,8 @@ def takes_phase(callback: Callable[..., Any]) -> bool:
         or (parameter.name == "phase" and parameter.kind is not inspect.Parameter.POSITIONAL_ONLY)
         for parameter in parameters
     )
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural (an ``s``) unless the count is one: ``"1 metric"``, ``"2 metrics"``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

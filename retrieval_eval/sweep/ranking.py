@@ -47,7 +47,7 @@ from ..policies import QUERY_POLICIES
 from .. import views
 from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
-from .progress import Reporter
+from .progress import Reporter, counted
 from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
 
@@ -100,6 +100,11 @@ class Leaderboard:
     alpha: float = ALPHA.default
     pairwise: pd.DataFrame | None = None
     head_to_head: pd.DataFrame | None = None
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher mean of the objective is better (and ranks first)."""
+        return REGISTRY.definition(REGISTRY.parse(self.canonical.get(self.objective, self.objective))).higher_is_better
 
     def __repr__(self) -> str:
         return views.leaderboard_repr(self)
@@ -180,7 +185,7 @@ def leaderboard(
     # C order, as the statistics have always been given it: numpy sums a row of a Fortran-ordered array
     # in another order, which moves p_t and the effect size by an ulp.
     matrix = np.ascontiguousarray(scores.loc[order].to_numpy(np.float64))
-    label = f"bootstrap intervals: {resamples} resamples x {len(order)} configurations"
+    label = f"bootstrap intervals: {counted(resamples, 'resample')} x {counted(len(order), 'configuration')}"
     low, high = bootstrap_ci(matrix, resamples=resamples, seed=seed, progress=report.draws("bootstrap", label))
     table["ci_low"], table["ci_high"] = low, high
     notes = [
@@ -254,7 +259,7 @@ def _wide_tables(
     every = pd.Index([]).append([frame.index for frame in indexed.values()]).unique()
     queries = pd.Index(sorted(every, key=lambda query: (str(type(query)), query)), name="query_id")
     positions = {name: queries.get_indexer(frame.index) for name, frame in indexed.items()}
-    label = f"aligning per-query scores: {len(metrics)} metrics x {len(indexed)} configurations"
+    label = f"aligning per-query scores: {counted(len(metrics), 'metric')} x {counted(len(indexed), 'configuration')}"
     wide = {}
     for done, metric in enumerate(metrics, start=1):
         values = np.full((len(indexed), len(queries)), np.nan)
@@ -304,7 +309,7 @@ def _against_best(
         return result
     best, others = matrix[0], matrix[1:]
     _, p_t = paired_t_test(others, best)
-    label = f"randomization tests: {rounds} rounds x {n - 1} configurations against the best"
+    label = f"randomization tests: {counted(rounds, 'round')} x {n - 1} against the best"
     p_random = randomization_test(others, best, rounds=rounds, seed=seed, progress=report.draws("randomization", label))
     sign = 1.0 if higher else -1.0
     difference = sign * (others - best)

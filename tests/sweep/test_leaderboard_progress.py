@@ -31,7 +31,7 @@ def test_a_callback_that_takes_a_phase_hears_every_phase_in_order_with_what_is_c
     assert labels == {
         "alignment": {"aligning per-query scores: 2 metrics x 3 configurations"},
         "bootstrap": {"bootstrap intervals: 300 resamples x 3 configurations"},
-        "randomization": {"randomization tests: 300 rounds x 2 configurations against the best"},
+        "randomization": {"randomization tests: 300 rounds x 2 against the best"},
         "pairs": {"all pairs: 300 randomization rounds x 3 pairs"},
     }
     for phase in PHASES:
