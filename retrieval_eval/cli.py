@@ -74,6 +74,7 @@ _SWEEP_EXAMPLES = """\
 examples:
   retrieval-eval sweep qrels.trec runs/*.trec -m ndcg@10 -m recall@100 --param-pattern 'k(?P<top_k>\\d+)'
   retrieval-eval sweep qrels.trec runs/*.trec --objective ndcg@10 --cost latency_ms -o leaderboard.parquet
+  retrieval-eval sweep qrels.trec runs/*.trec --all-pairs --wide     # every pair compared, every column printed
 """
 
 
@@ -224,7 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
     ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
     ranking.add_argument("--report", metavar="REPORT.html",
                          help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
-    ranking.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
+    ranking.add_argument("--format", choices=("table", "json"), default="table",
+                         help="what to print on stdout: the leaderboard in 100 columns with the best against the "
+                         "runner-up, or all of it as one JSON object")
+    ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
+    ranking.add_argument("--all-pairs", action="store_true",
+                         help="also compare every pair of configurations (Holm-adjusted over all the pairs)")
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
     _add_fusion_grid_flags(ranking)
     _add_fuse_command(commands)
@@ -426,20 +432,16 @@ def _check(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     from .report import write_report
 
+    if args.wide and args.format != "table":
+        raise _usage("--wide goes with --format table (the JSON holds every column)")
     result = _fusion_sweep(args) if args.fuse or args.fusion_grid else _files_sweep(args)
     if args.output:
         result.write(args.output)
     if args.report:
         write_report(result, args.report)
-    table = result.table
-    if args.format == "json":
-        _emit(table.reset_index().to_json(orient="records", indent=2))
-    else:
-        lines = [f"objective: {result.leaderboard.objective}", table.to_string(float_format=lambda v: f"{v:.4f}")]
-        lines += [f"note: {note}" for note in result.leaderboard.notes]
-        if result.effects is not None:
-            lines += ["", "marginal effects:", result.effects.to_string(index=False, float_format=lambda v: f"{v:.4f}")]
-        _emit("\n".join(lines))
+    from .sweep.terminal import sweep_json, sweep_text
+
+    _emit(sweep_json(result) if args.format == "json" else sweep_text(result, wide=args.wide))
     return EXIT_OK
 
 
@@ -464,6 +466,7 @@ def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:
         options=EvaluationOptions(k=args.k, ties=args.ties),
         query_policy=args.query_policy,
         **statistics,
+        all_pairs=args.all_pairs,
         progress=_progress_bar() if sys.stderr.isatty() else None,
     )
 
@@ -596,10 +599,14 @@ def _fuse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _progress_bar() -> Callable[[int, int, str], None]:
-    """A one-line progress display on stderr (only used when stderr is a terminal)."""
+def _progress_bar() -> Callable[..., None]:
+    """A one-line progress display on stderr (only used when stderr is a terminal): ``[done/total] name``.
 
-    def show(done: int, total: int, name: str) -> None:
+    It takes a sweep's ``phase`` too (:mod:`retrieval_eval.sweep.progress`), so that a sweep shows
+    each phase of its statistics on a line of its own, the name saying what is computed.
+    """
+
+    def show(done: int, total: int, name: str, phase: str = "runs") -> None:
         print(f"\r[{done}/{total}] {name[:60]:<60}", end="\n" if done == total else "", file=sys.stderr, flush=True)
 
     return show

@@ -126,7 +126,7 @@ def test_valid_settings_from_the_cli_reach_the_statistics(capsys, tmp_path):
         board = leaderboard(str(DATA / "qrels.trec"), {"a.trec": str(path)}, ["ndcg@10"], resamples=7, rounds=5, seed=seed)
         return tuple(board.table[["ci_low", "ci_high"]].iloc[0])
 
-    record = json.loads(out)[0]
+    record = json.loads(out)["table"][0]  # the sweep's JSON is one object: the leaderboard is its table
     assert code == 0 and (record["ci_low"], record["ci_high"]) == pytest.approx(interval(3), abs=1e-9)
     assert interval(3) != interval(4)  # the seed given is the seed used
 
