@@ -17,8 +17,6 @@ _EXPORTS = {
     "chunks_to_documents": ".chunks",
     "cutoff_curve": ".curves",
     "fused_runs": ".fusion_sweep",
-    "fusion_grid": ".fusion_grid",
-    "fusion_sweep": ".fusion_sweep",
     "holm": ".stats",
     "leaderboard": ".ranking",
     "marginal_effects": ".effects",

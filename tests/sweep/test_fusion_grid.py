@@ -265,9 +265,10 @@ def test_bad_fuse_text_is_one_line_quoting_it(text, message):
 
 def test_the_fusion_names_are_exported_by_the_sweep_package():
     import retrieval_eval.sweep as sweep
+    from retrieval_eval.sweep.fusion_sweep import fused_runs
 
-    assert sweep.fusion_grid is fusion_grid and sweep.parse_fusion_spec is parse_fusion_spec
-    assert {"fusion_sweep", "fused_runs", "FusedRuns", "FusionGrid", "FusionConfig", "ranx_weight_grid", "ranx_range"} <= set(sweep.__all__)
+    assert sweep.parse_fusion_spec is parse_fusion_spec and sweep.fused_runs is fused_runs and sweep.FusionGrid is FusionGrid
+    assert {"fused_runs", "FusedRuns", "FusionGrid", "FusionConfig", "ranx_weight_grid", "ranx_range"} <= set(sweep.__all__)
 
 
 def test_the_docstring_examples_hold():
