@@ -19,6 +19,8 @@ from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.data.join import align_queries
 from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.fusion import METHODS as FUSION_METHODS
+from retrieval_eval.fusion import NORMALIZATIONS, align, fused_run, fused_scores, normalize
 from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
@@ -34,6 +36,8 @@ TREC_RANKED = ["g", "ndcg(gains=1:3;0:0.5)", "rbp(p=0.8)", "rbp_resid", "rprec_m
 PREFS = ["prefs_num_prefs_poss", "prefs_simp", "prefs_pair", "prefs_avgjg_rnonrel", "prefs_avgjg_rnonrel_ret"]
 JUDGMENT_GROUPS = ["map_avgjg", "p_avgjg@5", "rprec_mult_avgjg(mult=0.4)"]
 DOCRET = ["ndcg_exp@5", "xdcg@3", "fidelity", "top1_relevance", "max_relevance@3", "holes", "holes_ratio", "holes@10"]
+# A value for each fusion parameter a method needs (trained methods learn the rest from the qrels).
+FUSION_PARAMS = {"weights": [0.5, 1.0, 2.0], "gamma": 0.5, "phi": 0.8, "w": 2, "n_segments": 3}
 
 
 def _copy(value):
@@ -80,6 +84,7 @@ def _workload_calls(monkeypatch) -> list[tuple]:
         some = run[run["query_id"].isin(run["query_id"].unique()[::2])]  # part of the judged queries
         prefs = _preferences(workload.qrels, seed)
         grouped = _judgment_groups(workload.qrels, seed)
+        _fuse_every_way(workload.qrels, [run, shuffled, some])
         for table in (run, shuffled, some):
             rev.evaluate(workload.qrels, table, TREC, run_duplicates="max", qrels_duplicates="last")
             rev.evaluate(prefs, table, PREFS, run_duplicates="max", query_set="qrels")
@@ -115,6 +120,17 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     bootstrap_ci(scores, resamples=20)
     randomization_test(scores[1:], scores[0], rounds=20)
     return calls
+
+
+def _fuse_every_way(qrels: pd.DataFrame, runs: list[pd.DataFrame]) -> None:
+    """Every normalization, and every fusion method under the two that reorder the runs (and one that does not)."""
+    aligned = align(runs, duplicates="max", top_k_in=40)
+    normalized = {norm: normalize(aligned, norm) for norm in NORMALIZATIONS}
+    for method in FUSION_METHODS:
+        params = {p.name: FUSION_PARAMS[p.name] for p in method.parameters if p.required or p.name == "n_segments"}
+        for norm in ("min-max-inverted", "borda", "zmuv"):
+            fused = fused_scores(aligned, normalized[norm], method, params, qrels=qrels if method.trained else None)
+            fused_run(aligned, fused, top_k_out=30)
 
 
 def _bits(value) -> object:
