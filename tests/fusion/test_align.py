@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import ranx
 from hypothesis import given, settings
 
 from retrieval_eval.data import ids as data_ids
@@ -30,6 +31,15 @@ def test_each_query_holds_the_union_in_candidate_order_with_every_runs_rank(dict
             for doc, score, rank in zip(aligned.doc_ids[rows].to_pylist(), aligned.scores[rows, r], aligned.ranks[rows, r]):
                 assert rank == rank_of.get(doc, 0)
                 assert (np.isnan(score) and doc not in rank_of) or score == run[query][doc]
+
+
+def test_a_ranx_run_is_read_in_its_own_order():
+    # 30 documents with three scores: ties that ranx's quicksort leaves out of input order.
+    dicts = [{"q": {f"d{i}": float(i % 3) for i in range(30)}}, {"q": {f"d{i}": float(i % 2) for i in range(0, 30, 2)}}]
+    from_dicts, from_ranx = align(dicts), align([ranx.Run(d) for d in dicts])
+    assert from_ranx.doc_ids.equals(from_dicts.doc_ids)
+    assert (from_ranx.ranks == from_dicts.ranks).all() and np.array_equal(from_ranx.scores, from_dicts.scores, equal_nan=True)
+    assert from_ranx.ranks[:, 0].tolist() != sorted(from_ranx.ranks[:, 0].tolist())  # the ties did move
 
 
 REPEATED = pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["a", "b", "a", "c"], "score": [1.0, 5.0, 9.0, 2.0]})

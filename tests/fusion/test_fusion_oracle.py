@@ -54,6 +54,7 @@ def test_every_method_and_normalization_is_the_oracles(dicts, data):
             assert_same_fusion(as_lists(run), want, f"{method} {norm} {params}")
 
 
+@settings(max_examples=max(10, settings.default.max_examples // 2))
 @given(runs(), st.sampled_from(SCORE_METHODS), st.sampled_from(NORMS), st.integers(1, 8), st.integers(1, 8), st.data())
 def test_fuse_cuts_the_inputs_and_the_output(dicts, method, norm, top_k_in, top_k_out, data):
     params = params_for(method, len(dicts), data.draw)
