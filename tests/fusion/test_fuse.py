@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import math
 
 import pyarrow.parquet as pq
@@ -110,3 +112,10 @@ def test_what_a_trec_line_cannot_hold_is_an_error_and_no_file(tmp_path):
     with pytest.raises(OutputError, match="the run's tag must be one word"):
         write_run(fuse([BM25, DENSE], "sum").table, tmp_path / "fused.trec", tag="my run")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("module", ["aligned", "normalization", "methods", "fusing"])
+def test_the_docstring_examples_hold(module):
+    imported = importlib.import_module(f"retrieval_eval.fusion.{module}")
+    failed, attempted = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0
