@@ -200,7 +200,7 @@ def number(
 
 
 def unknown_name(kind: str, name: Any, known: Sequence[str], spellings: Sequence[str] = ()) -> ConfigError:
-    """The error for a method or normalization name not among ``known`` (nor ``spellings``, other accepted names), with the closest."""
+    """The error for a method or normalization name that is neither known nor an accepted spelling, with the closest."""
     candidates = {k.lower(): k for k in [*spellings, *known]}  # a known name wins over a spelling of it
     close = difflib.get_close_matches(str(name).lower(), list(candidates), n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(candidates[c]) for c in close)}?" if close else ""

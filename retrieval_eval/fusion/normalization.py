@@ -80,7 +80,7 @@ class Normalized:
 
 
 def normalization_name(norm: str | None) -> str | None:
-    """The canonical name of a normalization (None, or "none", for none); an unknown one is an error with the closest names."""
+    """The canonical name of a normalization (None, or "none", for none); an unknown one is an error naming the closest."""
     if norm is None:
         return None
     if isinstance(norm, str):

@@ -64,7 +64,10 @@ def write_run(
     if missing:
         raise OutputError(f"{os.fspath(path)}: a run needs columns {list(_COLUMNS)}, missing {missing}")
     table = table.select(list(_COLUMNS))
-    is_trec = format.lower().lstrip(".") == "trec" if format is not None else Path(os.fspath(path)).suffix.lower() in TREC_EXTENSIONS
+    if format is not None:
+        is_trec = format.lower().lstrip(".") == "trec"
+    else:
+        is_trec = Path(os.fspath(path)).suffix.lower() in TREC_EXTENSIONS
     if not is_trec:
         write_table(table, path, format=format, inputs=inputs)
         return

@@ -93,7 +93,9 @@ def align_runs(
             rows = order[starts[q, r] : stops[q, r]]
             if rows.shape[0] == 0:
                 continue
-            first_rows, kept, repeated = resolve_duplicates(rows, keys, id_offsets, id_data, is_string, scores, duplicate_policy)
+            first_rows, kept, repeated = resolve_duplicates(
+                rows, keys, id_offsets, id_data, is_string, scores, duplicate_policy
+            )
             duplicate_rows[q, r] = repeated
             ranked = np.arange(first_rows.shape[0]) if in_ranx_order[r] else ranx_argsort(-kept)
             depth = min(first_rows.shape[0], top_k)

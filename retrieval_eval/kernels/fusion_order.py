@@ -1,4 +1,4 @@
-"""ranx's order of a fused run: each query's documents as inserted into the fused dict, sorted by numba's quicksort of ``-score``.
+"""ranx's order of a fused run: each query's documents in insertion order, sorted by numba's quicksort of ``-score``.
 
 ranx builds the fused run as a dict per query (documents in insertion order), then
 ``Run.sort()`` orders each with ``np.argsort([-score ...])`` compiled by numba: an unstable
@@ -25,7 +25,7 @@ def _example() -> tuple:
 
 @parallel_jit(example=_example)
 def fused_order(offsets: np.ndarray, fused: np.ndarray, insertion: np.ndarray, out_offsets: np.ndarray) -> np.ndarray:
-    """The aligned rows of each query in ranx's order of the fused run, the first ``out_offsets[q + 1] - out_offsets[q]`` kept.
+    """Each query's aligned rows in ranx's order of the fused run, its first ``out_offsets[q + 1] - out_offsets[q]`` kept.
 
     ``insertion``: each row's 0-based position in ranx's insertion order within its query, or
     empty for the aligned rows' order. Returns int64[out_offsets[-1]]: aligned row numbers,

@@ -15,10 +15,8 @@ _DOCUMENTS = [f"d{i}" for i in range(24)]
 def run(draw, queries: list[str] = _QUERIES) -> dict:
     """One run: some of the queries (at least one), each with 1-22 distinct documents."""
     chosen = draw(st.lists(st.sampled_from(queries), min_size=1, max_size=len(queries), unique=True))
-    return {
-        q: dict(zip(draw(st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=22, unique=True)), draw(st.lists(_SCORES, min_size=22, max_size=22))))
-        for q in chosen
-    }
+    documents = st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=22, unique=True)
+    return {q: dict(zip(draw(documents), draw(st.lists(_SCORES, min_size=22, max_size=22)))) for q in chosen}
 
 
 def runs(min_runs: int = 2, max_runs: int = 5) -> st.SearchStrategy[list[dict]]:

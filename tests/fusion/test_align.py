@@ -38,7 +38,8 @@ def test_a_ranx_run_is_read_in_its_own_order():
     dicts = [{"q": {f"d{i}": float(i % 3) for i in range(30)}}, {"q": {f"d{i}": float(i % 2) for i in range(0, 30, 2)}}]
     from_dicts, from_ranx = align(dicts), align([ranx.Run(d) for d in dicts])
     assert from_ranx.doc_ids.equals(from_dicts.doc_ids)
-    assert (from_ranx.ranks == from_dicts.ranks).all() and np.array_equal(from_ranx.scores, from_dicts.scores, equal_nan=True)
+    assert (from_ranx.ranks == from_dicts.ranks).all()
+    assert np.array_equal(from_ranx.scores, from_dicts.scores, equal_nan=True)
     stable = [d for d, _ in sorted(dicts[0]["q"].items(), key=lambda item: -item[1])]
     assert from_ranx.doc_ids.to_pylist() != stable  # the ties are out of input order
 

@@ -28,7 +28,7 @@ from tests.fusion.runs import params_for, runs
 from tests.fusion.test_fusion_oracle import as_lists
 
 pytestmark = pytest.mark.skipif(
-    not numba.config.DISABLE_JIT, reason="ranx's compiled fusion functions take 12-60 s per process: compared without the JIT"
+    not numba.config.DISABLE_JIT, reason="ranx's compiled fusion functions take 12-60 s a process: compared without the JIT"
 )
 RANK_BASED = {"rrf", "isr", "log_isr", "logn_isr"}
 

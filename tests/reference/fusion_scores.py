@@ -1,4 +1,4 @@
-"""Plain-Python fusion, written from ranx 0.3.21's definitions (not from our kernels): runs as nested dicts in, a fused run out.
+"""Plain-Python fusion from ranx 0.3.21's definitions (not from our kernels): runs as nested dicts in, a fused run out.
 
 A run is ``{query_id: {doc_id: score}}`` (a dict per query: each document once, in order of
 first occurrence, as ranx reads it). The oracle follows ranx's steps: each run's query sorted by
@@ -31,7 +31,7 @@ def _quicksort():
 
 
 def ranx_argsort(values: list[float]) -> list[int]:
-    """The positions sorting ``values`` ascending as ranx's ``np.argsort`` does: numba's quicksort, numpy's without the JIT."""
+    """The positions sorting ``values`` ascending as ranx's ``np.argsort``: numba's quicksort, numpy's without the JIT."""
     array = np.array(values, dtype=np.float64)
     order = np.argsort(array) if numba.config.DISABLE_JIT else _quicksort()(array)
     return [int(i) for i in order]
