@@ -6,8 +6,8 @@ between is here, written into buffers the caller reuses from batch to batch:
 
 - :func:`resample_counts`: how many times each query was drawn in each bootstrap resample. With
   numpy it took a flat index array, ``np.bincount`` and a cast (three temporaries of the batch's
-  size, 70% of the bootstrap's time at 200k queries); the loop scatters the draws straight into
-  the float64 counts the product reads.
+  size, 70% of the bootstrap's time at 200k queries); the loop tallies each resample's draws and
+  writes them into the float64 counts the product reads.
 - :func:`sign_flips`: the signs (+1 / -1) of a batch of randomization rounds from their 0/1 draws.
 
 Counts and signs are small integers, exact in float64: every build gives the same bits.
@@ -32,17 +32,22 @@ def _cells(picks: np.ndarray, counts: np.ndarray) -> int:
 
 
 @jit(
-    example=lambda: (np.array([[0, 2, 2], [1, 1, 0]], dtype=np.int64), np.empty((2, 3), dtype=np.float64)),
+    example=lambda: (np.array([[0, 2, 2], [1, 1, 0]], dtype=np.int32), np.empty((2, 3), dtype=np.float64)),
     python=_numpy_resample_counts,
     work=_cells,
 )
 def resample_counts(picks: np.ndarray, counts: np.ndarray) -> None:
     """Write into ``counts`` (resamples x queries) how often each query was drawn: ``picks[i]`` are resample i's queries."""
-    counts[:] = 0.0
+    # The draws land at random among the queries: tallied in int32 (half of a float64 row, so more
+    # of it stays in cache: 30% faster at 200k queries on a busy machine), then copied out in order.
+    tally = np.empty(counts.shape[1], dtype=np.int32)
     for i in range(picks.shape[0]):
-        row = counts[i]
+        tally[:] = 0
         for j in range(picks.shape[1]):
-            row[picks[i, j]] += 1.0
+            tally[picks[i, j]] += 1
+        row = counts[i]
+        for q in range(tally.shape[0]):
+            row[q] = tally[q]
 
 
 def _numpy_sign_flips(bits: np.ndarray, signs: np.ndarray) -> None:

@@ -81,8 +81,12 @@ def test_pairs_tested_in_chunks_see_the_same_flips(board, monkeypatch):
     monkeypatch.setattr(module, "_PAIR_CELLS", 2 * board.per_query.shape[1])  # two pairs a chunk
     runs = {f"c{index}": run(good=good, seed=index) for index, good in enumerate([0.2, 0.5, 0.55, 0.9])}
     runs["same_as_c3"] = runs["c3"].copy()
-    chunked = leaderboard(qrels(), runs, ["ndcg@5", "map"], all_pairs=True, seed=5, **FAST)
+    calls = []
+    chunked = leaderboard(qrels(), runs, ["ndcg@5", "map"], all_pairs=True, seed=5,
+                          progress=lambda done, total, name, phase: calls.append((phase, done, total)), **FAST)  # fmt: skip
     pd.testing.assert_frame_equal(chunked.pairwise, board.pairwise)
+    # 10 pairs in 5 chunks: one phase counting the rounds of them all.
+    assert [(done, total) for phase, done, total in calls if phase == "pairs"] == [(ROUNDS * k, 5 * ROUNDS) for k in range(1, 6)]
 
 
 def test_no_pairs_unless_asked_and_none_to_compare_with_one_configuration():

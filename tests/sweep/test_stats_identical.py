@@ -88,7 +88,7 @@ def test_a_large_leaderboard_s_statistics_are_those_of_before():
 
 
 def test_the_counting_kernels_from_their_definitions():
-    picks = np.array([[0, 2, 2, 2], [3, 1, 0, 1]], dtype=np.int64)
+    picks = np.array([[0, 2, 2, 2], [3, 1, 0, 1]], dtype=np.int32)
     counts = np.full((2, 4), 9.0)  # whatever the buffer held before
     resample_counts(picks, counts)
     assert counts.tolist() == [[1, 0, 3, 0], [1, 2, 0, 1]]
