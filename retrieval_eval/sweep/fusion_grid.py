@@ -64,6 +64,8 @@ DEFAULT_NORM = "min-max"
 #: fine step over many runs grows past any useful sweep long before memory runs out).
 MAX_CONFIGURATIONS = 100_000
 _EXAMPLE = '{"method": "rrf", "k": [10, 60]}'
+#: What a configuration's name shows for a normalization its entry does not state.
+_UNSTATED = object()
 #: The parameter whose values are weight vectors (one per run), shown as ``w=`` and in ``w_<run>`` columns.
 _WEIGHTS = "weights"
 
@@ -241,8 +243,10 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     """
     if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (0 < step <= 1):
         raise ConfigError(f"the weight grid's step must be a number in (0, 1], got {_shown(step)}")
-    text = str(step)[::-1].find(".")  # ranx's count of decimals: str(step) reversed, up to the point
-    weights = [float(round(x, text)) for x in np.arange(0, 1 + step, step)]
+    if 1 / step + 1 > MAX_CONFIGURATIONS:  # before numpy makes the weights
+        raise ConfigError(f"the weight grid at step {step} has more than {MAX_CONFIGURATIONS} weights; use a coarser step")
+    digits = str(step)[::-1].find(".")  # ranx's count of decimals: str(step) reversed, up to the point
+    weights = [float(round(x, digits)) for x in np.arange(0, 1 + step, step)]
     vectors: list[tuple[float, ...]] = []
 
     def walk(prefix: tuple[float, ...], total: float | int) -> None:
@@ -280,13 +284,13 @@ def ranx_range(low: Any, high: Any, step: Any) -> list[int | float]:
             raise ConfigError(f"a range's {name} must be a finite number, got {_shown(value)}")
     if step <= 0 or high < low:
         raise ConfigError(f"a range goes up from min to max by a step > 0, got min={low}, max={high}, step={step}")
+    if (high - low) / step + 1 > MAX_CONFIGURATIONS:  # before numpy or range makes the values
+        raise ConfigError(f"the range from {low} to {high} by {step} has more than {MAX_CONFIGURATIONS} values")
     if all(isinstance(value, numbers.Integral) for value in (low, high, step)):
         values: list[int | float] = list(range(int(low), int(high) + 1, int(step)))
     else:
         digits = str(step)[::-1].find(".")
         values = [float(round(x, digits)) for x in np.arange(low, high + step, step)]
-    if len(values) > MAX_CONFIGURATIONS:
-        raise ConfigError(f"the range from {low} to {high} by {step} has more than {MAX_CONFIGURATIONS} values")
     return values
 
 
@@ -299,12 +303,12 @@ def _expand(entry: Any, run_names: tuple[str, ...], label: str, room: int) -> It
         _refuse(label, f"an entry is an object such as {_EXAMPLE}, got {_shown(entry)}")
     if "method" not in entry:
         _refuse(label, "an entry names its fusion method (\"method\": \"rrf\")")
+    if not isinstance(entry["method"], str):
+        _refuse(label, f"method must be a fusion method's name, got {_shown(entry['method'])}")
     try:
-        method = fusion_method(entry["method"]) if isinstance(entry["method"], str) else None
+        method = fusion_method(entry["method"])
     except ConfigError as error:
         _refuse(label, str(error))
-    if method is None:
-        _refuse(label, f"method must be a fusion method's name, got {_shown(entry['method'])}")
     label = f"{label} ({method.name})"
     parameters = [parameter.name for parameter in method.parameters]
     for key in entry:
@@ -328,8 +332,6 @@ def _expand(entry: Any, run_names: tuple[str, ...], label: str, room: int) -> It
         identity = (method.name, norm, tuple(_identity(checked[name]) for name in parameters))
         yield FusionConfig(name, method.name, norm, params), identity
 
-
-_UNSTATED = object()
 
 
 def _norms(entry: Mapping[str, Any], label: str) -> list[str | None]:

@@ -198,7 +198,11 @@ def fusion_sweep(
 
 
 def _named_runs(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[list[str], list[Any]]:
-    """The names and the runs of ``runs`` (a mapping by name, or a list whose runs are named by their ``name``)."""
+    """The names and the runs of ``runs``: a mapping by name, or a list whose runs are named by what they are.
+
+    In a list, a path is named by itself, a :class:`~retrieval_eval.Run` by its ``name``, anything
+    else by its position (``run1``, ``run2``, ...); nothing is read here.
+    """
     if isinstance(runs, Mapping):
         names = list(runs)
         if not all(isinstance(name, str) for name in names):
@@ -206,5 +210,8 @@ def _named_runs(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[list[str], lis
         return names, list(runs.values())
     if isinstance(runs, (str, bytes)) or not isinstance(runs, Sequence):
         raise ConfigError(f"runs must be the runs to fuse by name (a dict) or a list of them, got {type(runs).__name__}")
-    read = [Run.read(run) for run in runs]
-    return [str(run.name) for run in read], read
+    names = [
+        os.fspath(run) if isinstance(run, (str, os.PathLike)) else str(run.name) if isinstance(run, Run) else f"run{number}"
+        for number, run in enumerate(runs, start=1)
+    ]
+    return names, list(runs)

@@ -174,6 +174,10 @@ def test_names_state_what_the_entry_states_and_columns_hold_every_value():
         ([{"method": "rrf"}, {"method": "rrf", "k": 60}], r"^fusion grid entry 2 \(rrf\): configuration 'rrf,k=60' is 'rrf' of fusion grid entry 1 \(rrf\) again"),
         ([{"method": "rrf", "norm": ["none", "max"]}, {"method": "rrf", "norm": "none"}], r"'rrf,norm=none' .* again"),
         ([{"method": "probfuse", "probs": [[0.5], [0.5]]}], r"probs takes one plain value per configuration"),
+        ([{"method": "rrf", "k": [60, 60.0]}], r"k lists 60.0 twice"),
+        ([{"method": "rrf", "k": 60}, {"method": "rrf", "k": 60.0}], r"configuration 'rrf,k=60.0' is 'rrf,k=60' of fusion grid entry 1"),
+        ([{"method": "rrf", "k": {"min": 0, "max": 1, "step": 1e-9}}], r"k: the range from 0 to 1 by 1e-09 has more than 100000 values"),
+        ([{"method": "wsum", "weights": {"step": 1e-9}}], r"the weight grid at step 1e-09 has more than 100000 weights"),
         ([3], r"^fusion grid entry 1: an entry is an object"),
         ([], r"^a fusion grid is a non-empty list of entries"),
         ("rrf", r"cannot read the file"),
@@ -197,7 +201,9 @@ def test_a_grid_past_the_limit_is_refused_before_it_is_built(monkeypatch):
         fusion_grid([{"method": "rrf", "k": list(range(40))}, {"method": "mnz", "norm": _NORMS[:5]},
                      {"method": "rrf", "norm": "max", "k": list(range(10))}], RUNS)  # fmt: skip
     with pytest.raises(ConfigError, match="more than 50 vectors"):
-        ranx_weight_grid(0.01, 3)
+        ranx_weight_grid(0.1, 3)  # 11 weights, 62 vectors
+    with pytest.raises(ConfigError, match="more than 50 weights"):
+        ranx_weight_grid(0.01, 2)
     assert MAX_CONFIGURATIONS == 100_000
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from retrieval_eval import EvaluationOptions, evaluate
+from retrieval_eval.data import Run
 from retrieval_eval.errors import ConfigError, OutputError
 from retrieval_eval.fusion import fuse
 from retrieval_eval.sweep import fusion_sweep as sweep_module
@@ -124,7 +125,13 @@ def test_each_norm_is_computed_once_and_no_fused_run_is_kept(monkeypatch):
     result = fusion_sweep(QRELS, [BM25, DENSE], grid, ["ndcg@10"], progress=lambda done, total, name: scored.append(name),
                           **FAST)  # fmt: skip
     assert sorted(calls) == ["max", "sum"] and len(scored) == len(result.table) == 11
-    assert list(result.parameters.columns) == ["method", "norm", "k", f"w_{BM25}", f"w_{DENSE}"]  # runs named by their name
+    assert list(result.parameters.columns) == ["method", "norm", "k", f"w_{BM25}", f"w_{DENSE}"]  # a path named by itself
+    named = fusion_sweep(QRELS, [Run.read(BM25, name="bm25"), pd.read_parquet(DATA / "run.parquet")], [{"method": "rrf"}],
+                         **FAST)  # fmt: skip
+    assert list(named.parameters.columns) == ["method", "norm", "k"] and named.sources == (QRELS,)
+    assert list(fused_runs([Run.read(BM25, name="bm25"), DENSE], [{"method": "wsum", "weights": [1, 0]}]).grid.run_names) == [
+        "bm25", DENSE]  # fmt: skip
+    assert fused_runs([pd.read_parquet(DATA / "run.parquet"), DENSE], [{"method": "rrf"}]).grid.run_names == ("run1", DENSE)
 
     fused = fused_runs({"bm25": BM25, "dense": DENSE}, grid)
     assert isinstance(fused, FusedRuns) and len(fused) == 11 and list(fused)[0] == "wsum,norm=max,w=0.0/1.0"
@@ -146,5 +153,7 @@ def test_the_grid_and_settings_are_checked_before_any_run_is_read(tmp_path):
         fusion_sweep(QRELS, dict(zip("ab", missing)), [{"method": "rrf"}], options={"ties": "ranx"})
     with pytest.raises(ConfigError, match="runs must be the runs to fuse"):
         fusion_sweep(QRELS, BM25, [{"method": "rrf"}])
+    with pytest.raises(ConfigError, match=r"^fusion grid entry 1 \(wsum\): weights must be 3 numbers"):
+        fusion_sweep(QRELS, [*missing, pd.DataFrame()], [{"method": "wsum", "weights": [0.5, 0.5]}])
     with pytest.raises(ConfigError, match="top_k_out must be a positive integer"):
         fusion_sweep(QRELS, {"a": BM25, "b": DENSE}, [{"method": "rrf"}], top_k_out=0)
