@@ -44,9 +44,14 @@ def _example() -> tuple:
     )
 
 
+def _work(starts: np.ndarray, stops: np.ndarray, order: np.ndarray, *rest: object) -> int:
+    # As Python this costs 14 us a row (measured on 77k rows), four of the units auto mode counts.
+    return 4 * order.shape[0]
+
+
 # Serial: a fusion aligns its runs once (0.19 s for 2 runs x 10k queries x 100 documents), and a
 # parallel build would take 7 s to compile for at most a 2x gain on two cores.
-@jit(example=_example)
+@jit(example=_example, work=_work)
 def align_runs(
     starts: np.ndarray,
     stops: np.ndarray,
