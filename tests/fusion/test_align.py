@@ -15,7 +15,7 @@ from tests.fusion.runs import runs
 from tests.reference import fusion_scores as oracle
 
 
-@settings(max_examples=max(10, settings.default.max_examples // 2))
+@settings(max_examples=max(10, settings.default.max_examples // 4))
 @given(runs())
 def test_each_query_holds_the_union_in_candidate_order_with_every_runs_rank(dicts):
     aligned = align(dicts)

@@ -39,8 +39,8 @@ def assert_same_fusion(ours: dict, expected: dict, what: str) -> None:
             assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-300), (what, q, d, a, b)
 
 
-# Each example checks all 112 pairs of method and normalization: a fifth of the profile's examples is plenty.
-@settings(max_examples=max(5, settings.default.max_examples // 5))
+# Each example checks all 112 pairs of method and normalization: an eighth of the profile's examples is plenty.
+@settings(max_examples=max(5, settings.default.max_examples // 8))
 @given(runs(), st.data())
 def test_every_method_and_normalization_is_the_oracles(dicts, data):
     aligned = align(dicts)
@@ -54,7 +54,7 @@ def test_every_method_and_normalization_is_the_oracles(dicts, data):
             assert_same_fusion(as_lists(run), want, f"{method} {norm} {params}")
 
 
-@settings(max_examples=max(10, settings.default.max_examples // 2))
+@settings(max_examples=max(10, settings.default.max_examples // 4))
 @given(runs(), st.sampled_from(SCORE_METHODS), st.sampled_from(NORMS), st.integers(1, 8), st.integers(1, 8), st.data())
 def test_fuse_cuts_the_inputs_and_the_output(dicts, method, norm, top_k_in, top_k_out, data):
     params = params_for(method, len(dicts), data.draw)
