@@ -57,7 +57,7 @@ class Estimates:
     lengths: np.ndarray
 
 
-def _vectors(name: str, what: str, *, least: int = 0, most: int | None = None) -> Any:
+def _vectors(name: str, *, what: str, least: int = 0, most: int | None = None) -> Any:
     """A check of one sequence of numbers per run (ranx's list of arrays), or None (train from qrels)."""
 
     def check(value: Any, n_runs: int) -> Estimates | None:
@@ -306,7 +306,9 @@ def _arguments(method: str) -> Any:
                 f"or ranx's {method}_train) or qrels={' with n_segments=' if segmented else ''} to train it on these runs"
             )
         if given is not None and segments is not None:
-            raise ConfigError(f"fusion method {method!r}: n_segments= is for training from qrels=; {trained.estimates}= holds the segments")
+            raise ConfigError(
+                f"fusion method {method!r}: n_segments= is for training from qrels=; {trained.estimates}= holds the segments"
+            )
         estimates = given if given is not None else _train(method, Qrels.read(qrels), aligned, _segments(method, segments))
         if method == "bayesfuse":
             _check_depths(aligned, normalized, estimates)
@@ -327,45 +329,42 @@ def _check_depths(aligned: AlignedRuns, normalized: Any, estimates: Estimates) -
         )
 
 
-def _method(name: str, aliases: tuple[str, ...], definition: str, parameters: tuple[Parameter, ...]) -> FusionMethod:
-    code = _TRAINED[name].code
-    return FusionMethod(name, aliases, definition, _kernel(code), parameters, trained=True, arguments=_arguments(name))
+def _method(name: str, aliases: tuple[str, ...], definition: str, *extra: Parameter, **check: Any) -> FusionMethod:
+    """A trained method: its estimates' parameter (None: train from ``qrels=``), checked by ``check``, then ``extra``."""
+    trained = _TRAINED[name]
+    validate = _run_numbers(trained.estimates, "MAP") if name == "mapfuse" else _vectors(trained.estimates, **check)
+    estimates = Parameter(trained.estimates, f"{trained.description} (trained), or None to train from qrels=", validate, None)
+    return FusionMethod(
+        name, aliases, definition, _kernel(trained.code), (estimates, *extra), trained=True, arguments=_arguments(name)
+    )
 
-
-_PROBS = Parameter("probs", "one array of probabilities per run (trained), or None to train from qrels=", _vectors("probs", "probabilities"), None)
 
 METHODS: tuple[FusionMethod, ...] = (
     _method(
         "probfuse", ("prob_fuse",),
         "sum over the runs having the document of P_r[k] / (k + 1), k its segment (ceil(depth_r / S) positions each)",
-        (
-            Parameter("probs", "one array of segment probabilities per run (trained)", _vectors("probs", "probabilities", least=1), None),
-            Parameter("n_segments", "the segments of each run, to train from qrels=", _count("n_segments", "the segments of each run", least=1, optional=True), None),
+        Parameter(
+            "n_segments", "the segments of each run, to train from qrels=",
+            _count("n_segments", "the segments of each run", least=1, optional=True), None,
         ),
+        what="probabilities", least=1,
     ),
     _method(
         "segfuse", ("seg_fuse",),
         "sum over the runs having the document of P_r[k] * (s_r + 1), k its segment of 5, 10, 20, 40, ... positions",
-        (Parameter("probs", "one array of 10 segment probabilities per run (trained)", _vectors("probs", "probabilities", most=SEGFUSE_SEGMENTS), None),),
+        what="probabilities", most=SEGFUSE_SEGMENTS,
     ),
     _method(
         "slidefuse", ("slide_fuse",),
         "sum over the runs having the document of the mean of P_r over the positions within w of its own",
-        (_PROBS, Parameter("w", "the window: positions on each side (0 or more)", _count("w", "positions on each side", least=0))),
+        Parameter("w", "the window: positions on each side (0 or more)", _count("w", "positions on each side", least=0)),
+        what="probabilities",
     ),
-    _method(
-        "posfuse", ("pos_fuse",),
-        "sum over the runs having the document of P_r at its position",
-        (_PROBS,),
-    ),
-    _method(
-        "mapfuse", ("map_fuse",),
-        "sum over the runs having the document of MAP_r / rank_r",
-        (Parameter("map_scores", "one MAP per run (trained), or None to train from qrels=", _run_numbers("map_scores", "MAP"), None),),
-    ),
+    _method("posfuse", ("pos_fuse",), "sum over the runs having the document of P_r at its position", what="probabilities"),
+    _method("mapfuse", ("map_fuse",), "sum over the runs having the document of MAP_r / rank_r"),
     _method(
         "bayesfuse", ("bayes_fuse",),
         "sum over runs of the log odds of relevance at the document's position (log(0.001 / 0.999) where a run lacks it)",
-        (Parameter("log_odds", "one array of log odds per position per run (trained), or None to train from qrels=", _vectors("log_odds", "log odds"), None),),
+        what="log odds",
     ),
 )

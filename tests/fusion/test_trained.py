@@ -33,7 +33,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # numba's type-safet
 
 TRAINED = ["probfuse", "segfuse", "slidefuse", "posfuse", "mapfuse", "bayesfuse"]
 NORMS = [*NORMALIZATIONS, None]
-ESTIMATES = {"probfuse": "probs", "segfuse": "probs", "slidefuse": "probs", "posfuse": "probs", "mapfuse": "map_scores", "bayesfuse": "log_odds"}
+# What each method's training gives, by ranx's parameter name.
+ESTIMATES = {
+    "probfuse": "probs", "segfuse": "probs", "slidefuse": "probs", "posfuse": "probs",
+    "mapfuse": "map_scores", "bayesfuse": "log_odds",
+}
 
 
 @st.composite
@@ -41,16 +45,15 @@ def judged_runs(draw, unjudged: bool = True) -> tuple[dict, list[dict]]:
     """(qrels, runs): 1-4 judged queries (some no run retrieves), 2-5 runs of 1-20 documents per query with ties;
     with ``unjudged`` some runs also retrieve for a query no one judged."""
     queries = [f"q{i}" for i in range(draw(st.integers(1, 4)))]
-    qrels = {
-        q: dict(zip(draw(st.lists(st.sampled_from(RANX_DOCUMENTS), min_size=1, max_size=12, unique=True)), draw(st.lists(st.integers(-1, 3), min_size=12, max_size=12))))
-        for q in queries
-    }
+    documents = st.lists(st.sampled_from(RANX_DOCUMENTS), min_size=1, max_size=12, unique=True)
+    qrels = {q: {d: draw(st.integers(-1, 3)) for d in draw(documents)} for q in queries}
     retrieved = queries + (["unjudged"] if unjudged else [])
     values = st.sampled_from([0.0, 1.0, 1.0, 2.5, -1.0, 7.25])
     runs = []
     for _ in range(draw(st.integers(2, 5))):
         chosen = draw(st.lists(st.sampled_from(retrieved), min_size=1, max_size=len(retrieved), unique=True))
-        runs.append({q: {d: draw(values) for d in draw(st.lists(st.sampled_from(RANX_DOCUMENTS), min_size=1, max_size=20, unique=True))} for q in chosen})
+        documents = st.lists(st.sampled_from(RANX_DOCUMENTS), min_size=1, max_size=20, unique=True)
+        runs.append({q: {d: draw(values) for d in draw(documents)} for q in chosen})
     return qrels, runs
 
 
@@ -147,12 +150,15 @@ def test_training_is_ranxs(collection, n_segments):
 
 
 @settings(max_examples=max(3, settings.default.max_examples // 10))
-@given(judged_runs(unjudged=False), st.sampled_from(["min-max", "min-max-inverted", "zmuv", "borda", None]), st.sampled_from([0, 1, 3]))
+@given(judged_runs(unjudged=False), st.sampled_from(["min-max", "min-max-inverted", "zmuv", "borda", None]),
+       st.sampled_from([0, 1, 3]))
 def test_trained_fusion_is_ranxs(collection, norm, w):
     qrels, dicts = collection
     for method in TRAINED:
         segments = 4 if method == "probfuse" else None
-        params = {ESTIMATES[method]: ranx_peer().train(method, qrels, dicts, segments), **({"w": w} if method == "slidefuse" else {})}
+        params = {ESTIMATES[method]: ranx_peer().train(method, qrels, dicts, segments)}
+        if method == "slidefuse":
+            params["w"] = w
         expected = {q: docs for q, docs in ranx_peer().fuse(dicts, method, params, norm).items() if docs}
         ours = as_lists(fuse(dicts, method, norm=norm, **params))
         assert sorted(ours) == sorted(expected), method
@@ -166,27 +172,42 @@ RUNS = [{"q": {"a": 2.0, "b": 1.0}}, {"q": {"b": 3.0}}]
 QRELS = {"q": {"a": 1}}
 
 
-@pytest.mark.parametrize(
-    ("call", "message"),
-    [
-        (lambda: fuse(RUNS, "probfuse"), r"fusion method 'probfuse' is trained: pass probs= \(one array of segment probabilities per run: "
-         r"retrieval_eval.fusion.train\('probfuse', qrels, runs, n_segments=...\) or ranx's probfuse_train\) or qrels= with n_segments= to train it on these runs$"),
-        (lambda: fuse(RUNS, "mapfuse"), r"is trained: pass map_scores= \(one MAP per run: retrieval_eval.fusion.train\('mapfuse', qrels, runs...\)"),
-        (lambda: fuse(RUNS, "posfuse", probs=[[0.5], [0.5]], qrels=QRELS), "give probs= or qrels= .to train it here., not both"),
-        (lambda: fuse(RUNS, "probfuse", probs=[[0.5], [0.5]], n_segments=2), "n_segments= is for training from qrels="),
-        (lambda: fuse(RUNS, "probfuse", qrels=QRELS), r"training probfuse needs n_segments= \(a positive integer"),
-        (lambda: fuse(RUNS, "posfuse", probs=[[0.5]]), r"probs must be 2 sequences of probabilities \(one per run\), got \[\[0.5\]\]"),
-        (lambda: fuse(RUNS, "probfuse", probs=[[0.5], []]), r"probs\[1\] must hold at least 1 probabilities, got 0"),
-        (lambda: fuse(RUNS, "segfuse", probs=[[0.1] * 11, [0.1]]), r"probs\[0\] must hold 0 to 10 probabilities, got 11"),
-        (lambda: fuse(RUNS, "bayesfuse", log_odds=[[0.1, math.nan], [0.1]]), r"log_odds\[0\] must be a sequence of finite numbers"),
-        (lambda: fuse(RUNS, "mapfuse", map_scores=[0.5, "x"]), r"map_scores must be 2 finite numbers \(MAP, one per run\)"),
-        (lambda: fuse(RUNS, "slidefuse", probs=[[0.5], [0.5]]), r"fusion method 'slidefuse' needs w="),
-        (lambda: fuse(RUNS, "slidefuse", probs=[[0.5], [0.5]], w=-1), r"w must be an integer of at least 0"),
-        (lambda: train("rrf", QRELS, RUNS), r"train takes one of the trained fusion methods \(probfuse, segfuse"),
-        (lambda: train("segfuse", QRELS, RUNS, n_segments=3), r"segfuse takes no n_segments= \(ProbFuse's alone\)"),
-        (lambda: train("posfuse", {1: {"a": 1}}, RUNS), r"query_ids are integers in the qrels but strings in the runs"),
-    ],
-)
+MISUSES = {
+    "no trained parameters": (
+        lambda: fuse(RUNS, "probfuse"),
+        r"fusion method 'probfuse' is trained: pass probs= \(one array of segment probabilities per run: "
+        r"retrieval_eval.fusion.train\('probfuse', qrels, runs, n_segments=...\) or ranx's probfuse_train\) "
+        r"or qrels= with n_segments= to train it on these runs$",
+    ),
+    "no map scores": (
+        lambda: fuse(RUNS, "mapfuse"),
+        r"is trained: pass map_scores= \(one MAP per run: retrieval_eval.fusion.train\('mapfuse', qrels, runs...\)",
+    ),
+    "both": (lambda: fuse(RUNS, "posfuse", probs=[[0.5], [0.5]], qrels=QRELS), "give probs= or qrels= .to train it here., not both"),
+    "segments with probs": (
+        lambda: fuse(RUNS, "probfuse", probs=[[0.5], [0.5]], n_segments=2), "n_segments= is for training from qrels="
+    ),
+    "no segments": (lambda: fuse(RUNS, "probfuse", qrels=QRELS), r"training probfuse needs n_segments= \(a positive integer"),
+    "one run's probs": (
+        lambda: fuse(RUNS, "posfuse", probs=[[0.5]]), r"probs must be 2 sequences of probabilities \(one per run\), got \[\[0.5\]\]"
+    ),
+    "no segment": (lambda: fuse(RUNS, "probfuse", probs=[[0.5], []]), r"probs\[1\] must hold at least 1 probabilities, got 0"),
+    "11 segments": (lambda: fuse(RUNS, "segfuse", probs=[[0.1] * 11, [0.1]]), r"probs\[0\] must hold 0 to 10 probabilities, got 11"),
+    "NaN": (
+        lambda: fuse(RUNS, "bayesfuse", log_odds=[[0.1, math.nan], [0.1]]), r"log_odds\[0\] must be a sequence of finite numbers"
+    ),
+    "a MAP not a number": (
+        lambda: fuse(RUNS, "mapfuse", map_scores=[0.5, "x"]), r"map_scores must be 2 finite numbers \(MAP, one per run\)"
+    ),
+    "no window": (lambda: fuse(RUNS, "slidefuse", probs=[[0.5], [0.5]]), r"fusion method 'slidefuse' needs w="),
+    "negative window": (lambda: fuse(RUNS, "slidefuse", probs=[[0.5], [0.5]], w=-1), r"w must be an integer of at least 0"),
+    "untrained method": (lambda: train("rrf", QRELS, RUNS), r"train takes one of the trained fusion methods \(probfuse, segfuse"),
+    "segments elsewhere": (lambda: train("segfuse", QRELS, RUNS, n_segments=3), r"segfuse takes no n_segments= \(ProbFuse's alone\)"),
+    "query id kinds": (lambda: train("posfuse", {1: {"a": 1}}, RUNS), r"query_ids are integers in the qrels but strings in the runs"),
+}
+
+
+@pytest.mark.parametrize(("call", "message"), MISUSES.values(), ids=MISUSES.keys())
 def test_misuse_is_a_one_line_config_error(call, message):
     with pytest.raises((ConfigError, ValueError), match=message) as raised:
         call()
@@ -198,6 +219,10 @@ def test_bayesfuse_refuses_runs_deeper_than_its_log_odds():
     deep = [{"q": {f"d{i}": float(-i) for i in range(1001)}}, {"q": {"d0": 1.0}}]
     log_odds = train("bayesfuse", {"q": {"d3": 1}}, deep)["log_odds"]
     assert [len(v) for v in log_odds] == [1000, 1000]
-    with pytest.raises(ConfigError, match=r"bayesfuse: run '.*' ranks 1001 documents for query 'q' and its log odds cover 1000 positions; cut the runs with top_k_in=1000"):
+    message = (
+        r"bayesfuse: run '.*' ranks 1001 documents for query 'q' and its log odds cover 1000 positions; "
+        r"cut the runs with top_k_in=1000$"
+    )
+    with pytest.raises(ConfigError, match=message):
         fuse(deep, "bayesfuse", log_odds=log_odds)
     assert len(fuse(deep, "bayesfuse", log_odds=log_odds, top_k_in=1000).table) == 1000

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import math
 from functools import cmp_to_key
@@ -45,8 +46,10 @@ RANX_DOCUMENTS = [f"d{i}" for i in range(24)]
 
 @functools.cache
 def ranx_peer() -> RanxPeer:
-    """One child process running ranx for the whole session."""
-    return RanxPeer()
+    """One child process running ranx for the whole session, ended with it."""
+    peer = RanxPeer()
+    atexit.register(peer.close)
+    return peer
 
 
 def params_for(method: str, n_runs: int, draw) -> dict:

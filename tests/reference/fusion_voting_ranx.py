@@ -69,7 +69,8 @@ class RanxPeer:
         self, runs: list[dict], method: str, params: dict | None = None, norm: str | None = None, candidates: str = "first"
     ) -> dict[str, list[tuple[str, float]]]:
         """ranx's fused run as ``{query: [(doc, score), ...]}`` in its order."""
-        result = self._ask({"op": "fuse", "runs": runs, "method": method, "params": params or {}, "norm": norm, "candidates": candidates})
+        request = {"op": "fuse", "runs": runs, "method": method, "params": params or {}, "norm": norm, "candidates": candidates}
+        result = self._ask(request)
         return {q: [(doc, score) for doc, score in docs] for q, docs in result.items()}
 
     def train(self, method: str, qrels: dict, runs: list[dict], n_segments: int | None = None) -> Any:
@@ -97,8 +98,8 @@ def _serve() -> None:
     from numba.types import unicode_type
 
     # Where ranx looks get_candidates up (each module imports its own name; the functions shadow the modules).
-    names = ["fusion.bordafuse", "fusion.weighted_bordafuse", "fusion.condorcet", "fusion.weighted_condorcet", "normalization.borda_norm"]
-    modules = [sys.modules[f"ranx.{name}"] for name in names]
+    names = ["bordafuse", "weighted_bordafuse", "condorcet", "weighted_condorcet"]
+    modules = [sys.modules[f"ranx.fusion.{name}"] for name in names] + [sys.modules["ranx.normalization.borda_norm"]]
     originals = [module.get_candidates for module in modules]
     if os.environ["RANX_PEER_SORT"] == "numba":
         from numba.misc.quicksort import make_py_quicksort
