@@ -27,10 +27,11 @@ relative difference), and the best configuration and score. Also measured: one f
 ``fuse`` from built Runs against ``ranx.fuse`` from built ranx Runs: wsum min-max 0.5/0.5 and
 RRF k=60, the fused runs compared row by row), and the first call in a fresh process with an
 empty numba cache (``NUMBA_CACHE_DIR`` a new directory, *cold*) and again with what it wrote
-(*warm*): import, then a sweep of the same grid on 20 queries.
+(*warm*): the import, a first sweep of the same grid on 20 queries (our kernels then run as Python), then
+one on 2,000 queries x 100 documents (compiled: compiling or loading them counts).
 
-Usage: ``python benchmarks/bench_fusion.py [--queries 10000 --docs 100 --rounds 3 --json OUT]``
-(``--skip-first-call`` to leave out the fresh processes: ranx's cold compile takes minutes).
+Usage: ``python benchmarks/bench_fusion.py [--queries 10000 --docs 100 --rounds 3 --sections sweep,fusion,first
+--json OUT]`` (the ranx side of a round takes 2-3 minutes at the default size, its cold first call one).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ NORMS = ("min-max", "max", "sum")
 STEP = 0.1
 GRID = [{"method": "rrf", "k": list(RRF_K)}, {"method": "wsum", "norm": list(NORMS), "weights": {"step": STEP}}]
 TARGET_RATIO = 20.0
+#: The benchmark's parts: the sweep side by side, one fusion, the first calls in fresh processes.
+SECTIONS = ("sweep", "fusion", "first")
 IDS = {"query_id": object, "doc_id": object}  # ranx reads ids from object columns only (pandas 3 makes them strings)
 
 
@@ -168,28 +171,36 @@ def _timed(call: Any) -> Any:
 
 _FIRST_CALL = """
 import sys, time
-start = time.perf_counter()
 sys.path.insert(0, {root!r})
 from benchmarks.bench_fusion import frames, {function}
-imported = time.perf_counter() - start
-qrels, runs = frames(20, 20, 0)
+tiny, medium = frames(20, 20, 0), frames({queries}, 100, 0)
 start = time.perf_counter()
-{function}(qrels, runs, "ndcg")
-print(imported, time.perf_counter() - start)
+import {module}
+imported = time.perf_counter() - start
+times = []
+for qrels, runs in (tiny, medium):
+    start = time.perf_counter()
+    {function}(qrels, runs, "ndcg")
+    times.append(time.perf_counter() - start)
+print(imported, *times)
 """
+#: The second first call's size: enough rows that our kernels run compiled (the first runs them as Python).
+FIRST_CALL_QUERIES = 2_000
 
 
 def first_calls() -> dict[str, Any]:
-    """Import and a first sweep on 20 queries in fresh processes: cold (empty numba cache), then warm."""
+    """In fresh processes: the import, then a first sweep on 20 queries and one on 2,000 queries x 100 documents;
+    cold (an empty numba cache), then warm (the same cache again)."""
     out: dict[str, Any] = {}
-    for label, function in (("retrieval_eval fusion_sweep", "ours"), ("ranx optimize_fusion + RRF loop", "theirs")):
+    for label, function, module in (("retrieval_eval fusion_sweep", "ours", "retrieval_eval.sweep.fusion_sweep"),
+                                     ("ranx optimize_fusion + RRF loop", "theirs", "ranx")):  # fmt: skip
         with tempfile.TemporaryDirectory(prefix="bench-fusion-numba-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            code = _FIRST_CALL.format(root=str(ROOT), function=function)
+            code = _FIRST_CALL.format(root=str(ROOT), function=function, module=module, queries=FIRST_CALL_QUERIES)
             for state in ("cold", "warm"):
                 done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-                imported, call = map(float, done.stdout.split())
-                out[f"{label}, {state}"] = {"import": imported, "first sweep": call}
+                imported, tiny, medium = map(float, done.stdout.split())
+                out[f"{label}, {state}"] = {"import": imported, "20 queries": tiny, f"{FIRST_CALL_QUERIES} queries": medium}
     return out
 
 
@@ -200,15 +211,32 @@ def main() -> None:
     parser.add_argument("--metric", default="ndcg", help="a ranx metric name (ours reads it as ranx does)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-first-call", action="store_true")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"what to run, comma-separated: {', '.join(SECTIONS)} (default all)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    sections = args.sections.split(",")
+    unknown = sorted(set(sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; the sections are {', '.join(SECTIONS)}")
     host = machine("ranx")
     print(describe_machine(host))
+    figures: dict[str, Any] = {"machine": host, "queries": args.queries, "docs": args.docs, "metric": args.metric,
+                               "rounds": args.rounds}  # fmt: skip
     qrels, runs = frames(args.queries, args.docs, args.seed)
     print(f"{args.queries:,} queries x {args.docs} documents per run, 2 runs, {len(qrels):,} judgments; "
           f"grid {json.dumps(GRID)}, metric {args.metric!r}", flush=True)
+    if "sweep" in sections:
+        figures["sweep"] = sweep_section(qrels, runs, args)
+    if "fusion" in sections:
+        figures["one_fusion"] = fusion_section(runs, args.rounds)
+    if "first" in sections:
+        figures["first_calls"] = first_section()
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2, default=str))
 
+
+def sweep_section(qrels: Any, runs: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     # Warm-up (compiled code loaded or compiled), and the checks.
     _, ours_means, ours_best = ours(qrels, runs, args.metric)
     _, scores_only = ours_scores_only(qrels, runs, args.metric)
@@ -246,26 +274,28 @@ def main() -> None:
         cells += ["1", ""] if ratio is None else [f"{ratio.median:.1f}x ({ratio.min:.1f}-{ratio.max:.1f})", verdict(ratio.median >= TARGET_RATIO)]
         rows.append(cells)
     print_table(rows, title=f"{args.rounds} interleaved rounds")
+    return {"checks": checks, "times": {key: Spread(tuple(value)).to_dict() for key, value in times.items()},
+            "ratio_end_to_end": end_to_end.to_dict(), "ratio_scores_only": like_for_like.to_dict()}  # fmt: skip
 
-    fusion = one_fusion(runs, args.rounds)
+
+def fusion_section(runs: dict[str, Any], rounds: int) -> dict[str, Any]:
+    fusion = one_fusion(runs, rounds)
     rows = [["one fusion", "ours s (median)", "ranx s (median)", "ranx / ours (median, min-max)", "same rows"]]
     for label, figures in fusion.items():
         ratio = figures["ratio"]
         rows.append([label, f"{figures['ours']['median']:.3f}", f"{figures['ranx']['median']:.3f}",
                      f"{ratio['median']:.1f}x ({ratio['min']:.1f}-{ratio['max']:.1f})", str(figures["same"])])  # fmt: skip
     print_table(rows, title="one fusion from built runs")
+    return fusion
 
-    first = None if args.skip_first_call else first_calls()
-    if first is not None:
-        rows = [["first call in a fresh process (s)", "import", "first sweep, 20 queries"]]
-        rows += [[label, f"{row['import']:.2f}", f"{row['first sweep']:.2f}"] for label, row in first.items()]
-        print_table(rows, title="first calls (cold: an empty NUMBA_CACHE_DIR; warm: the same directory again)")
-    if args.json:
-        figures = {"machine": host, "queries": args.queries, "docs": args.docs, "metric": args.metric, "rounds": args.rounds,
-                   "checks": checks, "times": {key: Spread(tuple(value)).to_dict() for key, value in times.items()},
-                   "ratio_end_to_end": end_to_end.to_dict(), "ratio_scores_only": like_for_like.to_dict(),
-                   "one_fusion": fusion, "first_calls": first}  # fmt: skip
-        args.json.write_text(json.dumps(figures, indent=2, default=str))
+
+def first_section() -> dict[str, Any]:
+    first = first_calls()
+    rows = [["first call in a fresh process (s)", "import", "first sweep, 20 queries", f"then {FIRST_CALL_QUERIES:,} queries"]]
+    rows += [[label, f"{row['import']:.2f}", f"{row['20 queries']:.2f}", f"{row[f'{FIRST_CALL_QUERIES} queries']:.2f}"]
+             for label, row in first.items()]  # fmt: skip
+    print_table(rows, title="first calls (cold: an empty NUMBA_CACHE_DIR; warm: the same directory again)")
+    return first
 
 
 if __name__ == "__main__":
