@@ -82,6 +82,7 @@ class FusedRuns(Mapping[str, Run]):
         return len(self._by_name)
 
     def configuration(self, name: str) -> FusionConfig:
+        """The configuration of a name (its method, normalization and parameters)."""
         return self._by_name[name]
 
     def normalized(self, norm: str | None) -> Normalized:
@@ -112,8 +113,8 @@ def fused_runs(
 ) -> FusedRuns:
     """The fused runs of every configuration of ``grid`` (:func:`~.fusion_grid.fusion_grid`) by name, each made when asked for.
 
-    ``runs``: the runs to fuse by name (the weight columns' names), or a list of them (named by
-    their ``name``); ``top_k_in``, ``top_k_out`` and ``duplicates`` as for
+    ``runs``: the runs to fuse by name (the weight columns' names), or a list of them (a path
+    named by itself, a Run by its ``name``, anything else ``run1``, ``run2``, ...); ``top_k_in``, ``top_k_out`` and ``duplicates`` as for
     :func:`~retrieval_eval.fusion.fuse`; ``qrels`` for trained methods. The grid is checked
     before the runs are read.
 
@@ -148,7 +149,7 @@ def fusion_sweep(
         The judgments, any source :class:`~retrieval_eval.Evaluator` reads.
     runs
         The runs to fuse, by name (``{"bm25": "bm25.trec", "dense": dense_frame}``), or a list
-        of them named by their ``name``; two or more.
+        of them (named as :func:`fused_runs` names them); two or more.
     grid
         The configurations (:func:`~.fusion_grid.fusion_grid`: a list of entries such as
         ``{"method": "rrf", "k": [10, 20, 60, 100]}``, a JSON file of them, or a
