@@ -27,6 +27,7 @@ _EXPORTS = {
     "Metric": ".metrics",
     "evaluate": ".metrics",
     "trec_eval": ".metrics",
+    "fuse": ".fusion",
 }
 
 __all__ = sorted(

@@ -50,6 +50,7 @@ _EXPORTS = {
     "fusion_method": ".methods",
     "normalization_name": ".normalization",
     "normalize": ".normalization",
+    "train": ".trained",
 }
 
 __all__ = sorted(_EXPORTS)

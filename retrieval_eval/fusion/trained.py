@@ -302,7 +302,7 @@ def _arguments(method: str) -> Any:
             segmented = method == "probfuse"
             raise ConfigError(
                 f"fusion method {method!r} is trained: pass {trained.estimates}= ({trained.description}: "
-                f"retrieval_eval.fusion.trained.train({method!r}, qrels, runs{', n_segments=' if segmented else ''}...) "
+                f"retrieval_eval.fusion.train({method!r}, qrels, runs{', n_segments=' if segmented else ''}...) "
                 f"or ranx's {method}_train) or qrels={' with n_segments=' if segmented else ''} to train it on these runs"
             )
         if given is not None and segments is not None:

@@ -176,12 +176,12 @@ MISUSES = {
     "no trained parameters": (
         lambda: fuse(RUNS, "probfuse"),
         r"fusion method 'probfuse' is trained: pass probs= \(one array of segment probabilities per run: "
-        r"retrieval_eval.fusion.trained.train\('probfuse', qrels, runs, n_segments=...\) or ranx's probfuse_train\) "
+        r"retrieval_eval.fusion.train\('probfuse', qrels, runs, n_segments=...\) or ranx's probfuse_train\) "
         r"or qrels= with n_segments= to train it on these runs$",
     ),
     "no map scores": (
         lambda: fuse(RUNS, "mapfuse"),
-        r"is trained: pass map_scores= \(one MAP per run: retrieval_eval.fusion.trained.train\('mapfuse', qrels, runs...\)",
+        r"is trained: pass map_scores= \(one MAP per run: retrieval_eval.fusion.train\('mapfuse', qrels, runs...\)",
     ),
     "both": (lambda: fuse(RUNS, "posfuse", probs=[[0.5], [0.5]], qrels=QRELS), "give probs= or qrels= .to train it here., not both"),
     "segments with probs": (
