@@ -138,6 +138,12 @@ def _text_table(table: Table) -> list[str]:
     return lines
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun``, in the ``plural`` (default: the noun and ``s``) unless the count is one:
+    ``"1 metric"``, ``"2 metrics"``, ``counted(2, "query", "queries")``."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def _rows_word(count: int) -> str:
     return "row" if count == 1 else "rows"
 
@@ -355,8 +361,8 @@ def _board_notes(board: Any, where: str = "") -> list[str]:
     if duel is not None:
         counts = duel["outcome"].value_counts()
         wins, ties, losses = (int(counts.get(outcome, 0)) for outcome in ("win", "tie", "loss"))
-        notes.append(f"the best against the runner-up, per query: {wins} wins, {ties} ties, {losses} losses "
-                     f"(each query in {where}.head_to_head)")  # fmt: skip
+        notes.append(f"the best against the runner-up, per query: {counted(wins, 'win')}, {counted(ties, 'tie')}, "
+                     f"{counted(losses, 'loss', 'losses')} (each query in {where}.head_to_head)")  # fmt: skip
     if len(board.table) > 1:
         notes += marks_legend(board.alpha)
     return notes

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .progress import Reporter, counted
+from ..views import counted
+from .progress import Reporter
 from .stats import holm, randomization_test_of_differences, t_test_of_differences
 
 #: The columns of :func:`all_pairs`.

@@ -65,7 +65,3 @@ def takes_phase(callback: Callable[..., Any]) -> bool:
         for parameter in parameters
     )
 
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural (an ``s``) unless the count is one: ``"1 metric"``, ``"2 metrics"``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -45,9 +45,10 @@ from ..metrics.names import Metric
 from ..metrics.selection import resolve_named_metrics
 from ..policies import QUERY_POLICIES
 from .. import views
+from ..views import counted
 from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
-from .progress import Reporter, counted
+from .progress import Reporter
 from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
 

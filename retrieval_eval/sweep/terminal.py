@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..views import marks_legend
+from ..views import counted, marks_legend
 
 if TYPE_CHECKING:
     from .analysis import SweepResult
@@ -45,8 +45,8 @@ def sweep_text(result: SweepResult, *, width: int = WIDTH, wide: bool = False) -
     board = result.leaderboard
     direction = "higher" if board.higher_is_better else "lower"
     lines = [_fit(f"objective: {board.objective}", width),
-             _fit(f"{len(board.table)} configurations ranked by their mean over {board.per_query.shape[1]} queries "
-                  f"in common ({direction} is better)", width)]  # fmt: skip
+             _fit(f"{counted(len(board.table), 'configuration')} ranked by their mean over "
+                  f"{counted(board.per_query.shape[1], 'query', 'queries')} in common ({direction} is better)", width)]  # fmt: skip
     if wide:
         lines.append(result.table.to_string(float_format=lambda value: f"{value:.4f}"))
     else:
@@ -59,7 +59,8 @@ def sweep_text(result: SweepResult, *, width: int = WIDTH, wide: bool = False) -
     lines += [line for note in board.notes for line in _wrapped(f"note: {note}", width)]
     lines += _head_to_head_lines(board, width)
     if board.pairwise is not None and len(board.pairwise):
-        lines += ["", *_wrapped(f"all pairs (Holm-adjusted over {len(board.pairwise)} pairs; * significant at {board.alpha:g}):", width)]
+        heading = f"all pairs (Holm-adjusted over {counted(len(board.pairwise), 'pair')}; * significant at {board.alpha:g}):"
+        lines += ["", *_wrapped(heading, width)]
         lines += _render(_pair_columns(board.pairwise, width))
     if result.effects is not None:
         lines += ["", "marginal effects:", *_render(_effect_columns(result.effects))]
@@ -225,7 +226,7 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
     counts = duel["outcome"].value_counts()
     wins, ties, losses = (int(counts.get(outcome, 0)) for outcome in ("win", "tie", "loss"))
     lines = ["", *_wrapped(f"the best against the runner-up (rank 2) on {board.objective}, per query: "
-                           f"{wins} wins, {ties} ties, {losses} losses", width)]  # fmt: skip
+                           f"{counted(wins, 'win')}, {counted(ties, 'tie')}, {counted(losses, 'loss', 'losses')}", width)]  # fmt: skip
     # The largest of each by how much the best was better, or worse; equal ones in query order.
     advantage = duel["difference"] if board.higher_is_better else -duel["difference"]
     wins_first = duel.loc[advantage.sort_values(ascending=False, kind="stable").index]

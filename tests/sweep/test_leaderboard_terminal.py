@@ -148,3 +148,10 @@ def test_a_name_is_elided_in_the_middle(text, width):
     else:
         head = width // 2
         assert shown == printable[:head] + "…" + printable[len(printable) - (width - 1 - head) :]
+
+
+def test_counts_are_in_the_singular_where_they_are_one():
+    from retrieval_eval.views import counted
+
+    assert [counted(1, "pair"), counted(2, "pair"), counted(0, "query", "queries"), counted(1, "loss", "losses")] == [
+        "1 pair", "2 pairs", "0 queries", "1 loss"]  # fmt: skip
