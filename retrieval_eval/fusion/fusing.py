@@ -100,15 +100,8 @@ def fused_run(aligned: AlignedRuns, fused: Fused, *, top_k_out: int | None = Non
     (``ties="ranx"`` keeps its order) unless ``fused.order_determined`` is False. ``name``
     defaults to the method's name.
     """
-    counts = aligned.rows_per_query
-    if top_k_out is not None:
-        if isinstance(top_k_out, bool) or not isinstance(top_k_out, (int, np.integer)) or top_k_out < 1:
-            raise ConfigError(f"top_k_out must be a positive integer (documents per query) or None, got {top_k_out!r}")
-        counts = np.minimum(counts, top_k_out)
-    out_offsets = read_only(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
-    insertion = _NO_INSERTION if fused.insertion is None else fused.insertion
-    rows = fused_order(aligned.offsets, fused.scores, insertion, out_offsets)
-    queries = np.repeat(np.arange(aligned.n_queries, dtype=np.int64), counts)
+    rows, out_offsets = fused_rows(aligned, fused, top_k_out=top_k_out)
+    queries = np.repeat(np.arange(aligned.n_queries, dtype=np.int64), np.diff(out_offsets))
     table = pa.table(
         {
             "query_id": aligned.query_ids.take(arrow_array(queries)),
@@ -119,6 +112,21 @@ def fused_run(aligned: AlignedRuns, fused: Fused, *, top_k_out: int | None = Non
     label = name if name is not None else fused.method
     groups = QueryGroups(aligned.query_ids, read_only(np.arange(len(rows), dtype=np.int64)), out_offsets)
     return Run(table, source=f"<fused run {label!r}>", name=label, queries=groups, in_ranx_order=fused.order_determined)
+
+
+def fused_rows(aligned: AlignedRuns, fused: Fused, *, top_k_out: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of :func:`fused_run`: aligned row numbers in its order, query q's at ``out_offsets[q]:out_offsets[q + 1]``.
+
+    Returns ``(rows, out_offsets)`` (int64, the offsets read-only), without the run's table.
+    """
+    counts = aligned.rows_per_query
+    if top_k_out is not None:
+        if isinstance(top_k_out, bool) or not isinstance(top_k_out, (int, np.integer)) or top_k_out < 1:
+            raise ConfigError(f"top_k_out must be a positive integer (documents per query) or None, got {top_k_out!r}")
+        counts = np.minimum(counts, top_k_out)
+    out_offsets = read_only(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+    insertion = _NO_INSERTION if fused.insertion is None else fused.insertion
+    return fused_order(aligned.offsets, fused.scores, insertion, out_offsets), out_offsets
 
 
 def fuse(
