@@ -20,7 +20,7 @@ from ..io.atomic import atomic_write
 from ..sweep.analysis import SweepResult
 from . import plot_data, plots
 from .comparisons import head_to_head, pairwise_grid
-from .legend import MARKS_LINE, facts, higher_is_better, reading_guide
+from .legend import MARKS_LINE, facts, reading_guide
 from .tables import effects_grid, html_table, to_html
 
 _STYLE = """
@@ -138,7 +138,7 @@ def figure_data(result: SweepResult) -> list[plot_data.Scatter | plot_data.Heatm
     against each cost (with the Pareto front), against each parameter, and the heatmap of the first
     two parameters that make a grid."""
     board, table = result.leaderboard, result.table
-    higher = higher_is_better(board)
+    higher = board.higher_is_better
     figures: list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes] = [
         plot_data.boxes_data(board.per_query, board.objective, higher_is_better=higher)
     ]

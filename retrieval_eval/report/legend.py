@@ -7,15 +7,10 @@ page and the Markdown report show the same entries (term, explanation).
 
 from __future__ import annotations
 
-from ..metrics.registry import REGISTRY
 from ..sweep.analysis import SweepResult
 from ..sweep.ranking import Leaderboard
+from ..views import counted
 from .tables import BEST, WORSE
-
-
-def higher_is_better(board: Leaderboard) -> bool:
-    """Whether a larger mean of the leaderboard's objective is better (a metric's own direction)."""
-    return REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
 
 
 #: The line above the leaderboard.
@@ -25,10 +20,10 @@ MARKS_LINE = f"{BEST} best; {WORSE} significantly worse than the best; no mark: 
 def facts(result: SweepResult) -> str:
     """One line: the objective and its direction, how many configurations and queries, the tests' level, the costs."""
     board = result.leaderboard
-    direction = "higher" if higher_is_better(board) else "lower"
+    direction = "higher" if board.higher_is_better else "lower"
     line = (
-        f"Objective: {board.objective} ({direction} is better); {_count(len(board.table), 'configuration')}, "
-        f"{_count(board.per_query.shape[1], 'query', 'queries')} compared; tests at alpha = {board.alpha:g}"
+        f"Objective: {board.objective} ({direction} is better); {counted(len(board.table), 'configuration')}, "
+        f"{counted(board.per_query.shape[1], 'query', 'queries')} compared; tests at alpha = {board.alpha:g}"
     )
     return line + (f"; costs: {', '.join(result.costs)}." if result.costs else ".")
 
@@ -38,15 +33,15 @@ def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
     board = result.leaderboard
     goal, alpha = board.objective, f"{board.alpha:g}"
     comparisons = len(board.table) - 1
-    best_word = "highest" if higher_is_better(board) else "lowest"
-    queries = _count(board.per_query.shape[1], "query", "queries")
+    best_word = "highest" if board.higher_is_better else "lowest"
+    queries = counted(board.per_query.shape[1], "query", "queries")
     entries = [(BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {queries} compared.")]
     if comparisons:  # with one configuration there is no test, and no other mark
         entries += [
             (
                 WORSE,
                 f"Significantly worse than the best. The configuration and the best are compared query by query; "
-                f"the randomization test's p-value, Holm-adjusted over the {_count(comparisons, 'comparison')} with "
+                f"the randomization test's p-value, Holm-adjusted over the {counted(comparisons, 'comparison')} with "
                 f"the best (column p (Holm)), is at most alpha = {alpha}. Its tied_with_best is no.",
             ),
             (
@@ -115,7 +110,3 @@ def inversion(board: Leaderboard) -> tuple[tuple[int, str], tuple[int, str]] | N
         if not tied and below_tied:
             return (rank, name), below_tied[-1]
     return None
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else many or one + 's'}"
