@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
+from ..kernels.fused_ranking import gather_joins
 from ..kernels.judged_ranks import rank_judged_documents
 from ..kernels.ranking import rank_and_label
 from ..kernels.ranx_ties import ranx_tie_keys
@@ -71,6 +72,63 @@ class JudgedRanks:
         depth = np.iinfo(np.int64).max if max_docs is None else max_docs
         ranks, labels, n_found, n_ranked = judged_only(self.offsets, self.n_found, self.ranks, self.labels, self.n_ranked, depth)
         return JudgedRanks(self.run, self.ties, self.offsets, n_found, ranks, labels, n_ranked)
+
+
+@dataclass(frozen=True, eq=False)
+class RowLabels:
+    """Each row of a run with distinct documents per query, looked up in qrels once: ``labels[row]`` (0 when
+    unjudged) and ``judged[row]``.
+
+    Any ranking of some of those rows per query then has its joins (:class:`RankedRun`,
+    :class:`JudgedRanks`) by gathering, with no lookup or sort of ids: a fusion sweep ranks the
+    same aligned rows in each configuration's order. The joins it gives name ``run`` as theirs.
+    """
+
+    run: Run
+    labels: np.ndarray
+    judged: np.ndarray
+
+    @classmethod
+    def of(cls, qrels: Qrels, run: Run) -> "RowLabels":
+        """Look ``run``'s rows up in ``qrels`` (by the one join, :func:`rank_run`); a repeated document is an error."""
+        n = len(run)
+        # Strictly decreasing scores in row order: the join ranks each query's rows in their order
+        # (QueryGroups keeps it), so its labels in rank order are the rows' labels.
+        in_row_order = Run(
+            run.table.set_column(2, "score", arrow_array(-np.arange(n, dtype=np.float64))),
+            source=run.source, name=run.name, queries=run.queries,
+        )  # fmt: skip
+        ranked = rank_run(qrels, in_row_order, duplicates="raise", ties="input")
+        labels = np.empty_like(ranked.labels)
+        judged = np.empty_like(ranked.judged)
+        labels[run.queries.order], judged[run.queries.order] = ranked.labels, ranked.judged
+        return cls(run, read_only(labels), read_only(judged))
+
+    def joins(self, rows: np.ndarray, offsets: np.ndarray, ties: str) -> tuple[RankedRun, JudgedRanks]:
+        """The joins of the ranking in which query q ranks ``rows[offsets[q]:offsets[q + 1]]`` (distinct rows of
+        ``run``'s query q, in rank order) under the tie order ``ties`` that gave it."""
+        labels, judged, ranks, found_labels, n_found = gather_joins(offsets, rows, self.labels, self.judged)
+        n_ranked = np.diff(offsets)
+        ranked = RankedRun(self.run, ties, offsets, n_ranked, labels, judged, n_ranked)
+        return ranked, JudgedRanks(self.run, ties, offsets, n_found, ranks, found_labels, n_ranked)
+
+
+def docid_tie_keys(run: Run) -> np.ndarray:
+    """int64 per row of ``run``: ascending in descending doc id within each query (trec_eval's order of ties).
+
+    Ids compare as :mod:`retrieval_eval.kernels.tiebreak` compares them: strings by their UTF-8
+    bytes (a prefix first), integers as their decimal text (among equal scores 9 before 10).
+    """
+    groups = run.queries
+    query = np.empty(len(run), dtype=np.int64)
+    query[groups.order] = np.repeat(np.arange(groups.n_queries, dtype=np.int64), groups.rows_per_query)
+    ids = run.table["doc_id"]
+    text = ids.cast(pa.string()) if pa.types.is_integer(ids.type) else ids
+    # Arrow orders strings by their bytes (unsigned, a prefix first): C's strcmp, as trec_eval.
+    order = pc.sort_indices(pa.table({"query": query, "doc": text}), sort_keys=[("query", "ascending"), ("doc", "descending")])
+    keys = np.empty(len(run), dtype=np.int64)
+    keys[numpy_view(order).astype(np.int64)] = np.arange(len(run), dtype=np.int64)
+    return read_only(keys)
 
 
 @dataclass(frozen=True, eq=False)

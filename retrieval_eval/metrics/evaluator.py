@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..data import Qrels, Run
     from ..data.join import QueryAlignment
+    from .family import Family
 
 
 class NoSharedQueriesWarning(UserWarning):
@@ -96,6 +98,17 @@ class EvaluationPlan:
 
         Families with the same join and tie order share one join of the run against the qrels.
         """
+        duplicates = self.options.run_duplicates
+        return self.score_joins(qrels, lambda family, ties: family.join(qrels, run, duplicates, ties), alignment)
+
+    def score_joins(
+        self, qrels: Qrels, join: Callable[[Family, str], Any], alignment: QueryAlignment
+    ) -> dict[Metric, np.ndarray]:
+        """As :meth:`score`, each family reading the join ``join(family, ties)`` gives (what
+        ``family.join`` makes of a run under the tie order ``ties``, built some other way).
+
+        ``join`` is called once per distinct ``(family.join, ties)``, when a family first needs it.
+        """
         from .families import FAMILIES
 
         joins: dict[tuple[Any, str], Any] = {}
@@ -107,9 +120,32 @@ class EvaluationPlan:
             family = FAMILIES[name]
             key = (family.join, ties)
             if key not in joins:
-                joins[key] = family.join(qrels, run, self.options.run_duplicates, ties)
+                joins[key] = join(family, ties)
             columns.update(family.compute(qrels, joins[key], alignment, metrics, self.options))
         return {metric: columns[metric] for metric in self.metrics}
+
+
+class PrejoinedRun(ABC):
+    """A run that can build the joins of some families against qrels without being a :class:`~retrieval_eval.Run`.
+
+    :meth:`Evaluator.evaluate` scores it as it would score :meth:`run`, the run it stands for,
+    to the bit: each family reads :meth:`join` where that gives its join (say, labels found once
+    for many runs of the same documents, gathered in this run's order: a fusion sweep's
+    configurations), else ``family.join`` of :meth:`run`. It holds ``name``, ``source`` and
+    ``query_ids`` (the run's queries, in the run's order), as a Run does.
+    """
+
+    name: str
+    source: str
+    query_ids: Any
+
+    @abstractmethod
+    def join(self, qrels: Qrels, family: Family, duplicates: str, ties: str) -> Any | None:
+        """What ``family.join(qrels, self.run(), duplicates, ties)`` gives, or None where this run does not build it."""
+
+    @abstractmethod
+    def run(self) -> Run:
+        """The run itself (made when a family needs it)."""
 
 
 class Evaluator:
@@ -198,7 +234,8 @@ class Evaluator:
         """Score one run: a per-query table and a summary.
 
         ``run``: a :class:`~retrieval_eval.Run`, or a path, DataFrame, Table or rows (as for the
-        qrels); ``name`` labels it in the result (default: its source). A run that shares no
+        qrels), or a :class:`PrejoinedRun` (scored as the run it stands for, under its own name);
+        ``name`` labels it in the result (default: its source). A run that shares no
         query with the qrels is scored (NaN means, or zeros for judged queries counted as
         retrieving nothing) with a :class:`NoSharedQueriesWarning`; the command line refuses it.
         """
@@ -208,12 +245,16 @@ class Evaluator:
 
         start_of_work()
         given = run
-        run = Run.read(run, columns=run_columns, name=name)
+        if not isinstance(run, PrejoinedRun):
+            run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
         if alignment.n_both == 0:
             warnings.warn(NoSharedQueriesWarning(no_shared_queries(run.source, self.qrels.source)), stacklevel=2)
         plan = self.plan
-        columns = plan.score(self.qrels, run, alignment)
+        if isinstance(run, PrejoinedRun):
+            columns = plan.score_joins(self.qrels, self._prejoined(run), alignment)
+        else:
+            columns = plan.score(self.qrels, run, alignment)
         by_name = dict(plan.names)
         rows, verdict = summarize(lambda name: columns[by_name[name]], list(plan.names), list(plan.thresholds), plan.geometric_metrics)
         counts = {
@@ -227,6 +268,16 @@ class Evaluator:
             run.name, rows, counts, verdict, alignment.query_ids, columns, plan.integer_metrics, plan.thresholds,
             plan.names, sources=sources,
         )
+
+    def _prejoined(self, run: PrejoinedRun) -> Callable[[Family, str], Any]:
+        """The joins of ``run``: its own where it has them, else ``family.join`` of the run it stands for."""
+        duplicates = self.plan.options.run_duplicates
+
+        def join(family: Family, ties: str) -> Any:
+            joined = run.join(self.qrels, family, duplicates, ties)
+            return family.join(self.qrels, run.run(), duplicates, ties) if joined is None else joined
+
+        return join
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""

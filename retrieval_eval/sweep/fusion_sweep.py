@@ -29,10 +29,21 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import pyarrow as pa
+
 from ..data import Run
+from ..data.ids import QueryGroups
+from ..data.join import RowLabels, docid_tie_keys
 from ..errors import ConfigError
 from ..fusion import AlignedRuns, align, fused_run, fused_scores, fusion_method, normalize
+from ..fusion.fusing import Fused, fused_rows
+from ..io.arrays import arrow_array, read_only
+from ..kernels.fused_ranking import order_by_score_then_key
+from ..metrics.document_retrieval import DOCUMENT_RETRIEVAL
+from ..metrics.evaluator import PrejoinedRun
 from ..metrics.options import EvaluationOptions
+from ..metrics.trec import TREC
 from .analysis import SweepResult, sweep
 from .fusion_grid import FusionConfig, FusionGrid, fusion_grid
 from .ranking import RankingSettings
@@ -41,6 +52,8 @@ from .settings import unknown_settings
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from ..data import Qrels
+    from ..metrics.family import Family
     from ..fusion import Normalized
 
 
@@ -66,14 +79,60 @@ class FusedRuns(Mapping[str, Run]):
         self._qrels = qrels
         self._by_name = {config.name: config for config in grid}
         self._normalized: dict[str | None, Normalized] = {}
+        self._labels: tuple[Qrels, RowLabels] | None = None
+        self._docid_keys: np.ndarray | None = None
 
     def __getitem__(self, name: str) -> Run:
+        return fused_run(self.aligned, self.fused(name), top_k_out=self.top_k_out, name=name)
+
+    def fused(self, name: str) -> Fused:
+        """The fused scores of the configuration ``name`` (made anew at each call)."""
         config = self._by_name[name]
         method = fusion_method(config.method)
-        fused = fused_scores(
-            self.aligned, self.normalized(config.norm), method, config.params, qrels=self._training_qrels() if method.trained else None
+        qrels = self._training_qrels() if method.trained else None
+        return fused_scores(self.aligned, self.normalized(config.norm), method, config.params, qrels=qrels)
+
+    def prejoined(self) -> "PrejoinedFusions":
+        """The configurations as runs the :class:`~retrieval_eval.Evaluator` scores without making them (:class:`FusedConfiguration`)."""
+        return PrejoinedFusions(self)
+
+    def row_labels(self, qrels: Qrels) -> RowLabels:
+        """The aligned rows looked up in ``qrels`` (once per Qrels object; the last one's kept)."""
+        if self._labels is None or self._labels[0] is not qrels:
+            self._labels = (qrels, RowLabels.of(qrels, self._aligned_run()))
+        return self._labels[1]
+
+    def ranked_rows(self, fused: Fused, ties: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The aligned rows in the order the fused run of ``fused`` ranks them under the tie order ``ties``, and the
+        offsets of its queries; None where that order is the fused run's re-sorted by ranx's ties.
+
+        The fused run (:func:`~retrieval_eval.fusion.fused_run`) is in ranx's order, by score
+        descending: the join keeps it under ``"input"`` and, when the run claims ranx's order
+        (``fused.order_determined``), under ``"ranx"``. Under ``"docid"`` its documents are
+        re-sorted by score descending, then doc id descending.
+        """
+        if ties == "ranx" and not fused.order_determined:
+            return None
+        rows, offsets = fused_rows(self.aligned, fused, top_k_out=self.top_k_out)
+        if ties == "docid":
+            if self._docid_keys is None:
+                self._docid_keys = docid_tie_keys(self._aligned_run())
+            rows = order_by_score_then_key(offsets, read_only(rows), fused.scores, self._docid_keys)
+        return read_only(rows), offsets
+
+    def _aligned_run(self) -> Run:
+        """The aligned rows as a run, in their order (its scores are no fused run's: zero)."""
+        aligned = self.aligned
+        queries = np.repeat(np.arange(aligned.n_queries, dtype=np.int64), aligned.rows_per_query)
+        table = pa.table(
+            {
+                "query_id": aligned.query_ids.take(arrow_array(queries)),
+                "doc_id": aligned.doc_ids,
+                "score": arrow_array(np.zeros(aligned.n_rows, dtype=np.float64)),
+            }
         )
-        return fused_run(self.aligned, fused, top_k_out=self.top_k_out, name=config.name)
+        groups = QueryGroups(aligned.query_ids, read_only(np.arange(aligned.n_rows, dtype=np.int64)), aligned.offsets)
+        return Run(table, source=f"<aligned runs {list(aligned.run_names)}>", queries=groups)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._by_name)
@@ -100,6 +159,63 @@ class FusedRuns(Mapping[str, Run]):
 
     def __repr__(self) -> str:
         return f"FusedRuns({len(self)} configurations of {list(self.aligned.run_names)})"
+
+
+class FusedConfiguration(PrejoinedRun):
+    """One configuration of :class:`FusedRuns`, scored by the :class:`~retrieval_eval.Evaluator` as its fused run, without making it.
+
+    Every configuration ranks the same aligned rows, so the joins of the trec_eval and
+    document-retrieval families are gathered from the aligned rows' labels, looked up once per
+    qrels (:meth:`FusedRuns.row_labels`), in the configuration's ranked order
+    (:meth:`FusedRuns.ranked_rows`). The other families, and ``ties="ranx"`` for a method whose
+    ranx order is not determined (the fused run is then re-sorted by ranx's ties), join the
+    fused run itself (:meth:`run`), made once.
+    """
+
+    def __init__(self, runs: FusedRuns, name: str) -> None:
+        self.name = name
+        self.source = f"<fused run {name!r}>"
+        self.query_ids = runs.aligned.query_ids
+        self._runs = runs
+        self._fused: Fused | None = None
+        self._run: Run | None = None
+
+    def join(self, qrels: Qrels, family: Family, duplicates: str, ties: str) -> Any | None:
+        # A fused run has each document once per query: no duplicate policy applies.
+        if family is not DOCUMENT_RETRIEVAL and family is not TREC:
+            return None
+        if self._fused is None:
+            self._fused = self._runs.fused(self.name)
+        ranked = self._runs.ranked_rows(self._fused, ties)
+        if ranked is None:
+            return None
+        ranked_run, judged_ranks = self._runs.row_labels(qrels).joins(*ranked, ties)
+        return ranked_run if family is DOCUMENT_RETRIEVAL else judged_ranks
+
+    def run(self) -> Run:
+        if self._run is None:
+            self._run = self._runs[self.name]
+        return self._run
+
+    def __repr__(self) -> str:
+        return f"FusedConfiguration({self.name!r})"
+
+
+class PrejoinedFusions(Mapping[str, FusedConfiguration]):
+    """:class:`FusedRuns` by configuration name as :class:`FusedConfiguration` objects (what :func:`fusion_sweep` ranks)."""
+
+    def __init__(self, runs: FusedRuns) -> None:
+        self.runs = runs
+
+    def __getitem__(self, name: str) -> FusedConfiguration:
+        self.runs.configuration(name)  # an unknown name is a KeyError here, as for FusedRuns
+        return FusedConfiguration(self.runs, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
 
 
 def fused_runs(
@@ -193,7 +309,7 @@ def fusion_sweep(
     given = runs.values() if isinstance(runs, Mapping) else runs
     sources = [path for path in (qrels, *given) if isinstance(path, (str, os.PathLike))]
     return sweep(
-        qrels, fused, metrics, parameters=configurations.parameters(), objective=objective, options=options,
+        qrels, fused.prejoined(), metrics, parameters=configurations.parameters(), objective=objective, options=options,
         sources=sources, **ranking,
     )  # fmt: skip
 

@@ -25,6 +25,8 @@ from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
 from retrieval_eval.metrics.trec_relstring import relevance_strings
+from retrieval_eval.sweep.fusion_grid import fusion_grid
+from retrieval_eval.sweep.fusion_sweep import FusedRuns
 from retrieval_eval.sweep.stats import bootstrap_ci, randomization_test
 from tests.executions.fixtures import ODSP, example_telemetry
 
@@ -124,13 +126,18 @@ def _workload_calls(monkeypatch) -> list[tuple]:
 
 def _fuse_every_way(qrels: pd.DataFrame, runs: list[pd.DataFrame]) -> None:
     """Every normalization, and every fusion method under the two that reorder the runs (and one that does not)."""
-    aligned = align(runs, duplicates="max", top_k_in=40)
+    aligned = align(runs, duplicates="max", top_k_in=40, names=[f"run{number}" for number in range(len(runs))])
     normalized = {norm: normalize(aligned, norm) for norm in NORMALIZATIONS}
     for method in FUSION_METHODS:
         params = {p.name: FUSION_PARAMS[p.name] for p in method.parameters if p.required or p.name == "n_segments"}
         for norm in ("min-max-inverted", "borda", "zmuv"):
             fused = fused_scores(aligned, normalized[norm], method, params, qrels=qrels if method.trained else None)
             fused_run(aligned, fused, top_k_out=30)
+    # A fusion sweep's fast path: the aligned rows labelled once, each configuration ranked (trec_eval's ties too) and gathered.
+    configurations = FusedRuns(aligned, fusion_grid({"method": "rrf", "k": [1, 60]}, list(aligned.run_names)), top_k_out=30)
+    evaluator = rev.Evaluator(qrels, ["map", "ndcg_exp@3"])
+    for configuration in configurations.prejoined().values():
+        evaluator.evaluate(configuration)
 
 
 def _bits(value) -> object:
