@@ -21,6 +21,7 @@ DOCRET = ["ndcg_exp@3", "xdcg@3", "fidelity", "holes@10", "top1_relevance"]
 GRID = [
     {"method": "rrf", "k": [1, 60]},
     {"method": "mnz", "norm": ["max", "borda"]},
+    {"method": "sum", "norm": "min-max-inverted"},  # an insertion order other than the aligned rows'
     {"method": "bordafuse"},
     {"method": "condorcet"},
 ]
@@ -58,7 +59,7 @@ def collections(draw):
     return pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]), runs
 
 
-@settings(max_examples=max(5, settings.default.max_examples // 5))
+@settings(max_examples=max(10, settings.default.max_examples // 2))
 @given(
     collections(),
     st.sampled_from([None, "input", "docid", "ranx"]),
