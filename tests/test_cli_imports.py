@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from retrieval_eval import evaluate
-from retrieval_eval.cli import _summary_text
+from retrieval_eval.cli.evaluate import _summary_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")

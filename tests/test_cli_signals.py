@@ -29,7 +29,7 @@ def _stopped_by(number: int):
 @pytest.mark.parametrize(("number", "code", "line"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
 @pytest.mark.parametrize("debug", [False, True])
 def test_a_signal_gives_one_line_and_its_exit_code(capsys, monkeypatch, number, code, line, debug):
-    monkeypatch.setattr(cli, "_evaluate_and_print", _stopped_by(number))
+    monkeypatch.setattr(cli, "evaluate_command", _stopped_by(number))
     handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
     assert cli.main(["evaluate", "q", "r", *(["--debug"] if debug else [])]) == code
     out, err = capsys.readouterr()
@@ -50,6 +50,6 @@ def test_a_second_signal_does_not_cut_the_cleanup_short(capsys, monkeypatch):
             time.sleep(0.01)
             cleaned.append(True)
 
-    monkeypatch.setattr(cli, "_evaluate_and_print", command)
+    monkeypatch.setattr(cli, "evaluate_command", command)
     assert cli.main(["evaluate", "q", "r"]) == 143
     assert cleaned == [True] and capsys.readouterr().err == "retrieval-eval: terminated\n"

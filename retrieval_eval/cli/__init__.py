@@ -1,0 +1,108 @@
+"""The ``retrieval-eval`` command: a thin shell over the Python API.
+
+Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM); interrupted or terminated, a command removes
+what it had begun to write (temporary files, buckets, staging) and prints one line.
+``check`` exits 3 when nothing was checked (no evaluator ran on any item).
+Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
+numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
+
+Each subcommand has a module of its own, with its flags and what it runs: :mod:`.evaluate`,
+:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.catalog` (``metrics``, ``compile``);
+:mod:`.common` holds what they share (exit codes, flags given once, output paths, printing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+
+from .. import __version__
+from ..errors import ConfigError, RetrievalEvalError
+from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
+from .check import add_check_command, check_command
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
+from .evaluate import add_evaluate_command, evaluate_command
+from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="retrieval-eval", description="Fast, exact retrieval evaluation.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_evaluate_command(commands)
+    add_check_command(commands)
+    add_sweep_command(commands)
+    add_fuse_command(commands)
+    add_catalog_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "metrics":
+        print(trec_eval_listing(args.format) if args.trec else metrics_listing(args.format))
+        return EXIT_OK
+    commands = {"check": check_command, "sweep": sweep_command, "fuse": fuse_command, "compile": compile_command}
+    command = commands.get(args.command, evaluate_command)
+    try:
+        with _signals_raise():
+            _check_numba_environment()
+            return command(args)
+    except (RetrievalEvalError, OSError) as error:
+        if args.debug:
+            raise
+        if getattr(error, "output", None):
+            emit("\n".join(error.output))  # what trec_eval prints before it stops there
+        print(f"retrieval-eval: error: {error}", file=sys.stderr)
+        return getattr(error, "exit_status", EXIT_BAD_INPUT)
+    except (KeyboardInterrupt, _Terminated) as stop:
+        # What was being written is removed already, by the with blocks and handlers it unwound.
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()  # and still the exit code of the signal
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        print(f"retrieval-eval: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+        return EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED
+
+
+def _check_numba_environment() -> None:
+    """numba's thread variables, checked before any kernel runs: one line naming the variable, not numba's traceback."""
+    from ..kernels import check_numba_environment
+
+    try:
+        check_numba_environment()
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt (not an Exception: nothing catches it)."""
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Within: SIGINT raises KeyboardInterrupt and SIGTERM :class:`_Terminated`, so that a command unwinds
+    (and cleans up) on either; once one came, both are ignored, so that a second one cannot cut the cleanup
+    short. Python's default for SIGTERM is to die on the spot, leaving temporary files behind."""
+    if threading.current_thread() is not threading.main_thread():  # signals go to the main thread only
+        yield
+        return
+
+    def stop(number: int, frame: object) -> None:
+        for other in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(other, signal.SIG_IGN)
+        raise KeyboardInterrupt if number == signal.SIGINT else _Terminated
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            # None: a handler not installed from Python, which cannot be put back; the default is.
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)

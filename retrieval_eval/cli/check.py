@@ -1,0 +1,82 @@
+"""``retrieval-eval check``: score an evaluation document, or check an execution log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..policies import PARTIAL_MATCH_MODES
+from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, usage
+
+_CHECK_EXAMPLES = """\
+examples:
+  retrieval-eval check data/eval_document.json -o scored.json
+  retrieval-eval check data/eval_document.json --executions data/executions.jsonl
+  retrieval-eval check --executions data/executions.jsonl --config data/checks.json -o results.jsonl
+  retrieval-eval check document.json --custom-evaluator ToolUsage
+
+exit codes:
+  0  something was checked and every item passed
+  1  an item did not pass: fail, partial (an evaluator errored) or error (the agent gave no response)
+  2  bad usage or input, such as an evaluator name close to a built-in one (RetreivalQuery, exactmatch)
+  3  nothing was checked: no record, no evaluator, or only evaluators that are skipped offline
+     (LLM-judged, custom) on every item
+"""
+
+
+def add_check_command(commands: Any) -> None:
+    """The ``check`` subcommand and its flags."""
+    check = commands.add_parser(
+        "check",
+        help="score an evaluation document, or check an execution log",
+        description="Score the deterministic evaluators of an evaluation document (Citations, ExactMatch, "
+        "PartialMatch, RetrievalQuery, RetrievalResult, KeywordMatch, ToolUse), or run RetrievalQuery, "
+        "RetrievalResult, KeywordMatch and ToolUse over every record of an execution log. Prints pass rates "
+        "per evaluator and counts per diagnostic code; exit code 1 when an item fails, 3 when nothing was "
+        "checked.",
+        epilog=_CHECK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.register("action", None, GivenOnce)
+    check.add_argument("document", nargs="?", help="evaluation document (JSON, schemaVersion 1.x)")
+    check.add_argument("--executions", metavar="LOG",
+                       help="retrieval executions (and 'response', 'invoked_tools'), one record per JSON line (or "
+                       "Parquet row, .parquet) with an 'id': matched to the document's items by extensions.id, or "
+                       "checked on their own with --config")
+    check.add_argument("--config", metavar="CHECKS.json",
+                       help="with --executions and no document: the checks to run on every record")
+    check.add_argument("-o", "--output", help="output document (.json); with --config: results (.jsonl, .json, .parquet)")
+    check.add_argument("--summary-output", help="the summary as JSON")
+    check.add_argument("--format", choices=("table", "json"), default="table", help="summary format on stdout")
+    check.add_argument("--partial-match-mode", choices=PARTIAL_MATCH_MODES, default=PARTIAL_MATCH_MODES[0],
+                       help="PartialMatch's mode where its options name none (default: %(default)s)")
+    check.add_argument("--custom-evaluator", action="append", default=[], metavar="NAME", dest="custom_evaluators",
+                       help="a custom evaluator of the document whose name is close to a built-in one's (else refused "
+                       "as a misspelling), repeatable")
+    check.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
+def check_command(args: argparse.Namespace) -> int:
+    from ..executions import check_document, check_log
+    from ..io import write_json
+
+    check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.document, args.executions, args.config])
+    if args.document is not None:
+        if args.config is not None:
+            raise usage("--config goes with --executions alone; a document names its own evaluators")
+        checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode,
+                                 custom_evaluators=args.custom_evaluators)
+    elif args.executions is not None and args.config is not None:
+        if args.custom_evaluators:
+            raise usage("--custom-evaluator goes with a document; a log is checked by built-in evaluators only")
+        checked = check_log(args.executions, args.config)
+    else:
+        raise usage("give an evaluation document, or --executions LOG with --config CHECKS.json")
+    if args.output:
+        checked.write(args.output)
+    summary = checked.summary
+    if args.summary_output:
+        write_json(summary.to_dict(), args.summary_output)
+    emit(json.dumps(summary.to_dict(), indent=2) if args.format == "json" else summary.to_text())
+    return {"pass": EXIT_OK, "fail": EXIT_THRESHOLD_FAILED, "nothing_checked": EXIT_NOTHING_CHECKED}[checked.verdict]

@@ -1,0 +1,235 @@
+"""``retrieval-eval sweep`` (rank configurations, or the fused runs of a fusion grid) and ``retrieval-eval fuse``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..metrics.options import EvaluationOptions
+from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
+from ..sweep.settings import STATISTICS
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, progress_bar, usage
+
+if TYPE_CHECKING:
+    from ..sweep import SweepResult
+
+_SWEEP_EXAMPLES = """\
+examples:
+  retrieval-eval sweep qrels.trec runs/*.trec -m ndcg@10 -m recall@100 --param-pattern 'k(?P<top_k>\\d+)'
+  retrieval-eval sweep qrels.trec runs/*.trec --objective ndcg@10 --cost latency_ms -o leaderboard.parquet
+  retrieval-eval sweep qrels.trec runs/*.trec --all-pairs --wide     # every pair compared, every column printed
+"""
+
+
+def add_sweep_command(commands: Any) -> None:
+    """The ``sweep`` subcommand and its flags (those of a fusion grid included)."""
+    ranking = commands.add_parser(
+        "sweep",
+        help="rank configurations: many runs of the same queries against one qrels",
+        description="Rank configurations by a metric's mean, with bootstrap confidence intervals and paired "
+        "tests against the best (t-test and randomization test, Holm-adjusted), the marginal effect of each "
+        "parameter, and the Pareto front against cost columns.",
+        epilog=_SWEEP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ranking.register("action", None, GivenOnce)
+    ranking.add_argument("qrels", help="qrels file (TREC, parquet, CSV/TSV, JSONL)")
+    ranking.add_argument("runs", nargs="+", metavar="RUN",
+                         help="run files, one per configuration (named by file name); with --fuse or --fusion-grid, the runs to fuse")
+    ranking.add_argument("--param-pattern", metavar="REGEX",
+                         help="named groups over the file name give the parameters, e.g. 'k(?P<top_k>\\d+)'; "
+                         "a sidecar RUN.json may give more (and cost columns)")
+    ranking.add_argument("-m", "--metric", action="append", dest="metrics", metavar="METRIC",
+                         help="metric to report, repeatable (default: ndcg@10)")
+    ranking.add_argument("--objective", metavar="METRIC", help="metric that ranks and is tested (default: the first)")
+    ranking.add_argument("--cost", action="append", default=[], metavar="COLUMN",
+                         help="cost column of the sidecars for the Pareto front (lower is better), repeatable")
+    ranking.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    ranking.add_argument("--query-policy", choices=QUERY_POLICIES, default=QUERY_POLICIES[0],
+                         help="queries compared: those every run has, or all with 0 where a run has none")
+    for setting in STATISTICS:
+        # The text goes to the API's own check, so that a bad value reads as it would from Python.
+        ranking.add_argument(f"--{setting.name}", type=setting.from_text, metavar=setting.name.upper(),
+                             help=f"{setting.help}: {setting.allowed} (default {setting.default})")
+    ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
+    ranking.add_argument("--report", metavar="REPORT.html",
+                         help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
+    ranking.add_argument("--format", choices=("table", "json"), default="table",
+                         help="what to print on stdout: the leaderboard in 100 columns with the best against the "
+                         "runner-up, or all of it as one JSON object")
+    ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
+    ranking.add_argument("--all-pairs", action="store_true",
+                         help="also compare every pair of configurations (Holm-adjusted over all the pairs)")
+    ranking.add_argument("--debug", action="store_true", help="show tracebacks")
+    _add_fusion_grid_flags(ranking)
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    from ..report import write_report
+
+    if args.wide and args.format != "table":
+        raise usage("--wide goes with --format table (the JSON holds every column)")
+    result = _fusion_sweep(args) if args.fuse or args.fusion_grid else _files_sweep(args)
+    if args.output:
+        result.write(args.output)
+    if args.report:
+        write_report(result, args.report)
+    from ..sweep.terminal import sweep_json, sweep_text
+
+    emit(sweep_json(result) if args.format == "json" else sweep_text(result, wide=args.wide))
+    return EXIT_OK
+
+
+def _files_sweep(args: argparse.Namespace) -> SweepResult:
+    """The sweep of run files, one configuration each, with the parameters of their names and sidecars."""
+    from ..sweep import runs_from_files, sweep
+    from ..sweep.configurations import sidecar_candidates
+
+    if args.top_k_in is not None or args.top_k_out is not None:
+        raise usage("--top-k-in and --top-k-out cut the runs of a fusion sweep (--fuse or --fusion-grid)")
+    sidecars = [str(path) for run in args.runs for path in sidecar_candidates(run)]  # read by runs_from_files: inputs too
+    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, *sidecars])
+    runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
+    return sweep(args.qrels, runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
+
+
+def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The leaderboard's settings from the flags, the same for a sweep of run files and a fusion sweep."""
+    statistics = {setting.name: getattr(args, setting.name) for setting in STATISTICS if getattr(args, setting.name) is not None}
+    return dict(
+        objective=args.objective,
+        options=EvaluationOptions(k=args.k, ties=args.ties),
+        query_policy=args.query_policy,
+        **statistics,
+        all_pairs=args.all_pairs,
+        progress=progress_bar() if sys.stderr.isatty() else None,
+    )
+
+
+_FUSION_SWEEP_HELP = """With --fuse or --fusion-grid, the RUN files are the runs to fuse (named by file name, without
+its extension) and each configuration of the grid is fused from them and ranked. --fuse takes
+METHOD[:KEY=VALUES]..., values separated by commas, and is repeatable:
+  norm=min-max,max,sum  normalizations (none for none; default min-max, as ranx.fuse)
+  step=0.1              ranx's weight grid (optimize_fusion's): the weight vectors at that step
+  w=0.3/0.7,0.5/0.5     explicit weight vectors, one weight per run joined by '/'
+  k=10,20,60,100        a parameter of the method (k for rrf, gamma for gmnz, sigma for logn_isr, ...)
+GRID.json holds a list of entries: [{"method": "rrf", "k": [10, 60]},
+{"method": "wsum", "norm": ["min-max", "max"], "weights": {"step": 0.1}}].
+  retrieval-eval sweep qrels.trec bm25.trec dense.trec --fuse 'rrf:k=10,20,60,100' \\
+      --fuse 'wsum:norm=min-max,max,sum:step=0.1' -m ndcg@10 --ties ranx --report fusion.html
+  retrieval-eval sweep qrels.trec bm25.trec dense.trec --fusion-grid grid.json --top-k-out 100"""
+
+
+def _add_fusion_grid_flags(ranking: argparse.ArgumentParser) -> None:
+    group = ranking.add_argument_group("fusion sweep", description=_FUSION_SWEEP_HELP)
+    group.add_argument("--fuse", action="append", default=[], metavar="METHOD:KEY=VALUES",
+                       help="a fusion grid entry, repeatable (see above)")
+    group.add_argument("--fusion-grid", metavar="GRID.json", help="a JSON file of fusion grid entries (see above)")
+    group.add_argument("--top-k-in", type=int, metavar="N", help="fuse each run's first N documents per query")
+    group.add_argument("--top-k-out", type=int, metavar="N", help="score each fused run's first N documents per query")
+    ranking.add_argument("--ties", choices=TIE_ORDERS,
+                         help="order of equal scores for every metric: descending doc id (trec_eval), input order "
+                         "(Azure) or as ranx sorts a Run (ranx: a fusion sweep then scores as ranx.optimize_fusion); "
+                         "default: each metric's reference")
+
+
+def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
+    """The sweep of the fused runs of the grid of --fuse and --fusion-grid."""
+    from ..sweep.fusion_grid import fusion_grid, read_fusion_grid
+    from ..sweep.fusion_spec import parse_fusion_spec
+    from ..sweep.fusion_sweep import fusion_sweep
+
+    if args.param_pattern is not None or args.cost:
+        raise usage("--param-pattern and --cost read the parameters of run files; a fusion sweep's come from its grid")
+    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, args.fusion_grid])
+    entries = [parse_fusion_spec(text) for text in args.fuse]
+    labels = [f"--fuse {text!r}" for text in args.fuse]
+    if args.fusion_grid is not None:
+        from_file = read_fusion_grid(args.fusion_grid)
+        entries += from_file
+        labels += [f"{args.fusion_grid}: entry {number}" for number in range(1, len(from_file) + 1)]
+    names = _fused_run_names(args.runs)
+    grid = fusion_grid(entries, names, labels=labels)  # every entry checked before any run is read
+    return fusion_sweep(
+        args.qrels, dict(zip(names, args.runs)), grid, args.metrics or ["ndcg@10"],
+        top_k_in=args.top_k_in, top_k_out=args.top_k_out, **_sweep_settings(args),
+    )  # fmt: skip
+
+
+def _fused_run_names(paths: list[str]) -> list[str]:
+    """The runs' names: file names without their extension (and .gz), or whole file names where those would repeat."""
+    from pathlib import Path
+
+    stems = [Path(path.removesuffix(".gz")).stem for path in paths]
+    return stems if len(set(stems)) == len(stems) else [Path(path).name for path in paths]
+
+
+_FUSE_EXAMPLES = """examples:
+  retrieval-eval fuse data/run.trec data/run_dense.trec --method rrf -o fused.trec
+  retrieval-eval fuse bm25.trec dense.trec --method rrf --param k=20 --top-k-in 100 --top-k-out 10 -o fused.trec
+  retrieval-eval fuse bm25.trec dense.trec --method wsum --norm min-max --weights 0.3,0.7 -o fused.parquet
+  retrieval-eval fuse a.trec b.trec c.trec --method mnz --norm zmuv -o fused.trec
+
+methods: ranx's names (rrf, wsum, sum, mnz, max, min, med, anz, gmnz, wmnz, mixed, isr, log_isr, logn_isr, ...)
+or an alias (CombMNZ); an unknown name lists them all. The fused run is ranx.fuse's: the same documents,
+scores and order (ties included), written with ranks 1, 2, ... in that order.
+"""
+
+
+def add_fuse_command(commands: Any) -> None:
+    fusing = commands.add_parser(
+        "fuse",
+        help="fuse two or more runs into one (RRF, weighted sum, CombMNZ, ...), as ranx.fuse",
+        description="Fuse two or more runs into one run file, as ranx 0.3.21's fuse(runs, norm, method, params) "
+        "does. The union of the runs' queries is fused; a run without a query adds nothing to it.",
+        epilog=_FUSE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fusing.register("action", None, GivenOnce)
+    fusing.add_argument("runs", nargs="+", metavar="RUN", help="run files (TREC, parquet, CSV/TSV, JSONL; .gz ok), two or more")
+    fusing.add_argument("--method", required=True, help="the fusion method (see below)")
+    fusing.add_argument("--norm", default="min-max",
+                        help="normalization of each run's scores per query before fusing: min-max (default, as ranx), "
+                        "max, sum, zmuv, rank, borda, min-max-inverted, or none")
+    fusing.add_argument("--weights", metavar="W1,W2,...", help="one weight per run, in run order (wsum, wmnz, mixed, ...)")
+    fusing.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a parameter of the method, repeatable: k=60 (rrf), gamma=0.5 (gmnz), sigma=0.01 (logn_isr)")
+    fusing.add_argument("--top-k-in", type=int, metavar="N", help="fuse each run's first N documents per query")
+    fusing.add_argument("--top-k-out", type=int, metavar="N", help="keep the fused run's first N documents per query")
+    fusing.add_argument("--qrels", help="judgments the trained methods (probfuse, segfuse, ...) estimate from")
+    fusing.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="last",
+                        help="a document repeated in a query of one run: its last score (default, as ranx reads a run), "
+                        "its first, its highest, or an error")
+    fusing.add_argument("--tag", help="the run tag of a TREC output (its sixth field; default: the method)")
+    fusing.add_argument("-o", "--output", required=True,
+                        help="the fused run: .trec, .run or .txt as TREC text, or .parquet, .csv, .tsv, .json, .jsonl")
+    fusing.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
+def fuse_command(args: argparse.Namespace) -> int:
+    from ..fusion import fuse
+    from ..io.run_files import write_run
+    from ..sweep.fusion_spec import parameter_value
+
+    inputs = [*args.runs, args.qrels]
+    check_outputs({"-o": args.output}, inputs)
+    params: dict[str, Any] = {}
+    for item in args.param:
+        name, equals, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not equals or not name or not value:
+            raise usage(f"--param takes NAME=VALUE (e.g. k=60), got {item!r}")
+        if name in params or (name == "weights" and args.weights is not None):
+            raise usage(f"--param {item}: the parameter {name} is given twice" + (" (and --weights)" if name == "weights" else ""))
+        params[name] = parameter_value(value)
+    if args.weights is not None:
+        weights = [parameter_value(weight.strip()) for weight in args.weights.split(",")]
+        if not all(isinstance(weight, (int, float)) for weight in weights):
+            raise usage(f"--weights takes one number per run, separated by commas (e.g. 0.3,0.7), got {args.weights!r}")
+        params["weights"] = weights
+    run = fuse(args.runs, args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
+               qrels=args.qrels, duplicates=args.duplicates)  # fmt: skip
+    write_run(run.table, args.output, tag=args.tag if args.tag is not None else run.name, inputs=inputs)
+    emit(f"fused {len(args.runs)} runs with {run.name}: {run.n_queries} queries, {len(run)} documents -> {args.output}")
+    return EXIT_OK
