@@ -14,8 +14,8 @@ interleaved rounds:
 - retrieval_eval, end to end: ``fusion_sweep(qrels, {"bm25": ..., "dense": ...}, grid, [metric],
   options=EvaluationOptions(ties="ranx"))`` with the leaderboard's default statistics (10,000
   bootstrap resamples and randomization rounds against the best);
-- retrieval_eval, scores only: ``fused_runs`` and one ``Evaluator``'s mean per configuration,
-  what optimize_fusion computes (no statistics);
+- retrieval_eval, scores only: ``fused_runs(...).prejoined()`` (as ``fusion_sweep`` scores
+  them) and one ``Evaluator``'s mean per configuration, what optimize_fusion computes (no statistics);
 - ranx: ``Qrels.from_df`` and ``Run.from_df``, then for RRF the loop ``optimize_rrf`` runs
   (``fuse`` + ``evaluate`` per k; no normalization, which RRF's ranks do not need), and for the
   weighted sum ``optimize_fusion(qrels, runs, norm=..., method="wsum", metric=..., step=0.1)``
@@ -86,7 +86,7 @@ def ours_scores_only(qrels: Any, runs: dict[str, Any], metric: str) -> tuple[flo
 
     start = time.perf_counter()
     evaluator = Evaluator(qrels, [metric], options=EvaluationOptions(ties="ranx"))
-    fused = fused_runs(runs, GRID)
+    fused = fused_runs(runs, GRID).prejoined()  # as fusion_sweep scores them: the aligned rows labelled once
     means = {name: evaluator.evaluate(fused[name]).means[metric] for name in fused}
     return time.perf_counter() - start, means
 
