@@ -71,7 +71,7 @@ def frames(queries: int, docs: int, seed: int) -> tuple[Any, dict[str, Any]]:
 
 def ours(qrels: Any, runs: dict[str, Any], metric: str) -> tuple[float, dict[str, float], str]:
     from retrieval_eval import EvaluationOptions
-    from retrieval_eval.sweep.fusion_sweep import fusion_sweep
+    from retrieval_eval.sweep.fused import fusion_sweep
 
     start = time.perf_counter()
     result = fusion_sweep(qrels, runs, GRID, [metric], options=EvaluationOptions(ties="ranx"))
@@ -82,7 +82,7 @@ def ours(qrels: Any, runs: dict[str, Any], metric: str) -> tuple[float, dict[str
 
 def ours_scores_only(qrels: Any, runs: dict[str, Any], metric: str) -> tuple[float, dict[str, float]]:
     from retrieval_eval import EvaluationOptions, Evaluator
-    from retrieval_eval.sweep.fusion_sweep import fused_runs
+    from retrieval_eval.sweep.fused import fused_runs
 
     start = time.perf_counter()
     evaluator = Evaluator(qrels, [metric], options=EvaluationOptions(ties="ranx"))
@@ -192,7 +192,7 @@ def first_calls() -> dict[str, Any]:
     """In fresh processes: the import, then a first sweep on 20 queries and one on 2,000 queries x 100 documents;
     cold (an empty numba cache), then warm (the same cache again)."""
     out: dict[str, Any] = {}
-    for label, function, module in (("retrieval_eval fusion_sweep", "ours", "retrieval_eval.sweep.fusion_sweep"),
+    for label, function, module in (("retrieval_eval fusion_sweep", "ours", "retrieval_eval.sweep.fused"),
                                      ("ranx optimize_fusion + RRF loop", "theirs", "ranx")):  # fmt: skip
         with tempfile.TemporaryDirectory(prefix="bench-fusion-numba-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}

@@ -12,7 +12,7 @@ import pytest
 from retrieval_eval import EvaluationOptions
 from retrieval_eval.data import Run
 from retrieval_eval.fusion import fuse
-from retrieval_eval.sweep.fusion_sweep import fusion_sweep
+from retrieval_eval.sweep.fused import fusion_sweep
 from tests.test_cli import run_cli
 from tests.test_cli_imports import loaded_after
 

@@ -136,9 +136,9 @@ def _add_fusion_grid_flags(ranking: argparse.ArgumentParser) -> None:
 
 def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
     """The sweep of the fused runs of the grid of --fuse and --fusion-grid."""
-    from ..sweep.fusion_grid import fusion_grid, read_fusion_grid
+    from ..sweep.grids import fusion_grid, read_fusion_grid
     from ..sweep.fusion_spec import parse_fusion_spec
-    from ..sweep.fusion_sweep import fusion_sweep
+    from ..sweep.fused import fusion_sweep
 
     if args.param_pattern is not None or args.cost:
         raise usage("--param-pattern and --cost read the parameters of run files; a fusion sweep's come from its grid")

@@ -1,7 +1,7 @@
 """A fusion grid entry in one line of text, as the command line's ``--fuse`` takes it.
 
 ``METHOD[:KEY=VALUES]...``: the method, then ``:``-separated settings, each ``KEY=`` with
-``,``-separated values, which the entry sweeps (:mod:`.fusion_grid`):
+``,``-separated values, which the entry sweeps (:mod:`.grids`):
 
 - ``norm=min-max,max,sum`` (``none`` for no normalization);
 - ``step=0.1``: ranx's weight grid at that step (``{"weights": {"step": 0.1}}``);

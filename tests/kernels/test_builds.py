@@ -25,8 +25,8 @@ from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.partitioning import bucket_of_keys
 from retrieval_eval.metrics.trec_relstring import relevance_strings
-from retrieval_eval.sweep.fusion_grid import fusion_grid
-from retrieval_eval.sweep.fusion_sweep import FusedRuns
+from retrieval_eval.sweep.grids import fusion_grid
+from retrieval_eval.sweep.fused import FusedRuns
 from retrieval_eval.sweep.stats import bootstrap_ci, randomization_test
 from tests.executions.fixtures import ODSP, example_telemetry
 

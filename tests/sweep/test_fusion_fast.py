@@ -14,7 +14,7 @@ from retrieval_eval import EvaluationOptions, Evaluator
 from retrieval_eval.data import Qrels
 from retrieval_eval.data.join import docid_tie_keys
 from retrieval_eval.sweep.analysis import sweep
-from retrieval_eval.sweep.fusion_sweep import FusedConfiguration, fused_runs, fusion_sweep
+from retrieval_eval.sweep.fused import FusedConfiguration, fused_runs, fusion_sweep
 
 TREC = ["map", "ndcg", "ndcg@10", "P@5", "recall@100", "bpref", "Rprec", "infAP", "recip_rank", "judged@10"]
 DOCRET = ["ndcg_exp@3", "xdcg@3", "fidelity", "holes@10", "top1_relevance"]

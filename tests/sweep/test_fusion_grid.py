@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.sweep import fusion_grid as grid_module
+from retrieval_eval.sweep import grids as grid_module
 from retrieval_eval.sweep import fusion_spec
-from retrieval_eval.sweep.fusion_grid import (
+from retrieval_eval.sweep.grids import (
     MAX_CONFIGURATIONS,
     FusionGrid,
     fusion_grid,
@@ -271,7 +271,7 @@ def test_bad_fuse_text_is_one_line_quoting_it(text, message):
 
 def test_the_fusion_names_are_exported_by_the_sweep_package():
     import retrieval_eval.sweep as sweep
-    from retrieval_eval.sweep.fusion_sweep import fused_runs
+    from retrieval_eval.sweep.fused import fused_runs
 
     assert sweep.parse_fusion_spec is parse_fusion_spec and sweep.fused_runs is fused_runs and sweep.FusionGrid is FusionGrid
     assert {"fused_runs", "FusedRuns", "FusionGrid", "FusionConfig", "ranx_weight_grid", "ranx_range"} <= set(sweep.__all__)

@@ -9,7 +9,7 @@ sweep: one fused run is held at a time, whatever the size of the grid.
 *The same as ranx's optimize_fusion.* ``ranx.optimize_fusion(qrels, runs, norm, method,
 metric, step=...)`` fuses and scores the configurations of its grid one by one and keeps the
 last of the best (``score >= best_score``, in its trial order). A fusion sweep over the same
-grid (:func:`~.fusion_grid.ranx_weight_grid` for the weights, :func:`~.fusion_grid.ranx_range`
+grid (:func:`~.grids.ranx_weight_grid` for the weights, :func:`~.grids.ranx_range`
 for a parameter) with ``options=EvaluationOptions(ties="ranx")`` and ranx's metric (``"ndcg"``,
 ``"ndcg@10"``, ``"map"``, ...) fuses the same runs (documents, scores and order, ties included)
 and scores each the same per query. Its leaderboard orders configurations by mean, then equal
@@ -45,7 +45,7 @@ from ..metrics.evaluator import PrejoinedRun
 from ..metrics.options import EvaluationOptions
 from ..metrics.trec import TREC
 from .analysis import SweepResult, sweep
-from .fusion_grid import FusionConfig, FusionGrid, fusion_grid
+from .grids import FusionConfig, FusionGrid, fusion_grid
 from .ranking import RankingSettings
 from .settings import unknown_settings
 
@@ -227,7 +227,7 @@ def fused_runs(
     qrels: Any = None,
     duplicates: str = "last",
 ) -> FusedRuns:
-    """The fused runs of every configuration of ``grid`` (:func:`~.fusion_grid.fusion_grid`) by name, each made when asked for.
+    """The fused runs of every configuration of ``grid`` (:func:`~.grids.fusion_grid`) by name, each made when asked for.
 
     ``runs``: the runs to fuse by name (the weight columns' names), or a list of them (a path
     named by itself, a Run by its ``name``, anything else ``run1``, ``run2``, ...); ``top_k_in``, ``top_k_out`` and ``duplicates`` as for
@@ -267,9 +267,9 @@ def fusion_sweep(
         The runs to fuse, by name (``{"bm25": "bm25.trec", "dense": dense_frame}``), or a list
         of them (named as :func:`fused_runs` names them); two or more.
     grid
-        The configurations (:func:`~.fusion_grid.fusion_grid`: a list of entries such as
+        The configurations (:func:`~.grids.fusion_grid`: a list of entries such as
         ``{"method": "rrf", "k": [10, 20, 60, 100]}``, a JSON file of them, or a
-        :class:`~.fusion_grid.FusionGrid`), checked before any run is read.
+        :class:`~.grids.FusionGrid`), checked before any run is read.
     metrics, objective, options
         As for :func:`~.ranking.leaderboard`: the metrics reported, the one that ranks (default
         the first), the evaluation's options; ``options=EvaluationOptions(ties="ranx")`` scores
@@ -285,7 +285,7 @@ def fusion_sweep(
     -------
     SweepResult
         The leaderboard of the configurations (statistics against the best), their parameter
-        columns (``method``, ``norm``, each method parameter, ``w_<run>``: :mod:`.fusion_grid`)
+        columns (``method``, ``norm``, each method parameter, ``w_<run>``: :mod:`.grids`)
         and the marginal effect of each.
 
     Examples
