@@ -1,0 +1,164 @@
+"""Query texts and document titles, read to make an explanation readable.
+
+Query texts (:func:`read_query_texts`), the format found from the content and the extension:
+
+- TREC topics: ``<top>`` blocks with ``<num>`` (an optional ``Number:`` prefix) and ``<title>``
+  (an optional ``Topic:`` prefix; the title runs to the next tag);
+- JSONL (``.jsonl``/``.json``): one object per line with ``query_id`` and ``text``;
+- TSV (anything else): ``query_id<TAB>text`` per line, an optional header ``query_id<TAB>text``.
+
+Document titles (:func:`read_doc_titles`): JSONL, parquet or TSV (with a header) with a ``doc_id``
+column and a ``title`` or else a ``text`` column; only the documents asked for are kept (a parquet
+file is filtered as it is read). Ids are compared as text, so an integer id finds its document.
+An id given twice, a missing field or a malformed line is an :class:`~retrieval_eval.errors.InputError`
+naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import InputError
+
+_TOPIC = re.compile(r"<top>(.*?)</top>", re.DOTALL | re.IGNORECASE)
+_NUM = re.compile(r"<num>\s*(?:Number:)?\s*([^\s<]+)", re.IGNORECASE)
+_TITLE = re.compile(r"<title>\s*(?:Topic:)?\s*(.*?)\s*(?=<|\Z)", re.DOTALL | re.IGNORECASE)
+_JSON_SUFFIXES = (".jsonl", ".json")
+
+
+def read_query_texts(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Query id (as text) -> query text, from TREC topics, JSONL or TSV (see the module)."""
+    source = os.fspath(path)
+    content = _read_text(source)
+    if re.search(r"<top>", content, re.IGNORECASE):
+        return _trec_topics(content, source)
+    if source.lower().endswith(_JSON_SUFFIXES):
+        return _collect(((row, str(record["query_id"]), record["text"]) for row, record in _json_records(content, source, ("query_id", "text"))), source, "query_id")
+    return _collect(_tsv_rows(content, source, "query_id"), source, "query_id")
+
+
+def read_doc_titles(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> dict[str, str]:
+    """Document id (as text) -> its title (or text when there is no title), for the ids of ``doc_ids`` only."""
+    source = os.fspath(path)
+    wanted = {str(doc_id) for doc_id in doc_ids}
+    if source.lower().endswith(".parquet"):
+        return _parquet_titles(source, wanted)
+    content = _read_text(source)
+    if source.lower().endswith(_JSON_SUFFIXES):
+        records = _json_records(content, source, ("doc_id",))
+        rows = ((row, str(record["doc_id"]), _title_of(record, source, row)) for row, record in records)
+    else:
+        rows = _tsv_rows(content, source, "doc_id", header=True)
+    return _collect((item for item in rows if item[1] in wanted), source, "doc_id")
+
+
+def _read_text(source: str) -> str:
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        line = error.object[: error.start].count(b"\n") + 1
+        raise InputError("is not UTF-8 text", source=source, row=line) from None
+    except OSError as error:
+        raise InputError(f"cannot be read ({error.strerror})", source=source) from None
+
+
+def _trec_topics(content: str, source: str) -> dict[str, str]:
+    """Each ``<top>`` block's number and title; the row named in an error is the block's first line."""
+    items = []
+    for match in _TOPIC.finditer(content):
+        block, row = match.group(1), content[: match.start()].count("\n") + 1
+        number, title = _NUM.search(block), _TITLE.search(block)
+        if number is None:
+            raise InputError("a <top> block has no <num>", source=source, row=row, field="num")
+        if title is None or not title.group(1):
+            raise InputError(f"topic {number.group(1)} has no <title>", source=source, row=row, field="title")
+        items.append((row, number.group(1), " ".join(title.group(1).split())))
+    if not items:
+        raise InputError("has no complete <top>...</top> block", source=source)
+    return _collect(items, source, "num")
+
+
+def _json_records(content: str, source: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
+    for row, line in enumerate(content.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"is not JSON ({error.msg})", source=source, row=row) from None
+        if not isinstance(record, dict):
+            raise InputError(f"expected a JSON object, got {type(record).__name__}", source=source, row=row)
+        for name in required:
+            if record.get(name) is None:
+                raise InputError(f"expected a {name!r} field", source=source, row=row, field=name)
+        yield row, record
+
+
+def _title_of(record: dict, source: str, row: int) -> str:
+    for name in ("title", "text"):
+        if record.get(name) is not None:
+            if not isinstance(record[name], str):
+                raise InputError(f"expected a string, got {type(record[name]).__name__}", source=source, row=row, field=name)
+            return record[name]
+    raise InputError("expected a 'title' or 'text' field", source=source, row=row, field="title")
+
+
+def _tsv_rows(content: str, source: str, id_field: str, *, header: bool = False) -> Iterator[tuple[int, str, str]]:
+    """(line, id, text) of each line ``id<TAB>text``; with ``header``, the first line names the columns."""
+    lines = content.splitlines()
+    text_column = 1
+    first = 1
+    if header:
+        names = lines[0].split("\t") if lines else []
+        if id_field not in names or not {"title", "text"} & set(names):
+            raise InputError(f"expected a header naming {id_field!r} and 'title' or 'text'", source=source, row=1)
+        id_column, text_column = names.index(id_field), names.index("title" if "title" in names else "text")
+        first = 2
+    else:
+        id_column = 0
+        if lines and lines[0].split("\t")[:2] == [id_field, "text"]:
+            first = 2
+    width = max(id_column, text_column) + 1
+    for row, line in enumerate(lines[first - 1 :], start=first):
+        if not line.strip():
+            continue
+        fields = line.split("\t") if header else line.split("\t", 1)
+        if len(fields) < width:
+            raise InputError(f"expected {id_field}<TAB>text, found no tab", source=source, row=row)
+        yield row, fields[id_column], fields[text_column]
+
+
+def _collect(items: Iterable[tuple[int, str, str]], source: str, field: str) -> dict[str, str]:
+    """id -> text; an id given twice is an error (which text to show would be a guess)."""
+    texts: dict[str, str] = {}
+    for row, key, text in items:
+        if not isinstance(text, str):
+            raise InputError(f"expected a string, got {type(text).__name__}", source=source, row=row, field="text")
+        if key in texts:
+            raise InputError(f"{key!r} is given twice", source=source, row=row, field=field)
+        texts[key] = text
+    return texts
+
+
+def _parquet_titles(source: str, wanted: set[str]) -> dict[str, str]:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    try:
+        schema = pq.read_schema(source)
+    except (OSError, pa.ArrowInvalid) as error:
+        raise InputError(f"is not a parquet file ({error})", source=source) from None
+    text = "title" if "title" in schema.names else "text"
+    for name in ("doc_id", text):
+        if name not in schema.names:
+            raise InputError(f"has no {name!r} column (columns: {', '.join(schema.names)})", source=source, field=name)
+    table = pq.read_table(source, columns=["doc_id", text])
+    ids = table["doc_id"].cast(pa.string())
+    table = table.filter(pc.is_in(ids, value_set=pa.array(sorted(wanted), pa.string())))
+    rows = zip(table["doc_id"].cast(pa.string()).to_pylist(), table[text].to_pylist())
+    return _collect(((0, key, value) for key, value in rows), source, "doc_id")
