@@ -1,0 +1,236 @@
+"""The explorer page: one self-contained HTML file to debug a run (or run B against run A) query by query.
+
+The page holds no link to anything outside itself (no network, no CDN): its CSS and plain JavaScript
+(:mod:`.page_assets`) and the data, embedded once as one JSON object in a
+``<script type="application/json">`` element. The data is columnar: one array per column of the
+queries, the ranked, missed and changed rows each grouped by query (offsets into the arrays), and every
+string (query id and text, doc id, title, outcome) interned once in a string table that the columns
+index (-1: none). Every ``<`` in the JSON is written ``\\u003c``, so that no id or title can close the
+script element, and the script shows every string with ``textContent``, never as HTML.
+
+Numbers: the metric values are written exactly (the shortest text that reads back as the same double);
+scores and labels with 7 significant digits (what the page shows, and float32's precision); NaN is
+``null`` (shown empty, sorted last), an infinity ``1e999`` (which JSON reads as one).
+
+What the script draws, from that data: the summary (the mean of each metric per run, computed here with
+pandas' NaN-skipping mean; with run B the mean delta and B's wins, ties and losses on the first metric),
+a plot of the distribution of the deltas of the first metric (of its values without B), the worst
+queries; the query table, sortable (click a header: ascending, again: descending, empty values last,
+ties in the queries' order) and filterable (text or query id, a metric's range, B's outcome, "has
+holes"), drawn a page of 50 rows at a time so that 10,000 queries stay responsive; and a query's detail
+(its ranked lists with labels and holes, the relevant documents not retrieved, what entered, left or
+moved with B). Keys: j/k or the arrows move the selection, Enter opens it, / focuses the filter.
+When the first page is drawn it sets ``window.explorerReady`` to ``performance.now()`` (milliseconds
+since navigation began).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..io.atomic import atomic_write
+from .page_assets import SCRIPT, STYLE
+
+if TYPE_CHECKING:
+    from . import Explanation
+
+#: The codes of the `run` column of the ranked and missed rows.
+_RUNS = ("a", "b")
+#: The codes of the `change` column of the changes.
+_CHANGES = ("entered", "left", "moved")
+
+
+def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer") -> str:
+    """The explorer page of ``explanation`` (see the module docstring), as one HTML document.
+
+    Raises
+    ------
+    ValueError
+        When a ranked, missed or changed row names a query that is not among the explanation's
+        queries, or a run other than "a"/"b", or a change other than entered/left/moved.
+    """
+    data = _StringTable().payload(explanation, title)
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<h1 id=\"title\">{html.escape(title)}</h1>\n"
+        f"<script type=\"application/json\" id=\"explorer-data\">{data}</script>\n"
+        f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    )
+
+
+def write_explorer(
+    explanation: Explanation,
+    path: str | os.PathLike[str],
+    *,
+    title: str = "Retrieval explorer",
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write :func:`explorer_html` of ``explanation`` to ``path`` atomically (UTF-8); ``inputs``: the files
+    the explanation was read from, which ``path`` may not be (:func:`~retrieval_eval.io.atomic.atomic_write`)."""
+    text = explorer_html(explanation, title=title)
+
+    def write(temp: str) -> None:
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    atomic_write(path, write, inputs=inputs)
+
+
+class _StringTable:
+    """Interns strings: each distinct string gets one index into :attr:`strings`."""
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def codes(self, values: pd.Series) -> str:
+        """The JSON array of the indices of ``values`` (None/NaN: -1), interning new strings in order."""
+        missing = values.isna().to_numpy()
+        inverse, uniques = pd.factorize(values[~missing].astype(str).to_numpy())
+        lookup = np.array([self._intern(value) for value in uniques], dtype=np.int64)
+        codes = np.full(len(values), -1, dtype=np.int64)
+        codes[~missing] = lookup[inverse]
+        return _integers(codes)
+
+    def _intern(self, value: str) -> int:
+        index = self._index.get(value)
+        if index is None:
+            index = self._index[value] = len(self.strings)
+            self.strings.append(value)
+        return index
+
+    def payload(self, explanation: Explanation, title: str) -> str:
+        queries = explanation.queries.reset_index(drop=True)
+        metrics = list(explanation.metrics)
+        with_b = f"{metrics[0]}_b" in queries.columns
+        names = _run_names(explanation.run_names, with_b)
+        position = pd.Index(queries["query_id"].astype(str))
+        if not position.is_unique:
+            raise ValueError(f"explorer: query id {position[position.duplicated()][0]!r} is in the queries twice")
+
+        columns = [_column("query_id", "query", "text", self.codes(queries["query_id"]))]
+        if "text" in queries.columns and queries["text"].notna().any():
+            columns.append(_column("text", "text", "text", self.codes(queries["text"])))
+        for metric in metrics:
+            columns.append(_column(metric, metric, "float", _exact(queries[metric])))
+            if with_b:
+                columns.append(_column(f"{metric}_b", f"{metric} B", "float", _exact(queries[f"{metric}_b"])))
+                columns.append(_column(f"{metric}_delta", f"\u0394 {metric}", "float", _exact(queries[f"{metric}_delta"])))
+        for key, label in (("holes", "holes"), ("missed", "missed"), ("holes_b", "holes B"), ("missed_b", "missed B")):
+            if key in queries.columns and (with_b or not key.endswith("_b")):
+                columns.append(_column(key, label, "int", _exact(queries[key])))
+        if with_b:
+            columns.append(_column("outcome", "B", "text", self.codes(queries["outcome"])))
+
+        summary = {"means": [_means(queries, metric, with_b) for metric in metrics]}
+        if with_b:
+            counts = queries["outcome"].value_counts()
+            summary["outcomes"] = {word: int(counts.get(word, 0)) for word in ("win", "tie", "loss")}
+        ranked = self._rows(explanation.ranked, position, "ranked", (
+            ("run", "code"), ("rank", "int"), ("doc", "doc_id"), ("score", "number"), ("label", "number"),
+            ("title", "title")))  # fmt: skip
+        missed = self._rows(explanation.missed, position, "missed", (
+            ("run", "code"), ("doc", "doc_id"), ("label", "number"), ("title", "title")))  # fmt: skip
+        changes = self._rows(explanation.changes, position, "changes", (
+            ("doc", "doc_id"), ("change", "change"), ("rank_a", "number"), ("rank_b", "number")))  # fmt: skip
+        head = {"title": title, "runs": names, "top": int(explanation.top), "metrics": metrics, "summary": summary}
+        parts = [json.dumps(head, ensure_ascii=False, allow_nan=False)[:-1]]
+        parts.append(',"columns":[' + ",".join(columns) + "]")
+        parts.append(f',"ranked":{ranked},"missed":{missed},"changes":{changes}')
+        parts.append(',"strings":' + json.dumps(self.strings, ensure_ascii=False) + "}")
+        # "<" appears only inside JSON strings, where \u003c reads back as "<": nothing can close the script.
+        return "".join(parts).replace("<", "\\u003c")
+
+    def _rows(self, frame: pd.DataFrame, position: pd.Index, name: str, fields: Sequence[tuple[str, str]]) -> str:
+        """The rows of ``frame`` grouped by query (in the queries' order, then run, then rank where there are
+        such columns), as ``{"start": offsets, field: column...}``."""
+        where = position.get_indexer(frame["query_id"].astype(str))
+        if (where < 0).any():
+            unknown = frame["query_id"].to_numpy()[np.flatnonzero(where < 0)[0]]
+            raise ValueError(f"explorer: the {name} rows name query {unknown!r}, which is not among the queries")
+        keys = [frame[column].to_numpy() for column in ("rank", "run") if column in frame.columns]
+        order = np.lexsort([*(_sortable(key) for key in keys), where]) if len(frame) else np.arange(0)
+        frame = frame.iloc[order].reset_index(drop=True)
+        start = np.searchsorted(where[order], np.arange(len(position) + 1), side="left")
+        parts = [f'"start":{_integers(start)}']
+        for field, kind in fields:
+            source = {"doc": "doc_id"}.get(field, field)
+            if kind == "code":
+                parts.append(f'"{field}":{_integers(_coded(frame[source], _RUNS, name, source))}')
+            elif kind == "change":
+                parts.append(f'"{field}":{_integers(_coded(frame[source], _CHANGES, name, source))}')
+            elif kind == "int":
+                parts.append(f'"{field}":{_integers(frame[source].to_numpy(dtype=np.int64))}')
+            elif kind == "number":
+                parts.append(f'"{field}":{_rounded(frame[source].to_numpy(dtype=np.float64))}')
+            elif source in frame.columns:  # a doc id or a title
+                parts.append(f'"{field}":{self.codes(frame[source])}')
+            else:
+                parts.append(f'"{field}":{_integers(np.full(len(frame), -1))}')
+        return "{" + ",".join(parts) + "}"
+
+
+def _run_names(run_names: Sequence[str | None] | None, with_b: bool) -> list[str]:
+    given = list(run_names or ())
+    defaults = ["A", "B"][: 2 if with_b else 1]
+    return [str(given[i]) if i < len(given) and given[i] is not None else default for i, default in enumerate(defaults)]
+
+
+def _means(queries: pd.DataFrame, metric: str, with_b: bool) -> dict[str, Any]:
+    means: dict[str, Any] = {"metric": metric, "a": _finite(queries[metric].mean())}
+    if with_b:
+        means["b"] = _finite(queries[f"{metric}_b"].mean())
+        means["delta"] = _finite(queries[f"{metric}_delta"].mean())
+    return means
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if np.isfinite(value) else None
+
+
+def _column(key: str, label: str, kind: str, values: str) -> str:
+    return f'{{"key":{json.dumps(key)},"label":{json.dumps(label)},"kind":"{kind}","values":{values}}}'
+
+
+def _coded(values: pd.Series, words: tuple[str, ...], name: str, field: str) -> np.ndarray:
+    codes = pd.Index(words).get_indexer(values.astype(str))
+    if (codes < 0).any():
+        bad = values.to_numpy()[np.flatnonzero(codes < 0)[0]]
+        raise ValueError(f"explorer: the {name} rows' {field} is {bad!r}; expected one of {', '.join(words)}")
+    return codes
+
+
+def _sortable(values: np.ndarray) -> np.ndarray:
+    return values.astype(str) if values.dtype == object else values
+
+
+def _integers(values: np.ndarray) -> str:
+    return "[" + ",".join(map(str, values.tolist())) + "]"
+
+
+def _exact(values: pd.Series) -> str:
+    """Numbers as JSON, each the shortest text that reads back as the same double (json's repr)."""
+    numbers = values.to_numpy(dtype=np.float64)
+    return _json_numbers(numbers, [repr(value) for value in numbers.tolist()])
+
+
+def _rounded(numbers: np.ndarray) -> str:
+    """Numbers as JSON with 7 significant digits."""
+    return _json_numbers(numbers, np.char.mod("%.7g", numbers).tolist())
+
+
+def _json_numbers(numbers: np.ndarray, texts: list[str]) -> str:
+    text = np.array(texts, dtype=object)
+    text[np.isnan(numbers)] = "null"
+    text[numbers == np.inf] = "1e999"
+    text[numbers == -np.inf] = "-1e999"
+    return "[" + ",".join(text.tolist()) + "]"

@@ -1,0 +1,348 @@
+"""The explorer page's CSS and plain JavaScript, as strings that :mod:`.page` inlines.
+
+The script reads the JSON data of the page (``#explorer-data``, described in :mod:`.page`), builds
+every element with the DOM API and writes every string with ``textContent`` (never ``innerHTML``),
+so an id or title is always text. The query table holds only one page of rows (``PAGE`` = 50) in the
+DOM; sorting and filtering compute the order of the query indices once per change.
+"""
+
+STYLE = """
+*, *::before, *::after { box-sizing: border-box; }
+body { font-family: system-ui, sans-serif; color: #222; line-height: 1.35; max-width: 80em;
+       margin: 0 auto; padding: 0.8em 1.2em; font-size: 14px; }
+h1 { font-size: 1.3em; margin: 0.2em 0 0.4em; overflow-wrap: anywhere; }
+h2 { font-size: 1.05em; margin: 0.8em 0 0.3em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.15em 0.4em; text-align: left; white-space: nowrap; }
+th { background: #f3f3f3; }
+#queries th { cursor: pointer; user-select: none; }
+#queries th[aria-sort="ascending"]::after { content: " \\25B2"; }
+#queries th[aria-sort="descending"]::after { content: " \\25BC"; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.text { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
+#queries tbody tr { cursor: pointer; height: 1.6em; }
+#queries tbody tr.selected { background: #dbe9ff; outline: 1px solid #5b8def; }
+#summary { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+#summary svg { border: 1px solid #ddd; background: #fff; }
+.worst button { margin: 0 0.3em 0.3em 0; font: inherit; font-size: 0.85em; }
+#filters { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; margin: 0.4em 0; }
+#filters input[type=search] { width: 16em; }
+#filters input[type=number] { width: 6em; }
+#pager { margin: 0.3em 0; }
+#detail { margin-top: 0.8em; border-top: 2px solid #ccc; }
+#detail .lists { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+#detail .list { max-width: 100%; overflow-x: auto; }
+#detail td.title { max-width: 18em; overflow: hidden; text-overflow: ellipsis; }
+tr.hole td { background: #fff4d6; }
+tr.hole td.label { font-weight: bold; color: #8a5a00; }
+tr.relevant td.label { color: #11651c; font-weight: bold; }
+.hint { color: #666; font-size: 0.85em; }
+"""
+
+SCRIPT = r"""
+"use strict";
+(() => {
+  const PAGE = 50;
+  const data = JSON.parse(document.getElementById("explorer-data").textContent);
+  const S = data.strings;
+  const text = (i) => (i < 0 ? "" : S[i]);
+  const n = data.columns[0].values.length;
+  const withB = data.runs.length > 1;
+  const columns = data.columns.map((c) => ({...c, values: c.kind === "text" ? c.values.map(text) : c.values}));
+  const byKey = Object.fromEntries(columns.map((c) => [c.key, c]));
+  const ids = byKey.query_id.values;
+  const haystack = ids.map((id, q) => (id + "\u0000" + (byKey.text ? byKey.text.values[q] : "")).toLowerCase());
+  const first = data.metrics[0];
+  const key0 = withB ? first + "_delta" : first;
+
+  const el = (tag, attributes, ...children) => {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (name === "text") node.textContent = value; else node.setAttribute(name, value);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+  const fmt = (value, kind) => {
+    if (value === null || value === undefined) return "";
+    if (kind === "int") return String(value);
+    if (!isFinite(value)) return value > 0 ? "inf" : "-inf";
+    return Number.isInteger(value) ? String(value) : value.toFixed(4);
+  };
+
+  // ---- summary
+  const summary = el("section", {id: "summary"});
+  const means = el("table", {id: "means"});
+  const head = ["metric", "mean " + data.runs[0]];
+  if (withB) head.push("mean " + data.runs[1], "mean \u0394 (B \u2212 A)");
+  means.append(el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {text: h})))));
+  const meansBody = el("tbody");
+  for (const m of data.summary.means) {
+    const row = el("tr", {}, el("td", {text: m.metric}), el("td", {class: "num", text: fmt(m.a)}));
+    if (withB) row.append(el("td", {class: "num", text: fmt(m.b)}), el("td", {class: "num", text: fmt(m.delta)}));
+    meansBody.append(row);
+  }
+  means.append(meansBody);
+  const facts = el("div", {}, el("h2", {text: "Summary"}), el("div", {class: "scroll"}, means));
+  facts.append(el("p", {class: "hint", text: "A = " + data.runs[0] + (withB ? ", B = " + data.runs[1] : "")
+    + "; " + n + " queries, top " + data.top + " documents each."}));
+  if (withB) {
+    const o = data.summary.outcomes;
+    facts.append(el("p", {id: "outcomes", text: "B against A on " + first + ": " + o.win + " wins, "
+      + o.tie + " ties, " + o.loss + " losses"}));
+  }
+  summary.append(facts);
+
+  const plot = el("div", {}, el("h2", {text: withB ? "\u0394 " + first + " per query" : first + " per query"}));
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  const W = 320, H = 140, BINS = 21;
+  svg.setAttribute("width", W); svg.setAttribute("height", H + 16); svg.setAttribute("id", "distribution");
+  const finite = byKey[key0].values.filter((v) => v !== null && isFinite(v));
+  if (finite.length) {
+    let lo = finite[0], hi = lo;
+    for (const v of finite) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    if (withB) { const r = Math.max(Math.abs(lo), Math.abs(hi)) || 1; lo = -r; hi = r; }
+    if (hi === lo) hi = lo + 1;
+    const counts = new Array(BINS).fill(0);
+    for (const v of finite) counts[Math.min(BINS - 1, Math.floor((v - lo) / (hi - lo) * BINS))] += 1;
+    const top = Math.max(...counts);
+    counts.forEach((c, i) => {
+      const bar = document.createElementNS(svgNS, "rect");
+      const middle = lo + (i + 0.5) * (hi - lo) / BINS;
+      const h = c / top * H;
+      bar.setAttribute("x", i * W / BINS + 1); bar.setAttribute("width", W / BINS - 2);
+      bar.setAttribute("y", H - h); bar.setAttribute("height", h);
+      bar.setAttribute("fill", !withB ? "#5b8def" : Math.abs(middle) < (hi - lo) / BINS / 2 ? "#999" : middle > 0 ? "#2e8b3d" : "#c0392b");
+      const tip = document.createElementNS(svgNS, "title");
+      tip.textContent = c + " queries near " + middle.toFixed(3);
+      bar.append(tip); svg.append(bar);
+    });
+    for (const [x, label, anchor] of [[0, lo.toFixed(2), "start"], [W, hi.toFixed(2), "end"]]) {
+      const t = document.createElementNS(svgNS, "text");
+      t.setAttribute("x", x); t.setAttribute("y", H + 13); t.setAttribute("font-size", "11"); t.setAttribute("text-anchor", anchor);
+      t.textContent = label; svg.append(t);
+    }
+  }
+  plot.append(svg);
+  summary.append(plot);
+
+  const worst = el("div", {class: "worst"}, el("h2", {text: withB ? "Worst queries for B" : "Worst queries"}));
+  const ranked0 = [];
+  for (let q = 0; q < n; q++) if (byKey[key0].values[q] !== null) ranked0.push(q);
+  ranked0.sort((a, b) => byKey[key0].values[a] - byKey[key0].values[b]);
+  const worstList = el("div", {id: "worst"});
+  for (const q of ranked0.slice(0, 8)) {
+    const button = el("button", {type: "button", "data-q": q, text: ids[q] + " (" + fmt(byKey[key0].values[q]) + ")"});
+    button.addEventListener("click", () => { select(q); openDetail(q); });
+    worstList.append(button);
+  }
+  worst.append(worstList);
+  summary.append(worst);
+  document.body.append(summary);
+
+  // ---- filters
+  const filters = el("section", {id: "filters"});
+  const search = el("input", {type: "search", id: "filter", placeholder: "query id or text (press /)"});
+  const metricSelect = el("select", {id: "range-column"});
+  for (const c of columns) if (c.kind !== "text") metricSelect.append(el("option", {value: c.key, text: c.label}));
+  const low = el("input", {type: "number", id: "range-min", step: "any", placeholder: "min"});
+  const high = el("input", {type: "number", id: "range-max", step: "any", placeholder: "max"});
+  const holes = el("input", {type: "checkbox", id: "has-holes"});
+  filters.append(el("h2", {text: "Queries"}), search, metricSelect, low, high,
+                 el("label", {}, holes, " has holes"));
+  let outcome = null;
+  if (withB) {
+    outcome = el("select", {id: "outcome"});
+    for (const [value, label] of [["", "B: any"], ["win", "B better"], ["tie", "tie"], ["loss", "B worse"]])
+      outcome.append(el("option", {value: value, text: label}));
+    filters.append(outcome);
+  }
+  document.body.append(filters);
+
+  // ---- the query table
+  const table = el("table", {id: "queries"});
+  const headRow = el("tr");
+  for (const c of columns) {
+    const th = el("th", {"data-key": c.key, text: c.label, title: "sort by " + c.label});
+    th.addEventListener("click", () => sortBy(c.key));
+    headRow.append(th);
+  }
+  table.append(el("thead", {}, headRow));
+  const body = el("tbody");
+  table.append(body);
+  const pager = el("div", {id: "pager"});
+  const previous = el("button", {type: "button", id: "previous", text: "\u2190 previous"});
+  const next = el("button", {type: "button", id: "next", text: "next \u2192"});
+  const count = el("span", {id: "count"});
+  pager.append(previous, " ", next, " ", count,
+               el("span", {class: "hint", text: "  keys: j/k or \u2193/\u2191 move, Enter opens, / filters"}));
+  document.body.append(el("div", {class: "scroll"}, table), pager);
+  const detail = el("section", {id: "detail"});
+  document.body.append(detail);
+
+  let order = [];
+  let page = 0;
+  let selected = -1;  // a query index, or -1
+  let sortKey = null, sortDir = 1;
+  const holesB = byKey.holes_b;
+
+  function refresh() {
+    const needle = search.value.trim().toLowerCase();
+    const range = byKey[metricSelect.value];
+    const lo = low.value === "" ? -Infinity : Number(low.value);
+    const hi = high.value === "" ? Infinity : Number(high.value);
+    const bounded = low.value !== "" || high.value !== "";
+    const wanted = outcome ? outcome.value : "";
+    const onlyHoles = holes.checked;
+    const kept = [];
+    for (let q = 0; q < n; q++) {
+      if (needle && !haystack[q].includes(needle)) continue;
+      if (bounded) { const v = range.values[q]; if (v === null || v < lo || v > hi) continue; }
+      if (wanted && byKey.outcome.values[q] !== wanted) continue;
+      if (onlyHoles && !(byKey.holes.values[q] > 0 || (holesB && holesB.values[q] > 0))) continue;
+      kept.push(q);
+    }
+    if (sortKey !== null) {
+      const values = byKey[sortKey].values;
+      kept.sort((a, b) => {  // empty last in both directions; ties keep the queries' order (a stable sort)
+        const x = values[a], y = values[b];
+        const xe = x === null || x === "", ye = y === null || y === "";
+        if (xe || ye) return xe === ye ? 0 : xe ? 1 : -1;
+        return x < y ? -sortDir : x > y ? sortDir : 0;
+      });
+    }
+    order = kept;
+    const at = order.indexOf(selected);
+    page = at >= 0 ? Math.floor(at / PAGE) : 0;
+    draw();
+  }
+
+  function sortBy(key) {
+    sortDir = sortKey === key ? -sortDir : 1;
+    sortKey = key;
+    for (const th of headRow.children) {
+      if (th.dataset.key === key) th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    }
+    refresh();
+  }
+
+  function draw() {
+    const pages = Math.max(1, Math.ceil(order.length / PAGE));
+    page = Math.min(Math.max(page, 0), pages - 1);
+    const rows = [];
+    for (const q of order.slice(page * PAGE, (page + 1) * PAGE)) {
+      const tr = el("tr", {"data-q": q});
+      if (q === selected) tr.className = "selected";
+      for (const c of columns) {
+        const value = c.values[q];
+        tr.append(el("td", {class: c.kind === "text" ? "text" : "num", text: c.kind === "text" ? value : fmt(value, c.kind)}));
+      }
+      rows.push(tr);
+    }
+    body.replaceChildren(...rows);
+    const from = order.length ? page * PAGE + 1 : 0;
+    count.textContent = "rows " + from + "\u2013" + Math.min(order.length, (page + 1) * PAGE) + " of " + order.length
+      + (order.length < n ? " (filtered from " + n + ")" : "") + ", page " + (page + 1) + " of " + pages;
+    previous.disabled = page === 0;
+    next.disabled = page >= pages - 1;
+  }
+
+  function select(q) {
+    selected = q;
+    const at = order.indexOf(q);
+    if (at >= 0) page = Math.floor(at / PAGE);
+    draw();
+    const row = body.querySelector('tr[data-q="' + q + '"]');
+    if (row) row.scrollIntoView({block: "nearest"});
+  }
+
+  function move(step) {
+    if (!order.length) return;
+    const at = order.indexOf(selected);
+    select(order[at < 0 ? 0 : Math.min(order.length - 1, Math.max(0, at + step))]);
+  }
+
+  const rowsOf = (part, q) => {
+    const out = [];
+    for (let i = part.start[q]; i < part.start[q + 1]; i++) out.push(i);
+    return out;
+  };
+
+  function listTable(caption, headers, rows) {
+    const t = el("table", {});
+    t.append(el("caption", {text: caption}), el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", {text: h})))));
+    const tb = el("tbody");
+    for (const [cells, cls] of rows) tb.append(el("tr", cls ? {class: cls} : {}, ...cells));
+    t.append(tb);
+    return el("div", {class: "list"}, t);
+  }
+
+  function openDetail(q) {
+    const parts = [el("h2", {text: "Query " + ids[q]})];
+    if (byKey.text && byKey.text.values[q]) parts.push(el("p", {class: "query-text", text: byKey.text.values[q]}));
+    const values = columns.filter((c) => c.kind !== "text").map((c) => c.label + " " + fmt(c.values[q], c.kind));
+    parts.push(el("p", {class: "hint", text: values.join(" \u00b7 ")}));
+    const lists = el("div", {class: "lists"});
+    const R = data.ranked, M = data.missed, C = data.changes;
+    data.runs.forEach((name, run) => {
+      const rows = rowsOf(R, q).filter((i) => R.run[i] === run).map((i) => {
+        const hole = R.label[i] === null;
+        const cells = [el("td", {class: "num", text: String(R.rank[i])}), el("td", {class: "doc", text: text(R.doc[i])}),
+          el("td", {class: "title", text: text(R.title[i])}), el("td", {class: "label num", text: hole ? "hole" : fmt(R.label[i])}),
+          el("td", {class: "num", text: fmt(R.score[i])})];
+        return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
+      });
+      const list = listTable("ranked by " + name + " (top " + data.top + ")", ["rank", "doc", "title", "label", "score"], rows);
+      list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("ranked");
+      lists.append(list);
+    });
+    parts.push(lists);
+    const missedLists = el("div", {class: "lists"});
+    data.runs.forEach((name, run) => {
+      const rows = rowsOf(M, q).filter((i) => M.run[i] === run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])}),
+        el("td", {class: "title", text: text(M.title[i])}), el("td", {class: "label num", text: fmt(M.label[i])})], ""]);
+      const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")", ["doc", "title", "label"], rows);
+      list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("missed");
+      missedLists.append(list);
+    });
+    parts.push(missedLists);
+    if (withB) {
+      const words = ["entered", "left", "moved"];
+      const rows = rowsOf(C, q).map((i) => [[el("td", {class: "doc", text: text(C.doc[i])}),
+        el("td", {class: "change", text: words[C.change[i]]}), el("td", {class: "num", text: fmt(C.rank_a[i])}),
+        el("td", {class: "num", text: fmt(C.rank_b[i])})], ""]);
+      const list = listTable("changes in the top " + data.top + " from A to B (" + rows.length + ")", ["doc", "change", "rank A", "rank B"], rows);
+      list.classList.add("changes");
+      parts.push(list);
+    }
+    detail.replaceChildren(...parts);
+    detail.setAttribute("data-q", q);
+  }
+
+  body.addEventListener("click", (event) => {
+    const tr = event.target.closest("tr[data-q]");
+    if (!tr) return;
+    const q = Number(tr.dataset.q);
+    select(q);
+    openDetail(q);
+  });
+  previous.addEventListener("click", () => { page -= 1; draw(); });
+  next.addEventListener("click", () => { page += 1; draw(); });
+  for (const input of [search, low, high]) input.addEventListener("input", refresh);
+  for (const input of [metricSelect, holes].concat(outcome ? [outcome] : [])) input.addEventListener("change", refresh);
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+    if (typing) { if (event.key === "Escape") event.target.blur(); return; }
+    if (event.key === "/") { event.preventDefault(); search.focus(); }
+    else if (event.key === "j" || event.key === "ArrowDown") { event.preventDefault(); move(1); }
+    else if (event.key === "k" || event.key === "ArrowUp") { event.preventDefault(); move(-1); }
+    else if (event.key === "Enter" && selected >= 0) { event.preventDefault(); openDetail(selected); }
+  });
+
+  refresh();
+  window.explorerReady = performance.now();
+})();
+"""

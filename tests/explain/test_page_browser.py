@@ -1,0 +1,275 @@
+"""The explorer page in a real browser (headless Chromium, one process for the module): it loads clean and fits
+1024 pixels; sorting and filtering show the rows pandas gives for the same sort and filter; a click opens the
+query's detail with the explanation's documents; the keys move the selection; a hostile id stays text; and a
+10,000-query x 20-document page (two runs) becomes interactive within a bound, its time and size measured."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from retrieval_eval.explain import Explanation, explain
+from retrieval_eval.explain.page import write_explorer
+from tests.browser import BROKEN_IMAGES, OVERFLOW, Browser
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+#: The first cell (query id) of each row the query table shows.
+VISIBLE = "Array.from(document.querySelectorAll('#queries tbody tr')).map((tr) => tr.firstChild.textContent)"
+#: How many rows the filter keeps, as the pager says.
+KEPT = "Number(/ of (\\d+)/.exec(document.getElementById('count').textContent)[1])"
+CLICK = "(selector) => document.querySelector(selector).dispatchEvent(new MouseEvent('click', {bubbles: true}))"
+
+
+@pytest.fixture(scope="module")
+def browser(chromium, tmp_path_factory):
+    with Browser(chromium, tmp_path_factory.mktemp("chromium")) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def paired() -> Explanation:
+    return explain(DATA / "qrels.trec", DATA / "run.trec", DATA / "run_dense.trec", ["ndcg@10", "P@5"], top=10)
+
+
+@pytest.fixture(scope="module")
+def page(browser, paired, tmp_path_factory):
+    path = tmp_path_factory.mktemp("explorer") / "explorer.html"
+    write_explorer(paired, path)
+    return browser.open(path, width=1024, height=768)
+
+
+def _click(page, selector: str) -> None:
+    page.evaluate(f"({CLICK})({json.dumps(selector)})")
+
+
+def _sort(page, key: str) -> None:
+    """Sort by ``key`` ascending (one click, or two when it is sorted by ``key`` already)."""
+    header = f'#queries th[data-key="{key}"]'
+    while page.evaluate(f"document.querySelector({json.dumps(header)}).getAttribute('aria-sort')") != "ascending":
+        _click(page, header)
+
+
+def _set(page, element: str, value: str, event: str = "input") -> None:
+    page.evaluate(f"(() => {{ const e = document.getElementById({json.dumps(element)}); e.value = {json.dumps(value)};"
+                  f" e.dispatchEvent(new Event({json.dumps(event)})); }})()")
+
+
+def _key(page, key: str, code: int) -> None:
+    text = {"Enter": "\r"}.get(key, key if len(key) == 1 else "")
+    for kind in ("keyDown", "keyUp"):
+        page.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code, text=text)
+
+
+def _reset(page) -> None:
+    page.evaluate("document.activeElement.blur()")
+    for element in ("filter", "range-min", "range-max"):
+        _set(page, element, "")
+    for element in ("outcome",):
+        _set(page, element, "", "change")
+    page.evaluate("(() => { const e = document.getElementById('has-holes'); e.checked = false;"
+                  " e.dispatchEvent(new Event('change')); })()")
+
+
+def test_the_page_loads_clean_with_the_summary_and_fits_1024_pixels(browser, page, paired):
+    assert page.evaluate("typeof window.explorerReady") == "number"
+    assert page.evaluate(BROKEN_IMAGES) == []
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"] <= 1024, overflow
+    means = page.evaluate("Array.from(document.querySelectorAll('#means tbody tr')).map((tr) =>"
+                          " Array.from(tr.children).map((td) => td.textContent))")
+    queries = paired.queries
+    assert means == [[m, f"{queries[m].mean():.4f}", f"{queries[m + '_b'].mean():.4f}", f"{queries[m + '_delta'].mean():.4f}"]
+                     for m in paired.metrics]
+    counts = queries["outcome"].value_counts()
+    assert page.evaluate("document.getElementById('outcomes').textContent") == (
+        f"B against A on ndcg@10: {counts.get('win', 0)} wins, {counts.get('tie', 0)} ties, {counts.get('loss', 0)} losses")
+    bars = page.evaluate("Array.from(document.querySelectorAll('#distribution rect')).map((r) =>"
+                         " Number(r.querySelector('title').textContent.split(' ')[0]))")
+    assert len(bars) == 21 and sum(bars) == queries["ndcg@10_delta"].notna().sum()
+    worst = page.evaluate("Array.from(document.querySelectorAll('#worst button')).map((b) => b.textContent.split(' (')[0])")
+    assert worst == queries.sort_values("ndcg@10_delta", kind="stable")["query_id"].head(8).tolist()
+    assert page.evaluate(VISIBLE) == queries["query_id"].tolist()
+    browser.drain(0.2)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("column", ["query_id", "ndcg@10", "P@5_delta", "holes_b", "outcome"])
+def test_a_header_click_sorts_as_pandas_ascending_then_descending(page, paired, column):
+    _reset(page)
+    for ascending in (True, False):
+        _click(page, f'#queries th[data-key="{column}"]')
+        expected = paired.queries.sort_values(column, ascending=ascending, kind="stable", na_position="last")
+        assert page.evaluate(VISIBLE) == expected["query_id"].tolist(), (column, ascending)
+    assert page.evaluate(f"document.querySelector('#queries th[data-key=\"{column}\"]').getAttribute('aria-sort')") == "descending"
+
+
+def test_the_filters_keep_the_rows_pandas_keeps(page, paired):
+    _reset(page)
+    _sort(page, "ndcg@10")
+    frame = paired.queries.sort_values("ndcg@10", kind="stable", na_position="last")
+    _set(page, "filter", "Q1")  # a query id (case-insensitive substring)
+    expected = frame[frame["query_id"].str.lower().str.contains("q1", regex=False)]
+    assert page.evaluate(VISIBLE) == expected["query_id"].tolist() and page.evaluate(KEPT) == len(expected)
+    _set(page, "filter", "")
+    _set(page, "range-column", "ndcg@10_delta", "change")
+    _set(page, "range-min", "-0.1")
+    _set(page, "range-max", "0.2")
+    expected = frame[frame["ndcg@10_delta"].between(-0.1, 0.2)]
+    assert 0 < len(expected) < len(frame) and page.evaluate(VISIBLE) == expected["query_id"].tolist()
+    _set(page, "range-min", "")
+    _set(page, "range-max", "")
+    _set(page, "outcome", "loss", "change")
+    expected = frame[frame["outcome"] == "loss"]
+    assert 0 < len(expected) < len(frame) and page.evaluate(VISIBLE) == expected["query_id"].tolist()
+    page.evaluate("(() => { const e = document.getElementById('has-holes'); e.checked = true;"
+                  " e.dispatchEvent(new Event('change')); })()")
+    expected = expected[(expected["holes"] > 0) | (expected["holes_b"] > 0)]
+    assert page.evaluate(VISIBLE) == expected["query_id"].tolist()
+    _set(page, "filter", "no such query")
+    assert page.evaluate(VISIBLE) == [] and page.evaluate(KEPT) == 0
+    _reset(page)
+
+
+def _shown(page, selector: str) -> list[list[str]]:
+    return page.evaluate(f"Array.from(document.querySelectorAll({json.dumps(selector)})).map((tr) =>"
+                         " Array.from(tr.children).map((td) => td.textContent))")
+
+
+def test_a_click_opens_the_detail_with_the_explanations_documents(page, paired):
+    _reset(page)
+    _sort(page, "query_id")
+    row = 3
+    query = page.evaluate(VISIBLE)[row]
+    _click(page, f"#queries tbody tr:nth-child({row + 1}) td:nth-child(2)")
+    assert page.evaluate("document.querySelector('#queries tr.selected').firstChild.textContent") == query
+    assert page.evaluate("document.querySelector('#detail h2').textContent") == f"Query {query}"
+    ranked, missed = paired.ranked, paired.missed
+    for run in ("a", "b"):
+        rows = ranked[(ranked["query_id"] == query) & (ranked["run"] == run)].sort_values("rank")
+        shown = _shown(page, f"#detail .ranked[data-run={run}] tbody tr")
+        assert [cells[:2] for cells in shown] == [[str(rank), doc] for rank, doc in zip(rows["rank"], rows["doc_id"])]
+        labels = ["hole" if np.isnan(label) else f"{label:g}" for label in rows["label"]]
+        assert [cells[3] for cells in shown] == labels and "hole" in labels
+        holes = page.evaluate(f"document.querySelectorAll('#detail .ranked[data-run={run}] tr.hole').length")
+        assert holes == rows["label"].isna().sum()
+        gone = missed[(missed["query_id"] == query) & (missed["run"] == run)]
+        shown = _shown(page, f"#detail .missed[data-run={run}] tbody tr")
+        assert sorted((cells[0], cells[2]) for cells in shown) == sorted(zip(gone["doc_id"], gone["label"].map("{:g}".format)))
+    changes = paired.changes[paired.changes["query_id"] == query]
+    shown = _shown(page, "#detail .changes tbody tr")
+    assert sorted((cells[0], cells[1]) for cells in shown) == sorted(zip(changes["doc_id"], changes["change"]))
+    assert len(changes) > 0
+
+
+def test_the_keys_move_the_selection_open_it_and_focus_the_filter(page, paired):
+    _reset(page)
+    _sort(page, "query_id")
+    ids = sorted(paired.queries["query_id"].tolist())
+    _click(page, "#queries tbody tr:nth-child(1)")
+    selected = "document.querySelector('#queries tr.selected').firstChild.textContent"
+    assert page.evaluate(selected) == ids[0]
+    _key(page, "j", 74)
+    _key(page, "ArrowDown", 40)
+    assert page.evaluate(selected) == ids[2]
+    _key(page, "k", 75)
+    assert page.evaluate(selected) == ids[1]
+    _key(page, "ArrowUp", 38)
+    _key(page, "ArrowUp", 38)  # stays on the first row
+    assert page.evaluate(selected) == ids[0]
+    _key(page, "j", 74)
+    _key(page, "Enter", 13)
+    assert page.evaluate("document.querySelector('#detail h2').textContent") == f"Query {ids[1]}"
+    _key(page, "/", 191)
+    assert page.evaluate("document.activeElement.id") == "filter"
+    assert page.evaluate("document.getElementById('filter').value") == ""  # the key focused, it did not type
+
+
+HOSTILE = "</script><img src=x onerror=\"window.pwned=1\"><!--"
+
+
+def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
+    queries = pd.DataFrame({"query_id": [HOSTILE, "q2"], "text": ["<b>bold</b> " + HOSTILE, None],
+                            "ndcg@10": [0.5, 1.0], "holes": [1, 0], "missed": [1, 0]})
+    ranked = pd.DataFrame({"query_id": [HOSTILE, HOSTILE, "q2"], "run": "a", "rank": [1, 2, 1],
+                           "doc_id": [HOSTILE, "d&amp;", "d1"], "score": [2.0, 1.0, 3.0], "label": [np.nan, 1.0, 2.0],
+                           "title": ["<script>window.pwned=2</script>", HOSTILE, None]})
+    missed = pd.DataFrame({"query_id": [HOSTILE], "run": ["a"], "doc_id": ["<i>gone</i>"], "label": [2.0], "title": [None]})
+    changes = pd.DataFrame({"query_id": [], "doc_id": [], "change": [], "rank_a": [], "rank_b": []})
+    explanation = Explanation(queries, ranked, missed, changes, ["ndcg@10"], (HOSTILE, None), 20)
+    path = tmp_path / "hostile.html"
+    write_explorer(explanation, path, title=HOSTILE)
+    page = browser.open(path, width=1024)
+    _click(page, "#queries tbody tr:nth-child(1)")
+    assert page.evaluate("[document.images.length, typeof window.pwned, document.querySelectorAll('b, i').length]") == [
+        0, "undefined", 0]
+    assert page.evaluate("document.title") == HOSTILE and page.evaluate(VISIBLE) == [HOSTILE, "q2"]
+    assert _shown(page, "#detail .ranked tbody tr") == [
+        ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["2", "d&amp;", HOSTILE, "1", "1"]]
+    assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "", "2"]]
+    assert page.evaluate("document.querySelector('#detail .query-text').textContent") == "<b>bold</b> " + HOSTILE
+    browser.drain(0.2)
+    assert page.errors == []
+
+
+def synthetic(n_queries: int, depth: int, seed: int = 0) -> Explanation:
+    """A paired explanation of ``n_queries`` x ``depth`` documents per run, built column-wise (B ranks A's
+    documents rotated by a query-dependent shift, so the runs share documents, as two retrievers do)."""
+    rng = np.random.default_rng(seed)
+    qids = np.char.add("q", np.arange(n_queries).astype(str)).astype(object)
+    values = rng.random((2, n_queries))
+    queries = pd.DataFrame({"query_id": qids, "text": np.char.add("what about topic ", np.arange(n_queries).astype(str)),
+                            "ndcg@10": values[0], "ndcg@10_b": values[1], "holes": rng.integers(0, depth, n_queries),
+                            "missed": rng.integers(0, 5, n_queries), "holes_b": rng.integers(0, depth, n_queries),
+                            "missed_b": rng.integers(0, 5, n_queries)})
+    queries["ndcg@10_delta"] = queries["ndcg@10_b"] - queries["ndcg@10"]
+    queries["outcome"] = np.where(queries["ndcg@10_delta"] > 0, "win", np.where(queries["ndcg@10_delta"] < 0, "loss", "tie"))
+    rows = n_queries * depth
+    query = np.repeat(np.arange(n_queries), depth)
+    rank = np.tile(np.arange(1, depth + 1), n_queries)
+    doc_a = np.char.add("clueweb12-", rng.integers(0, 10**9, rows).astype(str))
+    shift = np.repeat(rng.integers(0, depth, n_queries), depth)
+    doc_b = doc_a[query * depth + (rank - 1 + shift) % depth]
+    labels = rng.integers(0, 3, (2, rows)).astype(float)
+    labels[rng.random((2, rows)) < 0.3] = np.nan
+    ranked = pd.DataFrame({"query_id": np.concatenate([qids[query]] * 2), "run": np.repeat(["a", "b"], rows),
+                           "rank": np.concatenate([rank] * 2), "doc_id": np.concatenate([doc_a, doc_b]),
+                           "score": np.concatenate([100.0 - rank + rng.random(rows)] * 2), "label": labels.ravel()})
+    ranked["title"] = np.char.add("A document about ", ranked["doc_id"].to_numpy().astype(str))
+    missed = pd.DataFrame({"query_id": qids, "run": "a", "doc_id": np.char.add("missed-", qids.astype(str)),
+                           "label": 2.0, "title": None})
+    moved = pd.DataFrame({"query_id": qids[query], "doc_id": doc_a, "change": "moved", "rank_a": rank.astype(float),
+                          "rank_b": ((rank - 1 - np.repeat(rng.integers(0, depth, n_queries), depth)) % depth + 1).astype(float)})
+    return Explanation(queries, ranked, missed, moved, ["ndcg@10"], ("bm25", "dense"), depth)
+
+
+def test_a_10000_query_page_becomes_interactive_within_10_seconds(browser, tmp_path, record_property):
+    explanation = synthetic(10_000, 20)
+    path = tmp_path / "large.html"
+    write_explorer(explanation, path)
+    size = path.stat().st_size
+    page = browser.open(path, width=1024)
+    ready = page.evaluate("window.explorerReady")
+    record_property("explorer_ready_ms", ready)
+    record_property("explorer_bytes", size)
+    print(f"\n10,000 queries x 20 documents x 2 runs: {size / 1e6:.2f} MB, interactive after {ready:.0f} ms")
+    assert ready < 10_000
+    assert size < 40e6  # the data once: about 2 x 200,000 ranked rows
+    assert page.evaluate("document.querySelectorAll('#queries tbody tr').length") == 50  # one page in the DOM
+    _click(page, '#queries th[data-key="ndcg@10_delta"]')
+    expected = explanation.queries.sort_values("ndcg@10_delta", kind="stable")["query_id"]
+    assert page.evaluate(VISIBLE) == expected.head(50).tolist()
+    _click(page, "#next")
+    assert page.evaluate(VISIBLE) == expected.iloc[50:100].tolist()
+    _click(page, "#queries tbody tr:nth-child(1)")
+    query = expected.iloc[50]
+    docs = explanation.ranked[(explanation.ranked["query_id"] == query) & (explanation.ranked["run"] == "b")]
+    shown = _shown(page, "#detail .ranked[data-run=b] tbody tr")
+    assert [cells[1] for cells in shown] == docs.sort_values("rank")["doc_id"].tolist()
+    assert re.fullmatch(r"rows 51–100 of 10000, page 2 of 200", page.evaluate("document.getElementById('count').textContent"))
+    browser.drain(0.2)
+    assert page.errors == []
