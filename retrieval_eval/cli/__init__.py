@@ -27,6 +27,7 @@ from .catalog import add_catalog_commands, compile_command, metrics_listing, tre
 from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
 from .evaluate import add_evaluate_command, evaluate_command
+from .explain import add_explain_command, explain_command
 from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
 
 
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sweep_command(commands)
     add_fuse_command(commands)
     add_catalog_commands(commands)
+    add_explain_command(commands)
     return parser
 
 
@@ -48,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(trec_eval_listing(args.format) if args.trec else metrics_listing(args.format))
         return EXIT_OK
     commands = {"check": check_command, "sweep": sweep_command, "fuse": fuse_command, "compile": compile_command}
+    commands["explain"] = explain_command
     command = commands.get(args.command, evaluate_command)
     try:
         with _signals_raise():

@@ -8,7 +8,10 @@ from .._lazy import lazy_attributes
 
 _EXPORTS = {
     "Explanation": ".tables",
+    "QueryExplanation": ".tables",
     "explain": ".tables",
+    "query_report": ".terminal",
+    "summary_report": ".terminal",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -30,12 +30,14 @@ import pyarrow as pa
 from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
-from ..metrics.evaluator import Evaluator
+from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 
 RUNS = ("a", "b")
+#: The columns of ``queries`` that are not metrics: a metric asked by one of these names would be lost.
+RESERVED = ("query_id", "text", "holes", "missed", "holes_b", "missed_b", "outcome")
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +63,8 @@ class Explanation:
     run_names: tuple[str, str | None]
     top: int
     sources: dict[str, str | None] = field(default_factory=dict)
+    means: dict[str, dict[str, float]] = field(default_factory=dict)
+    higher_is_better: dict[str, bool] = field(default_factory=dict)
 
     @property
     def paired(self) -> bool:
@@ -127,8 +131,18 @@ def explain(
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise ConfigError(f"top must be a positive integer (documents shown per query), got {top!r}")
     top = int(top)
+    if metrics is None:
+        # The Evaluator's default set, less Azure's `holes` (the count of unjudged retrieved documents),
+        # whose name is the column of holes in the top N.
+        metrics = [name for name, _ in EvaluationPlan.resolve(None, options=options).names if name not in RESERVED]
     evaluator = Evaluator(qrels, metrics, options=options)
     names = [name for name, _ in evaluator.names]
+    clashes = [name for name in names if name in RESERVED]
+    if clashes:
+        raise ConfigError(
+            f"the metric {clashes[0]!r} has the name of a column of the explanation ({', '.join(RESERVED)}): "
+            "ask for it by another of its names"
+        )
     runs = [Run.read(run) for run in (run_a, run_b) if run is not None]
     results = [evaluator.evaluate(run) for run in runs]
     ties = _tie_order(evaluator)
@@ -160,6 +174,8 @@ def explain(
         (runs[0].name, runs[1].name if len(runs) == 2 else None), top,
         {"qrels": evaluator.qrels.source, "a": runs[0].source, "b": runs[1].source if len(runs) == 2 else None,
          "topics": _label(topics), "docs": _label(docs)},
+        {key: {row.metric: row.mean for row in result.rows} for key, result in zip(RUNS, results)},
+        {name: REGISTRY.definition(metric).higher_is_better for name, metric in evaluator.names},
     )  # fmt: skip
 
 
