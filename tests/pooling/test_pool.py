@@ -1,0 +1,119 @@
+"""The pool against a brute-force oracle written from the definition, and the proof that a judged pool has no holes."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval_eval import evaluate
+from retrieval_eval.errors import ConfigError, DuplicateError
+from retrieval_eval.metrics.options import EvaluationOptions
+from retrieval_eval.pooling import merge_qrels, pool
+
+QUERIES = ["1", "10", "2"]  # as strings "10" sorts before "2"
+DOCS = ["a", "b", "ab", "B", "c", "d10", "d9"]
+
+
+def oracle_pool(runs: dict[str, list[tuple[str, str, float]]], depth: int, judged: set, ties: str) -> list[tuple]:
+    """Plain Python: rank each run's query by score descending, ties by doc id descending (bytes) or input order."""
+    found: dict[tuple[str, str], dict] = {}
+    for name, rows in runs.items():
+        for query in {q for q, _, _ in rows}:
+            docs = [(d, s, i) for i, (q, d, s) in enumerate(rows) if q == query]
+            if ties == "docid":
+                ranked = sorted(docs, key=lambda t: (t[1], t[0].encode()), reverse=True)
+            else:
+                ranked = sorted(docs, key=lambda t: (-t[1], t[2]))
+            for rank, (doc, _, _) in enumerate(ranked[:depth], start=1):
+                if (query, doc) in judged:
+                    continue
+                entry = found.setdefault((query, doc), {"runs": [], "best": rank})
+                entry["runs"].append(name)
+                entry["best"] = min(entry["best"], rank)
+    return [(q, d, tuple(e["runs"]), e["best"], len(e["runs"]))
+            for (q, d), e in sorted(found.items(), key=lambda item: (item[0][0].encode(), item[0][1].encode()))]
+
+
+def as_tuples(frame: pd.DataFrame) -> list[tuple]:
+    assert list(frame.columns) == ["query_id", "doc_id", "runs", "best_rank", "n_runs"]
+    return [(q, d, tuple(r), int(b), int(n)) for q, d, r, b, n in frame.itertuples(index=False)]
+
+
+def frame(rows: list[tuple[str, str, float]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+@st.composite
+def one_run(draw) -> list[tuple[str, str, float]]:
+    """Distinct documents per query (a run lists a document once), scores from a few values (many ties)."""
+    pairs = draw(st.lists(st.tuples(st.sampled_from(QUERIES), st.sampled_from(DOCS)), min_size=1, max_size=20, unique=True))
+    return [(q, d, draw(st.sampled_from([0.0, 1.0, 2.5, -1.0]))) for q, d in pairs]
+
+
+runs_strategy = st.dictionaries(st.sampled_from(["bm25", "dense", "hybrid"]), one_run(), min_size=1, max_size=3)
+judged_strategy = st.lists(st.tuples(st.sampled_from(QUERIES), st.sampled_from(DOCS), st.integers(0, 3)), max_size=10,
+                           unique_by=lambda t: t[:2])
+
+
+@given(runs=runs_strategy, depth=st.integers(1, 8), judged=judged_strategy, ties=st.sampled_from(["docid", "input"]))
+def test_pool_is_the_oracles(runs, depth, judged, ties):
+    qrels = pd.DataFrame(judged, columns=["query_id", "doc_id", "relevance"]) if judged else None
+    pooled = pool({name: frame(rows) for name, rows in runs.items()}, depth, qrels=qrels,
+                  options=EvaluationOptions(ties=ties))
+    # Every judged pair is left out whatever its label (0 included).
+    assert as_tuples(pooled) == oracle_pool(runs, depth, {(q, d) for q, d, _ in judged}, ties)
+
+
+def test_trec_eval_order_by_default_and_queries_as_strings():
+    run = frame([("2", "a", 1.0), ("10", "b", 1.0), ("10", "c", 1.0), ("10", "a", 0.5)])
+    pooled = pool({"r": run}, 2)
+    # Ties by doc id descending: c (rank 1) and b (rank 2) fill depth 2, a (rank 3) is out; query "10" before "2".
+    assert as_tuples(pooled) == [("10", "b", ("r",), 2, 1), ("10", "c", ("r",), 1, 1), ("2", "a", ("r",), 1, 1)]
+
+
+def test_repeated_document_raises_by_default_and_a_policy_chooses_its_score():
+    run = frame([("1", "a", 1.0), ("1", "b", 2.0), ("1", "a", 3.0)])
+    with pytest.raises(DuplicateError, match="row 3.*'a' of query '1' is retrieved more than once"):
+        pool({"r": run}, 1)
+    assert as_tuples(pool({"r": run}, 1, options=EvaluationOptions(run_duplicates="max"))) == [("1", "a", ("r",), 1, 1)]
+    assert as_tuples(pool({"r": run}, 1, options=EvaluationOptions(run_duplicates="first"))) == [("1", "b", ("r",), 1, 1)]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "3"])
+def test_depth_must_be_a_positive_integer(bad):
+    with pytest.raises(ConfigError, match="depth must be a positive integer"):
+        pool({"r": frame([("1", "a", 1.0)])}, bad)
+
+
+def test_ranx_ties_and_repeated_names_are_refused():
+    run = frame([("1", "a", 1.0)])
+    with pytest.raises(ConfigError, match="a pool ranks ties by"):
+        pool({"r": run}, 1, options=EvaluationOptions(ties="ranx"))
+    with pytest.raises(ConfigError, match="distinct names"):
+        pool([run, run], 1)
+
+
+@settings(max_examples=15)
+@given(runs=runs_strategy, depth=st.integers(1, 6), judged=judged_strategy, labels=st.lists(st.integers(0, 2), min_size=60, max_size=60))
+def test_a_judged_and_merged_pool_leaves_no_hole_in_any_pooled_run(runs, depth, judged, labels):
+    """The issue's proof. holes@K belongs to the document-retrieval family, whose own tie rule is input order:
+    the evaluation is given the pool's tie order (ties="docid", trec_eval's) so that both rank alike."""
+    old = pd.DataFrame(judged or [("1", "zz", 1)], columns=["query_id", "doc_id", "relevance"])
+    frames = {name: frame(rows) for name, rows in runs.items()}
+    pooled = pool(frames, depth, qrels=old)
+    assessed = pooled[["query_id", "doc_id"]].assign(relevance=[labels[i % len(labels)] for i in range(len(pooled))])
+    if len(pooled):
+        merged, conflicts = merge_qrels(old, assessed)  # the pool holds no judged pair: no conflict is possible
+        assert conflicts.empty and len(merged) == len(old) + len(pooled)
+    else:
+        merged = old
+    for name, run in frames.items():
+        result = evaluate(merged, run, [f"holes@{depth}"], ties="docid", query_set="union")
+        assert list(result.values(f"holes@{depth}")) == [0.0] * len(result.query_ids), name
+        assert set(run["query_id"]) <= set(result.query_ids.to_pylist())
+        # and before the merge, the same run has holes wherever the pool took a document of its top K
+        before = evaluate(old, run, [f"holes@{depth}"], ties="docid", query_set="union")
+        has_pooled = set(pooled.loc[pooled["runs"].map(lambda r: name in r), "query_id"])
+        assert {q for q, v in zip(before.query_ids.to_pylist(), before.values(f"holes@{depth}")) if v > 0} == has_pooled
