@@ -135,12 +135,11 @@ class _StringTable:
         if with_b:
             counts = queries["outcome"].value_counts()
             summary["outcomes"] = {word: int(counts.get(word, 0)) for word in ("win", "tie", "loss")}
-        ranked = self._rows(explanation.ranked, position, "ranked", (
-            ("run", "code"), ("rank", "int"), ("doc", "doc_id"), ("score", "number"), ("label", "number"),
-            ("title", "title")))  # fmt: skip
-        missed = self._rows(explanation.missed, position, "missed", (
-            ("run", "code"), ("doc", "doc_id"), ("label", "number"), ("title", "title")))  # fmt: skip
-        changes = self._rows(explanation.changes, position, "changes", (
+        ranked = self._rows(explanation.ranked, position, "ranked", True, (
+            ("rank", "rank"), ("doc", "doc_id"), ("score", "number"), ("label", "number"), ("title", "title")))  # fmt: skip
+        missed = self._rows(explanation.missed, position, "missed", True, (
+            ("doc", "doc_id"), ("label", "number"), ("title", "title")))  # fmt: skip
+        changes = self._rows(explanation.changes, position, "changes", False, (
             ("doc", "doc_id"), ("change", "change"), ("rank_a", "number"), ("rank_b", "number")))  # fmt: skip
         head = {"title": title, "runs": names, "top": int(explanation.top), "metrics": metrics, "summary": summary}
         parts = [json.dumps(head, ensure_ascii=False, allow_nan=False)[:-1]]
@@ -150,32 +149,38 @@ class _StringTable:
         # "<" appears only inside JSON strings, where \u003c reads back as "<": nothing can close the script.
         return "".join(parts).replace("<", "\\u003c")
 
-    def _rows(self, frame: pd.DataFrame, position: pd.Index, name: str, fields: Sequence[tuple[str, str]]) -> str:
-        """The rows of ``frame`` grouped by query (in the queries' order, then run, then rank where there are
-        such columns), as ``{"start": offsets, field: column...}``."""
+    def _rows(
+        self, frame: pd.DataFrame, position: pd.Index, name: str, by_run: bool, fields: Sequence[tuple[str, str]]
+    ) -> str:
+        """The rows of ``frame`` in groups, by query (the queries' order) and with ``by_run`` by run within it
+        (a, then b), each group in rank order where there is a rank: ``{"groups": runs per query, "start": the
+        groups' offsets (n_queries x groups + 1), field: column...}``. A rank that is 1, 2, ... in every group
+        (a top N) is left out: the script counts it."""
         where = position.get_indexer(frame["query_id"].astype(str))
         if (where < 0).any():
             unknown = frame["query_id"].to_numpy()[np.flatnonzero(where < 0)[0]]
             raise ValueError(f"explorer: the {name} rows name query {unknown!r}, which is not among the queries")
-        keys = [frame[column].to_numpy() for column in ("rank", "run") if column in frame.columns]
-        order = np.lexsort([*(_sortable(key) for key in keys), where]) if len(frame) else np.arange(0)
-        frame = frame.iloc[order].reset_index(drop=True)
-        start = np.searchsorted(where[order], np.arange(len(position) + 1), side="left")
-        parts = [f'"start":{_integers(start)}']
+        groups = len(_RUNS) if by_run else 1
+        group = where * groups + (_coded(frame["run"], _RUNS, name, "run") if by_run else 0)
+        if "rank" in frame.columns:
+            order = np.lexsort((frame["rank"].to_numpy(dtype=np.int64), group))
+        else:
+            order = np.argsort(group, kind="stable")
+        frame, group = frame.iloc[order].reset_index(drop=True), group[order]
+        start = np.searchsorted(group, np.arange(len(position) * groups + 1), side="left")
+        parts = [f'"groups":{groups}', f'"start":{_integers(start)}']
         for field, kind in fields:
             source = {"doc": "doc_id"}.get(field, field)
-            if kind == "code":
-                parts.append(f'"{field}":{_integers(_coded(frame[source], _RUNS, name, source))}')
+            if kind == "rank":
+                ranks = frame[source].to_numpy(dtype=np.int64)
+                if not np.array_equal(ranks, np.arange(len(frame)) - start[group] + 1):
+                    parts.append(f'"{field}":{_integers(ranks)}')
             elif kind == "change":
                 parts.append(f'"{field}":{_integers(_coded(frame[source], _CHANGES, name, source))}')
-            elif kind == "int":
-                parts.append(f'"{field}":{_integers(frame[source].to_numpy(dtype=np.int64))}')
             elif kind == "number":
                 parts.append(f'"{field}":{_rounded(frame[source].to_numpy(dtype=np.float64))}')
-            elif source in frame.columns:  # a doc id or a title
+            else:  # a doc id or a title
                 parts.append(f'"{field}":{self.codes(frame[source])}')
-            else:
-                parts.append(f'"{field}":{_integers(np.full(len(frame), -1))}')
         return "{" + ",".join(parts) + "}"
 
 
@@ -207,10 +212,6 @@ def _coded(values: pd.Series, words: tuple[str, ...], name: str, field: str) -> 
         bad = values.to_numpy()[np.flatnonzero(codes < 0)[0]]
         raise ValueError(f"explorer: the {name} rows' {field} is {bad!r}; expected one of {', '.join(words)}")
     return codes
-
-
-def _sortable(values: np.ndarray) -> np.ndarray:
-    return values.astype(str) if values.dtype == object else values
 
 
 def _integers(values: np.ndarray) -> str:

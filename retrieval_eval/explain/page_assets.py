@@ -265,11 +265,14 @@ SCRIPT = r"""
     select(order[at < 0 ? 0 : Math.min(order.length - 1, Math.max(0, at + step))]);
   }
 
-  const rowsOf = (part, q) => {
+  // The rows of query q (and run r) of a part: one group of part.start per query and run.
+  const rowsOf = (part, q, r = 0) => {
     const out = [];
-    for (let i = part.start[q]; i < part.start[q + 1]; i++) out.push(i);
+    const g = q * part.groups + r;
+    for (let i = part.start[g]; i < part.start[g + 1]; i++) out.push(i);
     return out;
   };
+  const rankOf = (part, q, r, i) => (part.rank ? part.rank[i] : i - part.start[q * part.groups + r] + 1);
 
   function listTable(caption, headers, rows) {
     const t = el("table", {});
@@ -288,9 +291,9 @@ SCRIPT = r"""
     const lists = el("div", {class: "lists"});
     const R = data.ranked, M = data.missed, C = data.changes;
     data.runs.forEach((name, run) => {
-      const rows = rowsOf(R, q).filter((i) => R.run[i] === run).map((i) => {
+      const rows = rowsOf(R, q, run).map((i) => {
         const hole = R.label[i] === null;
-        const cells = [el("td", {class: "num", text: String(R.rank[i])}), el("td", {class: "doc", text: text(R.doc[i])}),
+        const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])}),
           el("td", {class: "title", text: text(R.title[i])}), el("td", {class: "label num", text: hole ? "hole" : fmt(R.label[i])}),
           el("td", {class: "num", text: fmt(R.score[i])})];
         return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
@@ -302,7 +305,7 @@ SCRIPT = r"""
     parts.push(lists);
     const missedLists = el("div", {class: "lists"});
     data.runs.forEach((name, run) => {
-      const rows = rowsOf(M, q).filter((i) => M.run[i] === run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])}),
+      const rows = rowsOf(M, q, run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])}),
         el("td", {class: "title", text: text(M.title[i])}), el("td", {class: "label num", text: fmt(M.label[i])})], ""]);
       const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")", ["doc", "title", "label"], rows);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("missed");

@@ -195,7 +195,7 @@ HOSTILE = "</script><img src=x onerror=\"window.pwned=1\"><!--"
 def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
     queries = pd.DataFrame({"query_id": [HOSTILE, "q2"], "text": ["<b>bold</b> " + HOSTILE, None],
                             "ndcg@10": [0.5, 1.0], "holes": [1, 0], "missed": [1, 0]})
-    ranked = pd.DataFrame({"query_id": [HOSTILE, HOSTILE, "q2"], "run": "a", "rank": [1, 2, 1],
+    ranked = pd.DataFrame({"query_id": [HOSTILE, HOSTILE, "q2"], "run": "a", "rank": [1, 3, 1],
                            "doc_id": [HOSTILE, "d&amp;", "d1"], "score": [2.0, 1.0, 3.0], "label": [np.nan, 1.0, 2.0],
                            "title": ["<script>window.pwned=2</script>", HOSTILE, None]})
     missed = pd.DataFrame({"query_id": [HOSTILE], "run": ["a"], "doc_id": ["<i>gone</i>"], "label": [2.0], "title": [None]})
@@ -209,7 +209,7 @@ def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
         0, "undefined", 0]
     assert page.evaluate("document.title") == HOSTILE and page.evaluate(VISIBLE) == [HOSTILE, "q2"]
     assert _shown(page, "#detail .ranked tbody tr") == [
-        ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["2", "d&amp;", HOSTILE, "1", "1"]]
+        ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["3", "d&amp;", HOSTILE, "1", "1"]]  # a rank that is not the row's place is kept
     assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "", "2"]]
     assert page.evaluate("document.querySelector('#detail .query-text').textContent") == "<b>bold</b> " + HOSTILE
     browser.drain(0.2)
