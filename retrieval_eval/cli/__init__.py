@@ -28,6 +28,7 @@ from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
+from .pool import add_pool_commands, pool_command, qrels_command
 from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
 
 
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuse_command(commands)
     add_catalog_commands(commands)
     add_explain_command(commands)
+    add_pool_commands(commands)
     return parser
 
 
@@ -51,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     commands = {"check": check_command, "sweep": sweep_command, "fuse": fuse_command, "compile": compile_command}
     commands["explain"] = explain_command
+    commands.update(pool=pool_command, qrels=qrels_command)
     command = commands.get(args.command, evaluate_command)
     try:
         with _signals_raise():
