@@ -155,7 +155,7 @@ class _StringTable:
         """The rows of ``frame`` in groups, by query (the queries' order) and with ``by_run`` by run within it
         (a, then b), each group in rank order where there is a rank: ``{"groups": runs per query, "start": the
         groups' offsets (n_queries x groups + 1), field: column...}``. A rank that is 1, 2, ... in every group
-        (a top N) is left out: the script counts it."""
+        (a top N) is left out: the script counts it; so is a title column without a title."""
         where = position.get_indexer(frame["query_id"].astype(str))
         if (where < 0).any():
             unknown = frame["query_id"].to_numpy()[np.flatnonzero(where < 0)[0]]
@@ -179,7 +179,10 @@ class _StringTable:
                 parts.append(f'"{field}":{_integers(_coded(frame[source], _CHANGES, name, source))}')
             elif kind == "number":
                 parts.append(f'"{field}":{_rounded(frame[source].to_numpy(dtype=np.float64))}')
-            else:  # a doc id or a title
+            elif kind == "title":  # left out where no row has one (no document texts were given)
+                if frame[source].notna().any():
+                    parts.append(f'"{field}":{self.codes(frame[source])}')
+            else:
                 parts.append(f'"{field}":{self.codes(frame[source])}')
         return "{" + ",".join(parts) + "}"
 

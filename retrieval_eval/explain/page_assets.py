@@ -293,21 +293,23 @@ SCRIPT = r"""
     data.runs.forEach((name, run) => {
       const rows = rowsOf(R, q, run).map((i) => {
         const hole = R.label[i] === null;
-        const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])}),
-          el("td", {class: "title", text: text(R.title[i])}), el("td", {class: "label num", text: hole ? "hole" : fmt(R.label[i])}),
-          el("td", {class: "num", text: fmt(R.score[i])})];
+        const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])})];
+        if (R.title) cells.push(el("td", {class: "title", text: text(R.title[i])}));
+        cells.push(el("td", {class: "label num", text: hole ? "hole" : fmt(R.label[i])}), el("td", {class: "num", text: fmt(R.score[i])}));
         return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
       });
-      const list = listTable("ranked by " + name + " (top " + data.top + ")", ["rank", "doc", "title", "label", "score"], rows);
+      const list = listTable("ranked by " + name + " (top " + data.top + ")",
+                             ["rank", "doc"].concat(R.title ? ["title"] : [], ["label", "score"]), rows);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("ranked");
       lists.append(list);
     });
     parts.push(lists);
     const missedLists = el("div", {class: "lists"});
     data.runs.forEach((name, run) => {
-      const rows = rowsOf(M, q, run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])}),
-        el("td", {class: "title", text: text(M.title[i])}), el("td", {class: "label num", text: fmt(M.label[i])})], ""]);
-      const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")", ["doc", "title", "label"], rows);
+      const rows = rowsOf(M, q, run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])})].concat(
+        M.title ? [el("td", {class: "title", text: text(M.title[i])})] : [], [el("td", {class: "label num", text: fmt(M.label[i])})]), ""]);
+      const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")",
+                             ["doc"].concat(M.title ? ["title"] : [], ["label"]), rows);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("missed");
       missedLists.append(list);
     });

@@ -148,18 +148,20 @@ def test_a_click_opens_the_detail_with_the_explanations_documents(page, paired):
     _click(page, f"#queries tbody tr:nth-child({row + 1}) td:nth-child(2)")
     assert page.evaluate("document.querySelector('#queries tr.selected').firstChild.textContent") == query
     assert page.evaluate("document.querySelector('#detail h2').textContent") == f"Query {query}"
+    headers = "Array.from(document.querySelectorAll('#detail .ranked[data-run=a] th')).map((th) => th.textContent)"
+    assert page.evaluate(headers) == ["rank", "doc", "label", "score"]  # no title column without document texts
     ranked, missed = paired.ranked, paired.missed
     for run in ("a", "b"):
         rows = ranked[(ranked["query_id"] == query) & (ranked["run"] == run)].sort_values("rank")
         shown = _shown(page, f"#detail .ranked[data-run={run}] tbody tr")
         assert [cells[:2] for cells in shown] == [[str(rank), doc] for rank, doc in zip(rows["rank"], rows["doc_id"])]
         labels = ["hole" if np.isnan(label) else f"{label:g}" for label in rows["label"]]
-        assert [cells[3] for cells in shown] == labels and "hole" in labels
+        assert [cells[-2] for cells in shown] == labels and "hole" in labels  # (rank, doc, label, score: no titles)
         holes = page.evaluate(f"document.querySelectorAll('#detail .ranked[data-run={run}] tr.hole').length")
         assert holes == rows["label"].isna().sum()
         gone = missed[(missed["query_id"] == query) & (missed["run"] == run)]
         shown = _shown(page, f"#detail .missed[data-run={run}] tbody tr")
-        assert sorted((cells[0], cells[2]) for cells in shown) == sorted(zip(gone["doc_id"], gone["label"].map("{:g}".format)))
+        assert sorted((cells[0], cells[-1]) for cells in shown) == sorted(zip(gone["doc_id"], gone["label"].map("{:g}".format)))
     changes = paired.changes[paired.changes["query_id"] == query]
     shown = _shown(page, "#detail .changes tbody tr")
     assert sorted((cells[0], cells[1]) for cells in shown) == sorted(zip(changes["doc_id"], changes["change"]))
@@ -210,7 +212,7 @@ def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
     assert page.evaluate("document.title") == HOSTILE and page.evaluate(VISIBLE) == [HOSTILE, "q2"]
     assert _shown(page, "#detail .ranked tbody tr") == [
         ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["3", "d&amp;", HOSTILE, "1", "1"]]  # a rank that is not the row's place is kept
-    assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "", "2"]]
+    assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "2"]]  # no missed document has a title
     assert page.evaluate("document.querySelector('#detail .query-text').textContent") == "<b>bold</b> " + HOSTILE
     browser.drain(0.2)
     assert page.errors == []
