@@ -86,27 +86,22 @@ def write_explorer(
 
 
 class _StringTable:
-    """Interns strings: each distinct string gets one index into :attr:`strings`."""
+    """Interns strings: each distinct string gets one index into :attr:`strings` (the order of first use)."""
 
     def __init__(self) -> None:
-        self.strings: list[str] = []
-        self._index: dict[str, int] = {}
+        self.strings = pd.Index([], dtype=object)
 
     def codes(self, values: pd.Series) -> str:
-        """The JSON array of the indices of ``values`` (None/NaN: -1), interning new strings in order."""
+        """The JSON array of the indices of ``values`` (None/NaN: -1), interning the new strings."""
         missing = values.isna().to_numpy()
         inverse, uniques = pd.factorize(values[~missing].astype(str).to_numpy())
-        lookup = np.array([self._intern(value) for value in uniques], dtype=np.int64)
+        known = self.strings.get_indexer(uniques)
+        new = known < 0
+        known[new] = len(self.strings) + np.arange(new.sum())
+        self.strings = self.strings.append(pd.Index(uniques[new], dtype=object))
         codes = np.full(len(values), -1, dtype=np.int64)
-        codes[~missing] = lookup[inverse]
+        codes[~missing] = known[inverse]
         return _integers(codes)
-
-    def _intern(self, value: str) -> int:
-        index = self._index.get(value)
-        if index is None:
-            index = self._index[value] = len(self.strings)
-            self.strings.append(value)
-        return index
 
     def payload(self, explanation: Explanation, title: str) -> str:
         queries = explanation.queries.reset_index(drop=True)
@@ -145,7 +140,7 @@ class _StringTable:
         parts = [json.dumps(head, ensure_ascii=False, allow_nan=False)[:-1]]
         parts.append(',"columns":[' + ",".join(columns) + "]")
         parts.append(f',"ranked":{ranked},"missed":{missed},"changes":{changes}')
-        parts.append(',"strings":' + json.dumps(self.strings, ensure_ascii=False) + "}")
+        parts.append(',"strings":' + json.dumps(self.strings.tolist(), ensure_ascii=False) + "}")
         # "<" appears only inside JSON strings, where \u003c reads back as "<": nothing can close the script.
         return "".join(parts).replace("<", "\\u003c")
 
