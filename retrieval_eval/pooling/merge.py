@@ -112,7 +112,12 @@ def merge_qrels(old: Any, new: Any, *, duplicates: str = "raise") -> tuple[pd.Da
 
 def _judgments(source: Any, label: str) -> pa.Table:
     """The qrels' (query_id, doc_id, relevance), a pair repeated in the file being an error naming its rows."""
-    table = read_qrels_table(source).select(list(MERGED_COLUMNS))
+    read = read_qrels_table(source)
+    # One type per column (string or int64 ids, int64 labels) whatever the file's, so that the two sides join.
+    table = pa.table({
+        name: read[name].combine_chunks().cast(pa.int64() if pa.types.is_integer(read[name].type) else pa.string())
+        for name in MERGED_COLUMNS
+    })
     counts = table.group_by(["query_id", "doc_id"]).aggregate([("relevance", "count")])
     repeated = counts.filter(pc.greater(counts["relevance_count"], 1))
     if repeated.num_rows:

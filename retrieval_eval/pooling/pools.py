@@ -97,12 +97,13 @@ def pool_table(
         raise ConfigError("a pool needs at least one run")
     tops = [_top(run, depth, ties, duplicates, index) for index, run in enumerate(read)]
     for run, top in zip(read[1:], tops[1:]):
-        _same_kinds(top, tops[0], run.source, read[0].source)
+        _same_kinds(top, tops[0], _label(run), _label(read[0]))
     pooled = pa.concat_tables(tops)
     if qrels is not None:
         judged = Qrels.read(qrels)
-        _same_kinds(judged.table, pooled, judged.source, read[0].source)
-        pooled = pooled.join(judged.table.select(["query_id", "doc_id"]), ["query_id", "doc_id"], join_type="left anti")
+        _same_kinds(judged.table, pooled, f"the qrels ({judged.source})", _label(read[0]))
+        keys = pa.table({name: _one_type(judged.table[name].combine_chunks()) for name in ("query_id", "doc_id")})
+        pooled = pooled.join(keys, ["query_id", "doc_id"], join_type="left anti")
     return _group(pooled, [run.name for run in read])
 
 
@@ -148,8 +149,8 @@ def _top(run: Run, depth: int, ties: str, duplicates: str, index: int) -> pa.Tab
     within = rank <= depth
     taken = pa.array(rows[order][within])
     return pa.table({
-        "query_id": groups.query_ids.take(pa.array(query[within])),
-        "doc_id": run.table["doc_id"].take(taken).combine_chunks(),
+        "query_id": _one_type(groups.query_ids.take(pa.array(query[within]))),
+        "doc_id": _one_type(run.table["doc_id"].take(taken).combine_chunks()),
         "run": pa.array(np.full(int(within.sum()), index, dtype=np.int64)),
         "rank": pa.array(rank[within]),
     })
@@ -196,6 +197,15 @@ def _same_kinds(table: pa.Table, other: pa.Table, source: str, other_source: str
                 "convert one side so that both are strings or both integers",
                 field=field,
             )
+
+
+def _one_type(ids: pa.Array) -> pa.Array:
+    """Ids as string or int64 whatever their source's type (large_string, int32...), so that runs concatenate and join."""
+    return ids.cast(pa.int64() if pa.types.is_integer(ids.type) else pa.string())
+
+
+def _label(run: Run) -> str:
+    return f"run {run.name!r}" if run.name == run.source else f"run {run.name!r} ({run.source})"
 
 
 def _kind(column: pa.ChunkedArray) -> str:

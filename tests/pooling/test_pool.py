@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval import evaluate
-from retrieval_eval.errors import ConfigError, DuplicateError
+from retrieval_eval.errors import ConfigError, DuplicateError, InputError
 from retrieval_eval.metrics.options import EvaluationOptions
 from retrieval_eval.pooling import merge_qrels, pool
 
@@ -117,3 +117,12 @@ def test_a_judged_and_merged_pool_leaves_no_hole_in_any_pooled_run(runs, depth, 
         before = evaluate(old, run, [f"holes@{depth}"], ties="docid", query_set="union")
         has_pooled = set(pooled.loc[pooled["runs"].map(lambda r: name in r), "query_id"])
         assert {q for q, v in zip(before.query_ids.to_pylist(), before.values(f"holes@{depth}")) if v > 0} == has_pooled
+
+
+def test_integer_ids_are_ordered_by_their_decimal_text_and_kinds_must_agree():
+    run = pd.DataFrame({"query_id": [2, 10, 10], "doc_id": [7, 9, 10], "score": [1.0, 1.0, 1.0]})
+    # Ties by doc id descending as text: "9" > "10", so 9 ranks first; rows: query "10" before "2", doc "10" before "9".
+    assert as_tuples(pool({"r": run}, 1)) == [(10, 9, ("r",), 1, 1), (2, 7, ("r",), 1, 1)]
+    assert as_tuples(pool({"r": run}, 2)) == [(10, 10, ("r",), 2, 1), (10, 9, ("r",), 1, 1), (2, 7, ("r",), 1, 1)]
+    with pytest.raises(InputError, match="query_ids are strings in run .s. \\(<DataFrame>\\) but integers in run .r."):
+        pool({"r": run, "s": frame([("1", "a", 1.0)])}, 1)
