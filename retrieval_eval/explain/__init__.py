@@ -12,6 +12,7 @@ _EXPORTS = {
     "explain": ".tables",
     "query_report": ".terminal",
     "summary_report": ".terminal",
+    "write_explorer": ".page",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -12,7 +12,7 @@ applied by :func:`~retrieval_eval.data.join.rank_run`):
 - ``changes`` (two runs): per query, a document in B's top N and not in A's *entered*, one in A's
   and not in B's *left*, one in both at different ranks *moved*.
 - ``outcome`` (two runs): for B on the first metric, "win" when B is better (higher, or lower for a
-  lower-is-better metric such as holes), "loss" when worse, "tie" when equal, None when either is NaN.
+  lower-is-better metric such as holes), "loss" when worse, "tie" when equal, missing (NA) when either is NaN.
 
 Metric values are the Evaluator's, never recomputed here.
 """
@@ -195,7 +195,9 @@ def _metric_table(results: list, names: list[str]) -> pd.DataFrame:
         frames.append(frame)
     if len(frames) == 1:
         return frames[0]
-    return frames[0].merge(frames[1], on="query_id", how="outer", sort=False)
+    a, b = (frame.set_index("query_id") for frame in frames)
+    order = a.index.append(b.index[~b.index.isin(a.index)])
+    return a.join(b, how="outer").reindex(order).rename_axis("query_id").reset_index()
 
 
 def _top_documents(
