@@ -1,0 +1,95 @@
+"""``retrieval-eval explain``: one query's lists as an aligned table, the summary, the per-query table
+written atomically, and exit 2 with one line on bad input."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from retrieval_eval.cli import main
+from retrieval_eval.explain import explain
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+QRELS, RUN, DENSE = (str(DATA / name) for name in ("qrels.trec", "run.trec", "run_dense.trec"))
+
+
+def test_query_prints_both_lists_side_by_side_with_labels_holes_and_changes(capsys):
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "--query", "q3", "--top", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    explanation = explain(QRELS, RUN, DENSE, ["ndcg@10"], top=5).query("q3")
+    header = next(i for i, line in enumerate(out) if line.startswith("rank"))
+    rows = [line.split() for line in out[header + 1 : header + 6]]
+    changes = explanation.changes.set_index("doc_id")
+    for rank, cells in enumerate(rows, start=1):
+        assert cells[0] == str(rank)
+        a = explanation.ranked[(explanation.ranked["run"] == "a") & (explanation.ranked["rank"] == rank)].iloc[0]
+        label = "hole" if math.isnan(a["label"]) else str(int(a["label"]))
+        assert cells[1:3] == [a["doc_id"], label]
+        assert float(cells[3]) == pytest.approx(a["score"], rel=1e-5)
+        if a["doc_id"] in changes.index:
+            change = changes.loc[a["doc_id"]]
+            mark = "left" if change["change"] == "left" else f"-> {int(change['rank_b'])}"
+            assert " ".join(cells[4:4 + len(mark.split())]) == mark
+    column_b = out[header].index("doc_id (b)")  # aligned: B's doc id starts at its header in every row
+    for rank, line in enumerate(out[header + 1 : header + 6], start=1):
+        b = explanation.ranked[(explanation.ranked["run"] == "b") & (explanation.ranked["rank"] == rank)].iloc[0]
+        assert line[column_b:].startswith(b["doc_id"])
+    missed = explanation.missed[explanation.missed["run"] == "a"]
+    assert out[-2] == "relevant, not retrieved by a: " + ", ".join(f"{d} ({int(l)})" for d, l in zip(missed["doc_id"], missed["label"]))
+    assert "ndcg@10" in out[2] and f"{explanation.row['ndcg@10_delta']:+.4f}" in out[2]
+
+
+def test_summary_gives_means_wins_and_the_worst_queries(capsys):
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "-m", "P@5", "--worst", "3"]) == 0
+    out = capsys.readouterr().out
+    explanation = explain(QRELS, RUN, DENSE, ["ndcg@10", "P@5"])
+    outcomes = explanation.queries["outcome"].value_counts()
+    assert f"{outcomes.get('win', 0)} wins, {outcomes.get('tie', 0)} ties, {outcomes.get('loss', 0)} losses" in out
+    worst = explanation.queries.nsmallest(3, "ndcg@10_delta")["query_id"].tolist()
+    listed = out.split("worst 3 queries")[1].splitlines()[2:5]
+    assert [line.split()[0] for line in listed] == worst
+    assert f"{explanation.means['a']['ndcg@10']:.4f}" in out
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_output_writes_the_queries_table(tmp_path, capsys, suffix):
+    output = tmp_path / f"explain{suffix}"
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "-o", str(output)]) == 0
+    expected = explain(QRELS, RUN, DENSE, ["ndcg@10"]).queries
+    read = {".parquet": pd.read_parquet, ".csv": pd.read_csv, ".jsonl": lambda p: pd.read_json(p, lines=True)}[suffix]
+    written = read(output)
+    assert written["query_id"].astype(str).tolist() == expected["query_id"].tolist()
+    pd.testing.assert_series_equal(written["ndcg@10_delta"], expected["ndcg@10_delta"], check_exact=False, rtol=1e-12)
+    assert [p.name for p in tmp_path.iterdir()] == [output.name]  # nothing left beside it
+
+
+def test_output_html_is_the_explorer_page(tmp_path, capsys):
+    output = tmp_path / "explain.html"
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "-o", str(output)]) == 0
+    page = output.read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html") and "q24" in page
+    assert capsys.readouterr().out.strip() == f"25 queries -> {output}"
+
+
+@pytest.mark.parametrize(
+    ("extra", "match"),
+    [
+        (["--query", "nope"], "query 'nope' is not among"),
+        (["--top", "0"], "--top must be at least 1"),
+        (["-o", "out.txt"], "expected .html"),
+        (["--topics", "absent.tsv"], "absent.tsv: cannot be read"),
+        (["-m", "holes"], "name of a column"),
+        (["-o", RUN], None),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, monkeypatch, extra, match):
+    monkeypatch.chdir(tmp_path)
+    assert main(["explain", QRELS, RUN, *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("retrieval-eval: error:") and "\n" not in err
+    if match is not None:
+        assert match in err
+    assert Path(RUN).read_text().startswith("q0")  # an input is never written over
