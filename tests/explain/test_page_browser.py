@@ -191,6 +191,30 @@ def test_the_keys_move_the_selection_open_it_and_focus_the_filter(page, paired):
     assert page.evaluate("document.getElementById('filter').value") == ""  # the key focused, it did not type
 
 
+def test_a_one_run_page_and_an_empty_page_load_clean(browser, tmp_path):
+    single = explain(DATA / "qrels.trec", DATA / "run.trec", metrics=["ndcg@10"], top=5)
+    path = tmp_path / "one.html"
+    write_explorer(single, path)
+    page = browser.open(path, width=1024)
+    headers = page.evaluate("Array.from(document.querySelectorAll('#queries th')).map((th) => th.dataset.key)")
+    assert headers == ["query_id", "ndcg@10", "holes", "missed"]
+    assert page.evaluate("[document.getElementById('outcome'), document.getElementById('outcomes')]") == [None, None]
+    _sort(page, "ndcg@10")
+    _click(page, "#queries tbody tr:nth-child(1)")
+    query = single.queries.sort_values("ndcg@10", kind="stable")["query_id"].iloc[0]
+    rows = single.ranked[single.ranked["query_id"] == query].sort_values("rank")
+    assert page.evaluate("document.querySelectorAll('#detail .ranked').length") == 1
+    assert [cells[1] for cells in _shown(page, "#detail .ranked tbody tr")] == rows["doc_id"].tolist()
+    empty = Explanation(single.queries.iloc[:0], single.ranked.iloc[:0], single.missed.iloc[:0], single.changes.iloc[:0],
+                        single.metrics, single.run_names, single.top)
+    write_explorer(empty, tmp_path / "empty.html")
+    blank = browser.open(tmp_path / "empty.html", width=1024)
+    assert page.evaluate(VISIBLE) != [] and blank.evaluate(VISIBLE) == [] and blank.evaluate(KEPT) == 0
+    _key(blank, "j", 74)
+    browser.drain(0.2)
+    assert page.errors == [] and blank.errors == []
+
+
 HOSTILE = "</script><img src=x onerror=\"window.pwned=1\"><!--"
 
 
