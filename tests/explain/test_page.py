@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import OutputError
@@ -113,6 +113,7 @@ def explanations(draw) -> Explanation:
     return Explanation(queries, ranked, missed, changes, ["m"], ("run a", "run b"), 20)
 
 
+@settings(max_examples=max(5, settings().max_examples // 4))  # a page per example: a quarter of the profile's
 @given(explanations())
 def test_the_embedded_data_reads_back_as_the_explanations_rows(explanation):
     page = explorer_html(explanation, title="t")
