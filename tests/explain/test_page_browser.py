@@ -296,6 +296,8 @@ def test_a_10000_query_page_becomes_interactive_within_10_seconds(browser, tmp_p
     docs = explanation.ranked[(explanation.ranked["query_id"] == query) & (explanation.ranked["run"] == "b")]
     shown = _shown(page, "#detail .ranked[data-run=b] tbody tr")
     assert [cells[1] for cells in shown] == docs.sort_values("rank")["doc_id"].tolist()
+    overflow = page.evaluate(OVERFLOW)  # with the detail open, titles and all
+    assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"] <= 1024, overflow
     assert re.fullmatch(r"rows 51–100 of 10000, page 2 of 200", page.evaluate("document.getElementById('count').textContent"))
     browser.drain(0.2)
     assert page.errors == []
