@@ -137,9 +137,17 @@ def _top(run: Run, depth: int, ties: str, duplicates: str, index: int) -> pa.Tab
     query = np.empty(len(run), dtype=np.int64)
     query[groups.order] = np.repeat(np.arange(groups.n_queries, dtype=np.int64), groups.rows_per_query)
     scores = run.scores
-    tie_key = docid_tie_keys(run) if ties == "docid" else np.arange(len(run), dtype=np.int64)
     rows = np.arange(len(run), dtype=np.int64)
-    keep, scores = _one_row_per_document(run, query, scores, duplicates)
+    if ties == "docid":
+        tie_key = docid_tie_keys(run)
+        # The rows in trec_eval's order of ties (by query, doc id descending, input order among equal ids):
+        # a repeated document's rows are adjacent in it, so the repeats are found without sorting again.
+        by_document = np.empty(len(run), dtype=np.int64)
+        by_document[tie_key] = rows
+    else:
+        tie_key = rows
+        by_document = _rows_by_document(run, query)
+    keep, scores = _one_row_per_document(run, query, by_document, scores, duplicates)
     rows, query, scores, tie_key = rows[keep], query[keep], scores[keep], tie_key[keep]
     order = np.lexsort((tie_key, -scores, query))
     query = query[order]
@@ -156,15 +164,24 @@ def _top(run: Run, depth: int, ties: str, duplicates: str, index: int) -> pa.Tab
     })
 
 
-def _one_row_per_document(run: Run, query: np.ndarray, scores: np.ndarray, duplicates: str) -> tuple[np.ndarray, np.ndarray]:
-    """Which rows rank (a repeated document's first row) and the scores they rank by (``duplicates``' choice)."""
+def _rows_by_document(run: Run, query: np.ndarray) -> np.ndarray:
+    """The rows by query, then doc id, in input order among equal ids (a stable sort)."""
+    table = pa.table({"query": query, "doc": run.table["doc_id"]})
+    return numpy_view(pc.sort_indices(table, sort_keys=[("query", "ascending"), ("doc", "ascending")])).astype(np.int64)
+
+
+def _one_row_per_document(run: Run, query: np.ndarray, order: np.ndarray, scores: np.ndarray, duplicates: str) -> tuple[np.ndarray, np.ndarray]:
+    """Which rows rank (a repeated document's first row) and the scores they rank by (``duplicates``' choice).
+
+    ``query``: each row's query code; ``order``: the rows with each query's rows of one document adjacent, in
+    input order.
+    """
     doc = run.table["doc_id"]
-    order = numpy_view(pc.sort_indices(pa.table({"query": query, "doc": doc}), sort_keys=[("query", "ascending"), ("doc", "ascending")])).astype(np.int64)
     sorted_doc = doc.take(pa.array(order)).combine_chunks()
     same = np.zeros(len(order), dtype=bool)
     if len(order) > 1:
-        # A stable sort: a document's rows are adjacent, in input order.
-        same[1:] = (query[order][1:] == query[order][:-1]) & numpy_view(pc.equal(sorted_doc[1:], sorted_doc[:-1]))
+        sorted_query = query[order]
+        same[1:] = (sorted_query[1:] == sorted_query[:-1]) & numpy_view(pc.equal(sorted_doc[1:], sorted_doc[:-1]))
     if not same.any():
         return np.ones(len(order), dtype=bool), scores
     if duplicates == "raise":
