@@ -339,8 +339,12 @@ def _titles(shown: np.ndarray, docs: Any) -> Mapping[Any, str]:
 
 def _lookup(ids: pd.Series, texts: Mapping[Any, str]) -> pd.Series:
     """``texts`` of ``ids`` by id (ids compared as text, so that ``7`` finds ``"7"``), None where absent."""
-    by_text = {str(key): value for key, value in texts.items()}
-    return pd.Series([by_text.get(str(i)) for i in ids.to_numpy()], dtype=object, index=ids.index).reset_index(drop=True)
+    if not texts:
+        return pd.Series([None] * len(ids), dtype=object)
+    by_text = pd.Series(list(texts.values()), index=pd.Index([str(key) for key in texts]), dtype=object)
+    found = by_text.reindex(ids.astype(str).to_numpy()).to_numpy(dtype=object, copy=True)
+    found[pd.isna(found)] = None
+    return pd.Series(found, dtype=object)
 
 
 def _same_kind(query_id: Any, ids: pd.Series) -> Any:
