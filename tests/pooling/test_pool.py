@@ -96,13 +96,15 @@ def test_ranx_ties_and_repeated_names_are_refused():
 
 
 @settings(max_examples=15)
-@given(runs=runs_strategy, depth=st.integers(1, 6), judged=judged_strategy, labels=st.lists(st.integers(0, 2), min_size=60, max_size=60))
-def test_a_judged_and_merged_pool_leaves_no_hole_in_any_pooled_run(runs, depth, judged, labels):
-    """The issue's proof. holes@K belongs to the document-retrieval family, whose own tie rule is input order:
-    the evaluation is given the pool's tie order (ties="docid", trec_eval's) so that both rank alike."""
+@given(runs=runs_strategy, depth=st.integers(1, 6), judged=judged_strategy, labels=st.lists(st.integers(0, 2), min_size=60, max_size=60),
+       ties=st.sampled_from(["docid", "input"]))
+def test_a_judged_and_merged_pool_leaves_no_hole_in_any_pooled_run(runs, depth, judged, labels, ties):
+    """The issue's proof. holes@K belongs to the document-retrieval family, whose own tie rule is input order,
+    while a pool ranks by trec_eval's by default: the evaluation is given the pool's tie order so that both
+    rank alike (under another order a tie at rank K could put an unpooled document in the top K)."""
     old = pd.DataFrame(judged or [("1", "zz", 1)], columns=["query_id", "doc_id", "relevance"])
     frames = {name: frame(rows) for name, rows in runs.items()}
-    pooled = pool(frames, depth, qrels=old)
+    pooled = pool(frames, depth, qrels=old, options=EvaluationOptions(ties=ties))
     assessed = pooled[["query_id", "doc_id"]].assign(relevance=[labels[i % len(labels)] for i in range(len(pooled))])
     if len(pooled):
         merged, conflicts = merge_qrels(old, assessed)  # the pool holds no judged pair: no conflict is possible
@@ -110,11 +112,11 @@ def test_a_judged_and_merged_pool_leaves_no_hole_in_any_pooled_run(runs, depth, 
     else:
         merged = old
     for name, run in frames.items():
-        result = evaluate(merged, run, [f"holes@{depth}"], ties="docid", query_set="union")
+        result = evaluate(merged, run, [f"holes@{depth}"], ties=ties, query_set="union")
         assert list(result.values(f"holes@{depth}")) == [0.0] * len(result.query_ids), name
         assert set(run["query_id"]) <= set(result.query_ids.to_pylist())
         # and before the merge, the same run has holes wherever the pool took a document of its top K
-        before = evaluate(old, run, [f"holes@{depth}"], ties="docid", query_set="union")
+        before = evaluate(old, run, [f"holes@{depth}"], ties=ties, query_set="union")
         has_pooled = set(pooled.loc[pooled["runs"].map(lambda r: name in r), "query_id"])
         assert {q for q, v in zip(before.query_ids.to_pylist(), before.values(f"holes@{depth}")) if v > 0} == has_pooled
 
@@ -126,3 +128,23 @@ def test_integer_ids_are_ordered_by_their_decimal_text_and_kinds_must_agree():
     assert as_tuples(pool({"r": run}, 2)) == [(10, 10, ("r",), 2, 1), (10, 9, ("r",), 1, 1), (2, 7, ("r",), 1, 1)]
     with pytest.raises(InputError, match="query_ids are strings in run .s. \\(<DataFrame>\\) but integers in run .r."):
         pool({"r": run, "s": frame([("1", "a", 1.0)])}, 1)
+
+
+def deduplicated(rows: list[tuple[str, str, float]], policy: str) -> list[tuple[str, str, float]]:
+    """A repeated document once, at its first row, with the score ``policy`` chooses among its rows."""
+    scores: dict[tuple[str, str], list[float]] = {}
+    for q, d, s in rows:
+        scores.setdefault((q, d), []).append(s)
+    choose = {"first": lambda v: v[0], "last": lambda v: v[-1], "max": max}[policy]
+    return [(q, d, choose(v)) for (q, d), v in scores.items()]  # dicts keep first-appearance order
+
+
+@given(runs=st.dictionaries(st.sampled_from(["x", "y"]), st.lists(
+           st.tuples(st.sampled_from(QUERIES), st.sampled_from(DOCS[:4]), st.sampled_from([0.0, 1.0, 2.0])), min_size=1, max_size=15),
+           min_size=1, max_size=2),
+       depth=st.integers(1, 4), ties=st.sampled_from(["docid", "input"]), policy=st.sampled_from(["first", "last", "max"]))
+def test_repeated_documents_rank_by_the_policys_score_at_their_first_position(runs, depth, ties, policy):
+    pooled = pool({name: frame(rows) for name, rows in runs.items()}, depth,
+                  options=EvaluationOptions(ties=ties, run_duplicates=policy))
+    expected = oracle_pool({name: deduplicated(rows, policy) for name, rows in runs.items()}, depth, set(), ties)
+    assert as_tuples(pooled) == expected
