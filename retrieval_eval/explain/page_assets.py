@@ -64,11 +64,14 @@ SCRIPT = r"""
     for (const child of children) node.append(child);
     return node;
   };
+  // A metric value ("float") always with 4 decimals; a count as it is; a score or label as an integer when
+  // it is one, else 4 decimals (4 significant digits below 0.001, where 4 decimals would show 0).
   const fmt = (value, kind) => {
     if (value === null || value === undefined) return "";
-    if (kind === "int") return String(value);
     if (!isFinite(value)) return value > 0 ? "inf" : "-inf";
-    return Number.isInteger(value) ? String(value) : value.toFixed(4);
+    if (kind === "float") return value.toFixed(4);
+    if (kind === "int" || Number.isInteger(value)) return String(value);
+    return Math.abs(value) < 0.001 ? value.toPrecision(4) : value.toFixed(4);
   };
 
   // ---- summary
@@ -79,8 +82,8 @@ SCRIPT = r"""
   means.append(el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {text: h})))));
   const meansBody = el("tbody");
   for (const m of data.summary.means) {
-    const row = el("tr", {}, el("td", {text: m.metric}), el("td", {class: "num", text: fmt(m.a)}));
-    if (withB) row.append(el("td", {class: "num", text: fmt(m.b)}), el("td", {class: "num", text: fmt(m.delta)}));
+    const row = el("tr", {}, el("td", {text: m.metric}), el("td", {class: "num", text: fmt(m.a, "float")}));
+    if (withB) row.append(el("td", {class: "num", text: fmt(m.b, "float")}), el("td", {class: "num", text: fmt(m.delta, "float")}));
     meansBody.append(row);
   }
   means.append(meansBody);
@@ -134,7 +137,7 @@ SCRIPT = r"""
   ranked0.sort((a, b) => byKey[key0].values[a] - byKey[key0].values[b]);
   const worstList = el("div", {id: "worst"});
   for (const q of ranked0.slice(0, 8)) {
-    const button = el("button", {type: "button", "data-q": q, text: ids[q] + " (" + fmt(byKey[key0].values[q]) + ")"});
+    const button = el("button", {type: "button", "data-q": q, text: ids[q] + " (" + fmt(byKey[key0].values[q], "float") + ")"});
     button.addEventListener("click", () => { select(q); openDetail(q); });
     worstList.append(button);
   }
@@ -238,7 +241,8 @@ SCRIPT = r"""
       if (q === selected) tr.className = "selected";
       for (const c of columns) {
         const value = c.values[q];
-        tr.append(el("td", {class: c.kind === "text" ? "text" : "num", text: c.kind === "text" ? value : fmt(value, c.kind)}));
+        if (c.kind === "text") tr.append(el("td", {class: "text", title: value, text: value}));
+        else tr.append(el("td", {class: "num", text: fmt(value, c.kind)}));
       }
       rows.push(tr);
     }

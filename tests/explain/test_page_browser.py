@@ -94,6 +94,12 @@ def test_the_page_loads_clean_with_the_summary_and_fits_1024_pixels(browser, pag
     worst = page.evaluate("Array.from(document.querySelectorAll('#worst button')).map((b) => b.textContent.split(' (')[0])")
     assert worst == queries.sort_values("ndcg@10_delta", kind="stable")["query_id"].head(8).tolist()
     assert page.evaluate(VISIBLE) == queries["query_id"].tolist()
+    first = queries.iloc[0]
+    expected = [first["query_id"]]
+    for m in paired.metrics:
+        expected += [f"{first[m]:.4f}", f"{first[m + '_b']:.4f}", f"{first[m + '_delta']:.4f}"]
+    expected += [str(first[key]) for key in ("holes", "missed", "holes_b", "missed_b")] + [first["outcome"]]
+    assert _shown(page, "#queries tbody tr")[0] == expected  # metrics with 4 decimals, counts as they are
     browser.drain(0.2)
     assert page.errors == []
 
