@@ -23,6 +23,7 @@ from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import numpy_view
+from ..io.pandas_objects import is_dataframe
 from ..metrics.options import EvaluationOptions
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ def pool(
         ``ties`` (``"docid"``, trec_eval's order, the default; or ``"input"``) and
         ``run_duplicates`` (``"raise"``, trec_eval's rule, the default; ``"first"``, ``"last"``,
         ``"max"`` choose the score that ranks a repeated document, which keeps its first position
-        among ties) rank each run as an evaluation with those options ranks it.
+        among ties) rank each run as an evaluation with those options ranks it. The other options do
+        not change which documents a run has in its top ``depth`` (``judged_only`` is refused).
 
     Returns
     -------
@@ -91,6 +93,8 @@ def pool_table(
     ties = options.ties or "docid"
     if ties not in POOL_TIES:
         raise ConfigError(f"a pool ranks ties by {list(POOL_TIES)} ('docid', trec_eval's order, by default), got {ties!r}")
+    if options.judged_only:
+        raise ConfigError("judged_only ranks only judged documents, and a pool is the unjudged ones: leave it False")
     duplicates = options.run_duplicates or "raise"
     read = _read_runs(runs)
     if not read:
@@ -114,8 +118,9 @@ def _depth(depth: Any) -> int:
 
 
 def _read_runs(runs: Iterable[Any] | Mapping[str, Any]) -> list[Run]:
-    if isinstance(runs, (str, bytes)) or not isinstance(runs, Iterable) or isinstance(runs, Run):
-        raise ConfigError("runs must be a list of runs or a mapping {name: run}")
+    one = isinstance(runs, (str, bytes, Run, pa.Table)) or is_dataframe(runs) or not isinstance(runs, Iterable)
+    if one:
+        raise ConfigError(f"runs must be a list of runs or a mapping {{name: run}}, got one {type(runs).__name__}: give [run]")
     if isinstance(runs, Mapping):
         read = [_named(Run.read(source), str(name)) for name, source in runs.items()]
     else:

@@ -148,3 +148,11 @@ def test_repeated_documents_rank_by_the_policys_score_at_their_first_position(ru
                   options=EvaluationOptions(ties=ties, run_duplicates=policy))
     expected = oracle_pool({name: deduplicated(rows, policy) for name, rows in runs.items()}, depth, set(), ties)
     assert as_tuples(pooled) == expected
+
+
+def test_one_run_not_in_a_list_and_judged_only_are_refused():
+    run = frame([("1", "a", 1.0)])
+    with pytest.raises(ConfigError, match="got one DataFrame: give \\[run\\]"):
+        pool(run, 1)
+    with pytest.raises(ConfigError, match="judged_only"):
+        pool([run], 1, options=EvaluationOptions(judged_only=True))
