@@ -11,7 +11,7 @@ ascending (trec_eval reads and orders queries by ``strcmp`` of their ids).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -96,19 +96,28 @@ def pool_table(
     if options.judged_only:
         raise ConfigError("judged_only ranks only judged documents, and a pool is the unjudged ones: leave it False")
     duplicates = options.run_duplicates or "raise"
-    read = _read_runs(runs)
-    if not read:
+    names: list[str] = []
+    tops: list[pa.Table] = []
+    first = ""
+    # One run at a time: only its top depth is kept, so that memory holds one whole run, not all of them.
+    for run in _read_runs(runs):
+        if run.name in names:
+            raise ConfigError(f"runs must have distinct names, {run.name!r} is given more than once")
+        tops.append(_top(run, depth, ties, duplicates, len(names)))
+        names.append(run.name)
+        if len(tops) == 1:
+            first = _label(run)
+        else:
+            _same_kinds(tops[-1], tops[0], _label(run), first)
+    if not tops:
         raise ConfigError("a pool needs at least one run")
-    tops = [_top(run, depth, ties, duplicates, index) for index, run in enumerate(read)]
-    for run, top in zip(read[1:], tops[1:]):
-        _same_kinds(top, tops[0], _label(run), _label(read[0]))
     pooled = pa.concat_tables(tops)
     if qrels is not None:
         judged = Qrels.read(qrels)
-        _same_kinds(judged.table, pooled, f"the qrels ({judged.source})", _label(read[0]))
+        _same_kinds(judged.table, pooled, f"the qrels ({judged.source})", first)
         keys = pa.table({name: _one_type(judged.table[name].combine_chunks()) for name in ("query_id", "doc_id")})
         pooled = pooled.join(keys, ["query_id", "doc_id"], join_type="left anti")
-    return _group(pooled, [run.name for run in read])
+    return _group(pooled, names)
 
 
 def _depth(depth: Any) -> int:
@@ -117,19 +126,14 @@ def _depth(depth: Any) -> int:
     return int(depth)
 
 
-def _read_runs(runs: Iterable[Any] | Mapping[str, Any]) -> list[Run]:
+def _read_runs(runs: Iterable[Any] | Mapping[str, Any]) -> Iterator[Run]:
+    """The runs, read one by one as they are asked for."""
     one = isinstance(runs, (str, bytes, Run, pa.Table)) or is_dataframe(runs) or not isinstance(runs, Iterable)
     if one:
         raise ConfigError(f"runs must be a list of runs or a mapping {{name: run}}, got one {type(runs).__name__}: give [run]")
     if isinstance(runs, Mapping):
-        read = [_named(Run.read(source), str(name)) for name, source in runs.items()]
-    else:
-        read = [Run.read(source) for source in runs]
-    names = [run.name for run in read]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ConfigError(f"runs must have distinct names, {repeated[0]!r} is given more than once")
-    return read
+        return (_named(Run.read(source), str(name)) for name, source in runs.items())
+    return (Run.read(source) for source in runs)
 
 
 def _named(run: Run, name: str) -> Run:
