@@ -13,9 +13,11 @@ scores and labels with 7 significant digits (what the page shows, and float32's 
 ``null`` (shown empty, sorted last), an infinity ``1e999`` (which JSON reads as one).
 
 What the script draws, from that data: the summary (the mean of each metric per run, computed here with
-pandas' NaN-skipping mean; with run B the mean delta and B's wins, ties and losses on the first metric),
-a plot of the distribution of the deltas of the first metric (of its values without B), the worst
-queries; the query table, sortable (click a header: ascending, again: descending, empty values last,
+the explanation's ``means`` (the Evaluator's), or pandas' NaN-skipping mean of the column where it has
+none; with run B the difference of the means and B's wins, ties and losses on the first metric), a plot
+of the distribution of the deltas of the first metric (of its values without B), the worst queries (the
+largest losses of B, or the lowest values without B; "worse" follows the first metric's direction,
+``higher_is_better``); the query table, sortable (click a header: ascending, again: descending, empty values last,
 ties in the queries' order) and filterable (text or query id, a metric's range, B's outcome, "has
 holes"), drawn a page of 50 rows at a time so that 10,000 queries stay responsive; and a query's detail
 (its ranked lists with labels and holes, the relevant documents not retrieved, what entered, left or
@@ -56,7 +58,7 @@ def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer"
         When a ranked, missed or changed row names a query that is not among the explanation's
         queries, or a run other than "a"/"b", or a change other than entered/left/moved.
     """
-    data = _StringTable().payload(explanation, title)
+    data = _PageData().payload(explanation, title)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -85,8 +87,9 @@ def write_explorer(
     atomic_write(path, write, inputs=inputs)
 
 
-class _StringTable:
-    """Interns strings: each distinct string gets one index into :attr:`strings` (the order of first use)."""
+class _PageData:
+    """Builds the page's JSON (:meth:`payload`), interning its strings: each distinct string gets one index
+    into :attr:`strings` (in the order of first use)."""
 
     def __init__(self) -> None:
         self.strings = pd.Index([], dtype=object)
@@ -126,7 +129,9 @@ class _StringTable:
         if with_b:
             columns.append(_column("outcome", "B", "text", self.codes(queries["outcome"])))
 
-        summary = {"means": [_means(queries, metric, with_b) for metric in metrics]}
+        given = getattr(explanation, "means", None) or {}
+        summary: dict[str, Any] = {"means": [_means(queries, given, metric, with_b) for metric in metrics]}
+        higher = (getattr(explanation, "higher_is_better", None) or {}).get(metrics[0], True)
         if with_b:
             counts = queries["outcome"].value_counts()
             summary["outcomes"] = {word: int(counts.get(word, 0)) for word in ("win", "tie", "loss")}
@@ -136,7 +141,8 @@ class _StringTable:
             ("doc", "doc_id"), ("label", "number"), ("title", "title")))  # fmt: skip
         changes = self._rows(explanation.changes, position, "changes", False, (
             ("doc", "doc_id"), ("change", "change"), ("rank_a", "number"), ("rank_b", "number")))  # fmt: skip
-        head = {"title": title, "runs": names, "top": int(explanation.top), "metrics": metrics, "summary": summary}
+        head = {"title": title, "runs": names, "top": int(explanation.top), "metrics": metrics, "higher": bool(higher),
+                "summary": summary}
         parts = [json.dumps(head, ensure_ascii=False, allow_nan=False)[:-1]]
         parts.append(',"columns":[' + ",".join(columns) + "]")
         parts.append(f',"ranked":{ranked},"missed":{missed},"changes":{changes}')
@@ -188,11 +194,18 @@ def _run_names(run_names: Sequence[str | None] | None, with_b: bool) -> list[str
     return [str(given[i]) if i < len(given) and given[i] is not None else default for i, default in enumerate(defaults)]
 
 
-def _means(queries: pd.DataFrame, metric: str, with_b: bool) -> dict[str, Any]:
-    means: dict[str, Any] = {"metric": metric, "a": _finite(queries[metric].mean())}
+def _means(queries: pd.DataFrame, given: dict[str, dict[str, float]], metric: str, with_b: bool) -> dict[str, Any]:
+    """The mean of ``metric`` per run: the explanation's own (the Evaluator's) where it has them, else the
+    NaN-skipping mean of the column; with B the delta of the means."""
+
+    def mean(run: str, column: str) -> float:
+        value = given.get(run, {}).get(metric)
+        return float(queries[column].mean()) if value is None else float(value)
+
+    means: dict[str, Any] = {"metric": metric, "a": _finite(mean("a", metric))}
     if with_b:
-        means["b"] = _finite(queries[f"{metric}_b"].mean())
-        means["delta"] = _finite(queries[f"{metric}_delta"].mean())
+        a, b = mean("a", metric), mean("b", f"{metric}_b")
+        means.update(b=_finite(b), delta=_finite(b - a))
     return means
 
 

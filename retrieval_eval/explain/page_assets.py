@@ -55,6 +55,7 @@ SCRIPT = r"""
   const haystack = ids.map((id, q) => (id + "\u0000" + (byKey.text ? byKey.text.values[q] : "")).toLowerCase());
   const first = data.metrics[0];
   const key0 = withB ? first + "_delta" : first;
+  const sign = data.higher ? 1 : -1;  // +1 where a higher value of the first metric is better
 
   const el = (tag, attributes, ...children) => {
     const node = document.createElement(tag);
@@ -117,7 +118,8 @@ SCRIPT = r"""
       const h = c / top * H;
       bar.setAttribute("x", i * W / BINS + 1); bar.setAttribute("width", W / BINS - 2);
       bar.setAttribute("y", H - h); bar.setAttribute("height", h);
-      bar.setAttribute("fill", !withB ? "#5b8def" : Math.abs(middle) < (hi - lo) / BINS / 2 ? "#999" : middle > 0 ? "#2e8b3d" : "#c0392b");
+      const better = sign * middle;
+      bar.setAttribute("fill", !withB ? "#5b8def" : Math.abs(middle) < (hi - lo) / BINS / 2 ? "#999" : better > 0 ? "#2e8b3d" : "#c0392b");
       const tip = document.createElementNS(svgNS, "title");
       tip.textContent = c + " queries near " + middle.toFixed(3);
       bar.append(tip); svg.append(bar);
@@ -134,7 +136,7 @@ SCRIPT = r"""
   const worst = el("div", {class: "worst"}, el("h2", {text: withB ? "Worst queries for B" : "Worst queries"}));
   const ranked0 = [];
   for (let q = 0; q < n; q++) if (byKey[key0].values[q] !== null) ranked0.push(q);
-  ranked0.sort((a, b) => byKey[key0].values[a] - byKey[key0].values[b]);
+  ranked0.sort((a, b) => sign * (byKey[key0].values[a] - byKey[key0].values[b]));  // the worst first
   const worstList = el("div", {id: "worst"});
   for (const q of ranked0.slice(0, 8)) {
     const button = el("button", {type: "button", "data-q": q, text: ids[q] + " (" + fmt(byKey[key0].values[q], "float") + ")"});

@@ -221,6 +221,21 @@ def test_a_one_run_page_and_an_empty_page_load_clean(browser, tmp_path):
     assert page.errors == [] and blank.errors == []
 
 
+@pytest.mark.parametrize(("higher", "worst"), [(True, ["q1", "q3", "q2"]), (False, ["q2", "q3", "q1"])])
+def test_the_worst_queries_follow_the_metrics_direction_and_the_means_are_the_explanations(browser, tmp_path, higher, worst):
+    queries = pd.DataFrame({"query_id": ["q1", "q2", "q3"], "text": None, "m": [0.2, 0.9, 0.5], "holes": 0, "missed": 0})
+    ranked = pd.DataFrame(columns=["query_id", "run", "rank", "doc_id", "score", "label", "title"])
+    missed = pd.DataFrame(columns=["query_id", "run", "doc_id", "label", "title"])
+    changes = pd.DataFrame(columns=["query_id", "doc_id", "change", "rank_a", "rank_b"])
+    explanation = Explanation(queries, ranked, missed, changes, ["m"], ("a.run", None), 20,
+                              means={"a": {"m": 0.125}}, higher_is_better={"m": higher})
+    write_explorer(explanation, tmp_path / "direction.html")
+    page = browser.open(tmp_path / "direction.html", width=1024)
+    assert page.evaluate("Array.from(document.querySelectorAll('#worst button')).map((b) => b.textContent)") == [
+        f"{q} ({v:.4f})" for q, v in zip(worst, queries.set_index("query_id").loc[worst, "m"])]
+    assert _shown(page, "#means tbody tr") == [["m", "0.1250"]]  # the explanation's mean, not recomputed
+
+
 HOSTILE = "</script><img src=x onerror=\"window.pwned=1\"><!--"
 
 
