@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
@@ -165,8 +166,7 @@ def explain(
         _add_comparison(queries, names, evaluator.names[0][1])
     changes = _changes(ranked) if len(runs) == 2 else _empty_changes(evaluated)
     queries.insert(1, "text", _texts(evaluated, topics))
-    shown = pd.concat([ranked["doc_id"], missed["doc_id"]], ignore_index=True).unique()
-    titles = _titles(shown, docs)
+    titles = _titles(ranked["doc_id"], missed["doc_id"], docs)
     ranked["title"] = _lookup(ranked["doc_id"], titles)
     missed["title"] = _lookup(missed["doc_id"], titles)
     return Explanation(
@@ -223,7 +223,7 @@ def _top_documents(
             "label": labels,
         }
     )
-    return frame[frame["query_id"].isin(evaluated)].reset_index(drop=True)
+    return frame[_among(frame["query_id"], evaluated)].reset_index(drop=True)
 
 
 def _rows_in_rank_order(run: Run, duplicates: str, ties: str) -> RankedRun:
@@ -267,14 +267,22 @@ def _judged(qrels: Qrels, duplicates: str) -> pd.DataFrame:
 
 def _missed(judged: pd.DataFrame, run: Run, rel_level: int, key: str, evaluated: pd.Series) -> pd.DataFrame:
     """The relevant judged documents of each evaluated query that ``run`` does not retrieve."""
-    relevant = judged[(judged["relevance"] >= rel_level) & judged["query_id"].isin(evaluated)]
-    retrieved = run.table.select(["query_id", "doc_id"]).to_pandas().drop_duplicates()
-    merged = relevant.merge(retrieved, on=["query_id", "doc_id"], how="left", indicator=True)
-    missed = merged[merged["_merge"] == "left_only"]
+    relevant = judged[(judged["relevance"] >= rel_level) & _among(judged["query_id"], evaluated)]
+    n = len(relevant)
+    codes, _ = _pair_codes(
+        [relevant["query_id"].to_numpy(), run.table["query_id"]], [relevant["doc_id"].to_numpy(), run.table["doc_id"]]
+    )
+    missed = relevant[~np.isin(codes[:n], codes[n:])]
     return pd.DataFrame(
         {"query_id": missed["query_id"].to_numpy(), "run": key, "doc_id": missed["doc_id"].to_numpy(),
          "label": missed["relevance"].to_numpy(dtype=np.float64)}
     )  # fmt: skip
+
+
+def _among(ids: pd.Series, evaluated: pd.Series) -> np.ndarray:
+    """Whether each id is an evaluated query's (Arrow's hash lookup: pandas' isin of Arrow strings loops in Python)."""
+    found = pc.is_in(_as_text(ids.to_numpy()), value_set=_as_text(evaluated.to_numpy()))
+    return found.to_numpy(zero_copy_only=False)
 
 
 def _count(evaluated: pd.Series, rows: pd.DataFrame) -> np.ndarray:
@@ -295,17 +303,43 @@ def _add_comparison(queries: pd.DataFrame, names: list[str], first: Metric) -> N
 
 
 def _changes(ranked: pd.DataFrame) -> pd.DataFrame:
-    """Per query the documents that entered, left or moved between A's top N and B's."""
-    a = ranked.loc[ranked["run"] == "a", ["query_id", "doc_id", "rank"]].rename(columns={"rank": "rank_a"})
-    b = ranked.loc[ranked["run"] == "b", ["query_id", "doc_id", "rank"]].rename(columns={"rank": "rank_b"})
-    both = a.merge(b, on=["query_id", "doc_id"], how="outer", sort=False)
-    rank_a, rank_b = both["rank_a"].to_numpy(dtype=np.float64), both["rank_b"].to_numpy(dtype=np.float64)
-    change = np.where(np.isnan(rank_a), "entered", np.where(np.isnan(rank_b), "left", "moved")).astype(object)
-    keep = np.isnan(rank_a) | np.isnan(rank_b) | (rank_a != rank_b)
+    """Per query the documents that entered, left or moved between A's top N and B's: A's documents
+    in A's order, then those that entered B's."""
+    in_a = (ranked["run"] == "a").to_numpy()
+    codes, n_pairs = _pair_codes([ranked["query_id"].to_numpy()], [ranked["doc_id"].to_numpy()])
+    rank_a, rank_b = np.full(n_pairs, np.nan), np.full(n_pairs, np.nan)
+    ranks = ranked["rank"].to_numpy(dtype=np.float64)
+    rank_a[codes[in_a]], rank_b[codes[~in_a]] = ranks[in_a], ranks[~in_a]
+    # Each pair's first row: A's row where A has it (pairs are numbered in order of first appearance).
+    first = np.unique(codes, return_index=True)[1]
+    a, b = rank_a[codes[first]], rank_b[codes[first]]
+    keep = np.isnan(a) | np.isnan(b) | (a != b)
+    change = np.where(np.isnan(a), "entered", np.where(np.isnan(b), "left", "moved")).astype(object)
+    rows = ranked.iloc[first[keep]]
     return pd.DataFrame(
-        {"query_id": both["query_id"].to_numpy()[keep], "doc_id": both["doc_id"].to_numpy()[keep],
-         "change": change[keep], "rank_a": rank_a[keep], "rank_b": rank_b[keep]}
+        {"query_id": rows["query_id"].to_numpy(), "doc_id": rows["doc_id"].to_numpy(), "change": change[keep],
+         "rank_a": a[keep], "rank_b": b[keep]}
     )  # fmt: skip
+
+
+def _pair_codes(query_ids: list[Any], doc_ids: list[Any]) -> tuple[np.ndarray, int]:
+    """A code per row for its (query id, doc id) pair, the pieces of each list concatenated, numbered in
+    order of first appearance; and how many pairs.
+
+    The key is ``len(query):query:doc`` as text, which no two different pairs share (the length says
+    where the query id ends), so one factorization of one column replaces a two-column join.
+    """
+    queries, docs = (pa.chunked_array([_as_text(piece) for piece in pieces], pa.string()) for pieces in (query_ids, doc_ids))
+    key = pc.binary_join_element_wise(pc.utf8_length(queries).cast(pa.string()), queries, docs, ":")
+    codes, uniques = pd.factorize(key.to_numpy())
+    return codes, len(uniques)
+
+
+def _as_text(piece: Any) -> pa.Array:
+    """An id column (numpy, or Arrow) as Arrow strings: integers as their decimal text."""
+    if isinstance(piece, pa.ChunkedArray):
+        piece = piece.combine_chunks()
+    return (piece if isinstance(piece, pa.Array) else pa.array(piece)).cast(pa.string())
 
 
 def _empty_changes(evaluated: pd.Series) -> pd.DataFrame:
@@ -326,15 +360,15 @@ def _texts(evaluated: pd.Series, topics: Any) -> pd.Series:
     return _lookup(evaluated, topics)
 
 
-def _titles(shown: np.ndarray, docs: Any) -> Mapping[Any, str]:
-    """The titles (or texts) of the shown documents."""
+def _titles(ranked: pd.Series, missed: pd.Series, docs: Any) -> Mapping[Any, str]:
+    """The titles (or texts) of the shown documents (ranked or missed)."""
     if docs is None:
         return {}
     if isinstance(docs, Mapping):
         return docs
     from ..io.texts import read_doc_titles
 
-    return read_doc_titles(docs, shown)
+    return read_doc_titles(docs, pd.concat([ranked, missed], ignore_index=True).unique())
 
 
 def _lookup(ids: pd.Series, texts: Mapping[Any, str]) -> pd.Series:
