@@ -109,8 +109,9 @@ class _PageData:
     def payload(self, explanation: Explanation, title: str) -> str:
         queries = explanation.queries.reset_index(drop=True)
         metrics = list(explanation.metrics)
-        with_b = f"{metrics[0]}_b" in queries.columns
-        names = _run_names(explanation.run_names, with_b)
+        with_b = explanation.paired
+        names = [default if name is None else str(name) for name, default in zip(explanation.run_names, "AB")]
+        names = names[: 2 if with_b else 1]
         position = pd.Index(queries["query_id"].astype(str))
         if not position.is_unique:
             raise ValueError(f"explorer: query id {position[position.duplicated()][0]!r} is in the queries twice")
@@ -129,9 +130,9 @@ class _PageData:
         if with_b:
             columns.append(_column("outcome", "B", "text", self.codes(queries["outcome"])))
 
-        given = getattr(explanation, "means", None) or {}
+        given = explanation.means
         summary: dict[str, Any] = {"means": [_means(queries, given, metric, with_b) for metric in metrics]}
-        higher = (getattr(explanation, "higher_is_better", None) or {}).get(metrics[0], True)
+        higher = explanation.higher_is_better.get(metrics[0], True)
         if with_b:
             counts = queries["outcome"].value_counts()
             summary["outcomes"] = {word: int(counts.get(word, 0)) for word in ("win", "tie", "loss")}
@@ -186,12 +187,6 @@ class _PageData:
             else:
                 parts.append(f'"{field}":{self.codes(frame[source])}')
         return "{" + ",".join(parts) + "}"
-
-
-def _run_names(run_names: Sequence[str | None] | None, with_b: bool) -> list[str]:
-    given = list(run_names or ())
-    defaults = ["A", "B"][: 2 if with_b else 1]
-    return [str(given[i]) if i < len(given) and given[i] is not None else default for i, default in enumerate(defaults)]
 
 
 def _means(queries: pd.DataFrame, given: dict[str, dict[str, float]], metric: str, with_b: bool) -> dict[str, Any]:
