@@ -93,3 +93,17 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, monkeypatch, extra, m
     if match is not None:
         assert match in err
     assert Path(RUN).read_text().startswith("q0")  # an input is never written over
+
+
+def test_topics_and_docs_make_the_query_readable(tmp_path, capsys):
+    topics, docs = tmp_path / "topics.tsv", tmp_path / "docs.jsonl"
+    topics.write_text("q15\twhat entered the dense top five\n", encoding="utf-8")
+    shown = explain(QRELS, RUN, DENSE, ["ndcg@10"], top=2).query("q15")
+    titles = {doc: f"Title of {doc}" for doc in shown.ranked["doc_id"]}
+    docs.write_text("".join(f'{{"doc_id": "{doc}", "title": "{title}"}}\n' for doc, title in titles.items())
+                    + '{"doc_id": "unshown", "title": "never shown"}\n', encoding="utf-8")  # fmt: skip
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "--query", "q15", "--top", "2",
+                 "--topics", str(topics), "--docs", str(docs)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "query q15: what entered the dense top five"
+    assert all(title in out for title in titles.values()) and "never shown" not in out
