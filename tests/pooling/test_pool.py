@@ -95,6 +95,7 @@ def test_ranx_ties_and_repeated_names_are_refused():
         pool([run, run], 1)
 
 
+@pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")  # judgments of other queries only
 @settings(max_examples=15)
 @given(runs=runs_strategy, depth=st.integers(1, 6), judged=judged_strategy, labels=st.lists(st.integers(0, 2), min_size=60, max_size=60),
        ties=st.sampled_from(["docid", "input"]))
