@@ -38,6 +38,7 @@ tr.hole td { background: #fff4d6; }
 tr.hole td.label { font-weight: bold; color: #8a5a00; }
 tr.relevant td.label { color: #11651c; font-weight: bold; }
 .hint { color: #666; font-size: 0.85em; }
+caption { text-align: left; white-space: nowrap; font-weight: 600; padding: 0.2em 0; }
 """
 
 SCRIPT = r"""
@@ -65,14 +66,14 @@ SCRIPT = r"""
     for (const child of children) node.append(child);
     return node;
   };
-  // A metric value ("float") always with 4 decimals; a count as it is; a score or label as an integer when
-  // it is one, else 4 decimals (4 significant digits below 0.001, where 4 decimals would show 0).
+  // A metric value ("float") always with 4 decimals; a count as it is; a score or label with up to 4
+  // decimals, trailing zeros dropped (4 significant digits below 0.001, where 4 decimals would show 0).
   const fmt = (value, kind) => {
     if (value === null || value === undefined) return "";
     if (!isFinite(value)) return value > 0 ? "inf" : "-inf";
     if (kind === "float") return value.toFixed(4);
     if (kind === "int" || Number.isInteger(value)) return String(value);
-    return Math.abs(value) < 0.001 ? value.toPrecision(4) : value.toFixed(4);
+    return String(Number(Math.abs(value) < 0.001 ? value.toPrecision(4) : value.toFixed(4)));
   };
 
   // ---- summary
@@ -135,7 +136,11 @@ SCRIPT = r"""
 
   const worst = el("div", {class: "worst"}, el("h2", {text: withB ? "Worst queries for B" : "Worst queries"}));
   const ranked0 = [];
-  for (let q = 0; q < n; q++) if (byKey[key0].values[q] !== null) ranked0.push(q);
+  // With B, only the queries where B is worse; without, the lowest (or highest) values.
+  for (let q = 0; q < n; q++) {
+    const v = byKey[key0].values[q];
+    if (v !== null && (!withB || sign * v < 0)) ranked0.push(q);
+  }
   ranked0.sort((a, b) => sign * (byKey[key0].values[a] - byKey[key0].values[b]));  // the worst first
   const worstList = el("div", {id: "worst"});
   for (const q of ranked0.slice(0, 8)) {
@@ -143,6 +148,7 @@ SCRIPT = r"""
     button.addEventListener("click", () => { select(q); openDetail(q); });
     worstList.append(button);
   }
+  if (!ranked0.length) worstList.append(el("span", {class: "hint", text: withB ? "none: B is never worse" : "none"}));
   worst.append(worstList);
   summary.append(worst);
   document.body.append(summary);
@@ -331,6 +337,7 @@ SCRIPT = r"""
     }
     detail.replaceChildren(...parts);
     detail.setAttribute("data-q", q);
+    if (detail.getBoundingClientRect().top > window.innerHeight) detail.scrollIntoView({block: "start"});
   }
 
   body.addEventListener("click", (event) => {
