@@ -47,6 +47,10 @@ def read_doc_titles(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> 
     wanted = {str(doc_id) for doc_id in doc_ids}
     if source.lower().endswith(".parquet"):
         return _parquet_titles(source, wanted)
+    if source.lower().endswith(_JSON_SUFFIXES):
+        fast = _arrow_json_titles(source, wanted)
+        if fast is not None:
+            return fast
     content = _read_text(source)
     if source.lower().endswith(_JSON_SUFFIXES):
         records = _json_records(content, source, ("doc_id",))
@@ -54,6 +58,35 @@ def read_doc_titles(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> 
     else:
         rows = _tsv_rows(content, source, "doc_id", header=True)
     return _collect((item for item in rows if item[1] in wanted), source, "doc_id")
+
+
+def _arrow_json_titles(source: str, wanted: set[str]) -> dict[str, str] | None:
+    """The titles of a clean JSONL file read by Arrow (a large collection in C, not a line at a time in Python);
+    None when the file is anything but clean (not UTF-8 JSON objects, an id or title missing, a title not text,
+    an id given twice), so that the line-by-line reader finds and names the fault."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    try:
+        table = pj.read_json(source)
+    except (pa.ArrowException, OSError):
+        return None
+    names = table.column_names
+    text = "title" if "title" in names else "text"
+    if "doc_id" not in names or text not in names or not pa.types.is_string(table[text].type):
+        return None
+    ids = table["doc_id"]
+    if not (pa.types.is_string(ids.type) or pa.types.is_integer(ids.type)):
+        return None
+    ids = ids.cast(pa.string())
+    texts = table[text]
+    if "title" in names and "text" in names:
+        texts = pc.coalesce(texts, table["text"]) if pa.types.is_string(table["text"].type) else texts
+    if ids.null_count or texts.null_count or pc.count_distinct(ids).as_py() != len(ids):
+        return None
+    keep = pc.is_in(ids, value_set=pa.array(sorted(wanted), pa.string()))
+    return dict(zip(ids.filter(keep).to_pylist(), texts.filter(keep).to_pylist()))
 
 
 def _read_text(source: str) -> str:

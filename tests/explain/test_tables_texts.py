@@ -102,3 +102,22 @@ def test_unreadable_files_are_input_errors(tmp_path):
     with pytest.raises(InputError, match="no complete"):
         (tmp_path / "t.txt").write_text("<top><num>1")
         read_query_texts(tmp_path / "t.txt")
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ['{"doc_id": "d1", "title": "One"}', '{"doc_id": "d2", "title": null, "text": "Two"}', '{"doc_id": "d3", "title": "Three"}'],
+        ['{"doc_id": 1, "text": "One"}', "", '{"doc_id": 2, "text": "Two"}'],
+        ['{"doc_id": "d1", "title": "One"}', '{"doc_id": "d1", "title": "Again"}', '{"doc_id": "d2", "title": "Two"}'],
+    ],
+)
+def test_arrows_reading_of_clean_jsonl_is_the_line_readers(tmp_path, monkeypatch, lines):
+    from retrieval_eval.io import texts
+
+    path = tmp_path / "docs.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    wanted = ["d2", "d3", 1, "2"]
+    fast = texts.read_doc_titles(path, wanted)
+    monkeypatch.setattr(texts, "_arrow_json_titles", lambda source, wanted: None)
+    assert fast == texts.read_doc_titles(path, wanted)
