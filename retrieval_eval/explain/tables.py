@@ -166,6 +166,10 @@ def explain(
         _add_comparison(queries, names, evaluator.names[0][1])
     changes = _changes(ranked) if len(runs) == 2 else _empty_changes(evaluated)
     queries.insert(1, "text", _texts(evaluated, topics))
+    # A's metrics, then B's, the deltas and the outcome, then the counts: the order a reader compares in.
+    compared = [name + suffix for suffix in ("_b", "_delta") for name in names] + ["outcome"] if len(runs) == 2 else []
+    counts = ["holes", "missed"] + (["holes_b", "missed_b"] if len(runs) == 2 else [])
+    queries = queries[["query_id", "text", *names, *compared, *counts]]
     titles = _titles(ranked["doc_id"], missed["doc_id"], docs)
     ranked["title"] = _lookup(ranked["doc_id"], titles)
     missed["title"] = _lookup(missed["doc_id"], titles)

@@ -134,13 +134,22 @@ def test_tables_are_the_definitions(metrics, ties, case):
     assert [None if pd.isna(o) else o for o in queries["outcome"]] == want
 
 
-def test_a_repeated_document_ranks_at_its_first_position_with_its_last_score():
+@pytest.mark.parametrize(
+    ("duplicates", "ranked"),
+    [
+        ("last", [(1, "x", 3.0), (2, "z", 2.0), (3, "y", 2.0)]),  # Azure's rule: the first position, the last score
+        ("max", [(1, "x", 3.0), (2, "z", 2.0), (3, "y", 2.0)]),
+        ("first", [(1, "z", 2.0), (2, "y", 2.0), (3, "x", 1.0)]),
+    ],
+)
+def test_a_repeated_document_takes_the_score_the_duplicate_policy_keeps(duplicates, ranked):
     qrels = pd.DataFrame({"query_id": ["q"] * 2, "doc_id": ["x", "y"], "relevance": [1, 2]})
     run = pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["x", "z", "x", "y"], "score": [1.0, 2.0, 3.0, 2.0]})
-    explanation = explain(qrels, run, metrics=["ndcg_exp@3"], top=3)
-    assert rows_of(explanation.ranked, ["rank", "doc_id", "score"]) == [(1, "x", 3.0), (2, "z", 2.0), (3, "y", 2.0)]
-    labels = explanation.ranked["label"].tolist()
-    assert labels[0] == 1.0 and math.isnan(labels[1]) and labels[2] == 2.0
+    options = EvaluationOptions(run_duplicates=duplicates)
+    explanation = explain(qrels, run, metrics=["ndcg_exp@3"], top=3, options=options)
+    assert rows_of(explanation.ranked, ["rank", "doc_id", "score"]) == ranked
+    labels = {"x": 1.0, "y": 2.0}
+    assert explanation.ranked["label"].fillna(-1).tolist() == [labels.get(doc, -1) for _, doc, _ in ranked]
 
 
 def test_one_run_has_no_comparison_and_texts_are_joined():
