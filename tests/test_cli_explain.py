@@ -107,3 +107,9 @@ def test_topics_and_docs_make_the_query_readable(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "query q15: what entered the dense top five"
     assert all(title in out for title in titles.values()) and "never shown" not in out
+
+
+def test_explain_help_loads_no_heavy_module():
+    from tests.test_cli_imports import loaded_after
+
+    assert not loaded_after(["explain", "--help"]) & {"pandas", "numba", "scipy", "pyarrow", "pydantic", "matplotlib"}
