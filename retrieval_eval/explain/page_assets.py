@@ -43,9 +43,20 @@ caption { text-align: left; white-space: nowrap; font-weight: 600; padding: 0.2e
 
 SCRIPT = r"""
 "use strict";
-(() => {
+// The data: JSON, or (a large page) gzip-compressed JSON in base64, which the browser's own
+// DecompressionStream inflates.
+async function explorerData() {
+  const node = document.getElementById("explorer-data");
+  if (node.dataset.encoding !== "gzip+base64") return JSON.parse(node.textContent);
+  const binary = atob(node.textContent);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+explorerData().then((data) => {
   const PAGE = 50;
-  const data = JSON.parse(document.getElementById("explorer-data").textContent);
   const S = data.strings;
   const text = (i) => (i < 0 ? "" : S[i]);
   const n = data.columns[0].values.length;
@@ -362,5 +373,5 @@ SCRIPT = r"""
 
   refresh();
   window.explorerReady = performance.now();
-})();
+});
 """

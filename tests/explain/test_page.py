@@ -5,6 +5,8 @@ never writes over an input."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import math
 import re
@@ -17,15 +19,17 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.explain import Explanation
+from retrieval_eval.explain import page as page_module
 from retrieval_eval.explain.page import explorer_html, write_explorer
 
-_DATA = re.compile(r'<script type="application/json" id="explorer-data">(.*?)</script>', re.S)
+_DATA = re.compile(r'<script type="application/(json|gzip)" id="explorer-data"( data-encoding="gzip\+base64")?>(.*?)</script>', re.S)
 
 
 def embedded(page: str) -> dict:
-    """The page's data: the one JSON script, parsed."""
-    (blob,) = _DATA.findall(page)
-    return json.loads(blob)
+    """The page's data: the one data script, inflated where it is compressed, parsed."""
+    ((kind, encoding, blob),) = _DATA.findall(page)
+    assert (kind == "gzip") == bool(encoding)
+    return json.loads(gzip.decompress(base64.b64decode(blob)) if encoding else blob)
 
 
 def decoded_rows(data: dict, part: str, fields: list[str]) -> list[tuple]:
@@ -141,6 +145,16 @@ def test_the_embedded_data_reads_back_as_the_explanations_rows(explanation):
         explanation.changes, ["doc_id", "change", "rank_a", "rank_b"], qids, with_run=False)
     assert data["runs"] == ["run a", "run b"] and data["metrics"] == ["m"]
     assert page.count("<script") == 2 and page.count("</script") == 2  # no string opened or closed one
+
+
+def test_a_compressed_page_embeds_the_same_data_and_compression_is_chosen_by_size(monkeypatch):
+    explanation = _one()
+    plain, packed = explorer_html(explanation, compress=False), explorer_html(explanation, compress=True)
+    assert 'data-encoding="gzip+base64"' in packed and "data-encoding" not in plain
+    assert embedded(packed) == embedded(plain)
+    assert "data-encoding" not in explorer_html(explanation)  # small: plain JSON
+    monkeypatch.setattr(page_module, "COMPRESS_ABOVE", 10)
+    assert "data-encoding" in explorer_html(explanation)
 
 
 def _one(ranked: pd.DataFrame | None = None, changes: pd.DataFrame | None = None) -> Explanation:
