@@ -48,6 +48,12 @@ SCRIPT = r"""
 async function explorerData() {
   const node = document.getElementById("explorer-data");
   if (node.dataset.encoding !== "gzip+base64") return JSON.parse(node.textContent);
+  if (typeof DecompressionStream === "undefined") {
+    document.body.append(Object.assign(document.createElement("p"), {textContent: "This browser cannot inflate the "
+      + "page's compressed data (it has no DecompressionStream): open it in a recent browser, or write the page "
+      + "with compress=False."}));
+    throw new Error("no DecompressionStream");
+  }
   const binary = atob(node.textContent);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
