@@ -186,6 +186,13 @@ def test_a_row_of_no_query_or_run_fails_naming_it(change, message):
         explorer_html(_one(ranked))
 
 
+def test_a_query_twice_fails_naming_it():
+    explanation = _one()
+    queries = pd.concat([explanation.queries, explanation.queries.iloc[:1]], ignore_index=True)
+    with pytest.raises(ValueError, match=re.escape("query id 'q1' is in the queries twice")):
+        explorer_html(Explanation(queries, *[getattr(explanation, f) for f in ("ranked", "missed", "changes", "metrics", "run_names", "top")]))
+
+
 def test_an_unknown_change_fails_naming_it():
     changes = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d"], "change": ["swapped"], "rank_a": [1.0], "rank_b": [2.0]})
     with pytest.raises(ValueError, match=re.escape("the changes rows' change is 'swapped'; expected one of entered, left, moved")):

@@ -270,6 +270,8 @@ def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
         ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["3", "d&amp;", HOSTILE, "1", "1"]]  # a rank that is not the row's place is kept
     assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "2"]]  # no missed document has a title
     assert page.evaluate("document.querySelector('#detail .query-text').textContent") == "<b>bold</b> " + HOSTILE
+    overflow = page.evaluate(OVERFLOW)
+    assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"] <= 1024, overflow
     browser.drain(0.2)
     assert page.errors == []
 
