@@ -74,6 +74,14 @@ def test_output_html_is_the_explorer_page(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == f"25 queries -> {output}"
 
 
+def test_a_run_of_other_queries_exits_2_with_one_line(tmp_path, capsys):
+    other = tmp_path / "other.trec"
+    other.write_text("elsewhere Q0 d1 1 1.0 tag\n")
+    assert main(["explain", QRELS, str(other), "-m", "P@5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no judged query of the qrels" in err and "\n" not in err
+
+
 @pytest.mark.parametrize(
     ("extra", "match"),
     [

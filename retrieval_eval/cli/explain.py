@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +68,19 @@ def explain_command(args: argparse.Namespace) -> int:
         check_outputs({"-o": args.output}, inputs)
     if suffix in _PAGE_SUFFIXES and _page_writer() is None:
         raise usage("the explorer page is not available in this version: write the per-query table (-o X.parquet) instead")
+    from ..errors import InputError
     from ..explain import explain, query_report, summary_report
+    from ..metrics.evaluator import NoSharedQueriesWarning
 
     options = EvaluationOptions(k=args.k, rel_level=args.rel_level, ties=args.ties)
-    explanation = explain(args.qrels, args.run, args.run_b, args.metrics, top=args.top, options=options,
-                          topics=args.topics, docs=args.docs)  # fmt: skip
+    with warnings.catch_warnings():
+        # A run that retrieved for no judged query is bad input (exit 2), as for `evaluate`.
+        warnings.simplefilter("error", NoSharedQueriesWarning)
+        try:
+            explanation = explain(args.qrels, args.run, args.run_b, args.metrics, top=args.top, options=options,
+                                  topics=args.topics, docs=args.docs)  # fmt: skip
+        except NoSharedQueriesWarning as warning:
+            raise InputError(str(warning)) from None
     if args.query is not None:
         emit(query_report(explanation, args.query))
     elif args.output is None:
