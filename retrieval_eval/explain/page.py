@@ -46,7 +46,8 @@ from .page_assets import SCRIPT, STYLE
 if TYPE_CHECKING:
     from . import Explanation
 
-#: Above this many characters of JSON (about 10,000 queries x 1 ranked document), the page embeds it compressed.
+#: Above this many characters of JSON (roughly 1,000 queries x 20 documents of one run), the page embeds it
+#: compressed: below, the plain JSON is small anyway and readable in the file.
 COMPRESS_ABOVE = 1_000_000
 #: The codes of the `run` column of the ranked and missed rows.
 _RUNS = ("a", "b")
@@ -64,8 +65,8 @@ def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer"
     Raises
     ------
     ValueError
-        When a ranked, missed or changed row names a query that is not among the explanation's
-        queries, or a run other than "a"/"b", or a change other than entered/left/moved.
+        When a query id is in the queries twice, a ranked, missed or changed row names a query that
+        is not among them, a run other than "a"/"b", or a change other than entered/left/moved.
     """
     data = _PageData().payload(explanation, title)
     kind, encoding = "application/json", ""
