@@ -371,6 +371,9 @@ explorerData().then((data) => {
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
     if (typing) { if (event.key === "Escape") event.target.blur(); return; }
+    // The browser's shortcuts stay its own, and Enter on a focused button presses that button.
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Enter" && event.target instanceof HTMLButtonElement) return;
     if (event.key === "/") { event.preventDefault(); search.focus(); }
     else if (event.key === "j" || event.key === "ArrowDown") { event.preventDefault(); move(1); }
     else if (event.key === "k" || event.key === "ArrowUp") { event.preventDefault(); move(-1); }
