@@ -81,19 +81,25 @@ def trec_run_text(table: pa.Table, tag: str, *, label: str = "<run>") -> bytes:
         raise OutputError(f"{label}: the run's tag must be one word (no whitespace), got {tag!r}")
     if table.num_rows == 0:
         return b""
-    query_ids = _field(table["query_id"], "query_id", label)
-    doc_ids = _field(table["doc_id"], "doc_id", label)
+    query_ids = trec_field(table["query_id"], "query_id", label)
+    doc_ids = trec_field(table["doc_id"], "doc_id", label)
     scores = pc.cast(table["score"], pa.float64()).cast(pa.string())
     ranks = arrow_array(_ranks_within_queries(query_ids)).cast(pa.string())
     # The tag ends each line: the lines' bytes, one after the other, are the file.
-    lines = pc.binary_join_element_wise(query_ids, "Q0", doc_ids, ranks, scores, tag + "\n", " ")
+    return text_bytes(pc.binary_join_element_wise(query_ids, "Q0", doc_ids, ranks, scores, tag + "\n", " "))
+
+
+def text_bytes(lines: pa.Array) -> bytes:
+    """The characters of a string array one after the other, as UTF-8 bytes (its data buffer, no Python object per row)."""
+    if len(lines) == 0:
+        return b""
     offsets, data = string_buffers(lines)
     return data[offsets[0] : offsets[-1]].tobytes()
 
 
-def _field(column: pa.ChunkedArray, name: str, label: str) -> pa.Array:
+def trec_field(column: pa.Array | pa.ChunkedArray, name: str, label: str) -> pa.Array:
     """An id column as strings; an empty id or one holding whitespace (which would split the line) is an error."""
-    values = column.combine_chunks()
+    values = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if pa.types.is_dictionary(values.type):
         values = values.dictionary_decode()
     values = values.cast(pa.string()) if not pa.types.is_large_string(values.type) else values

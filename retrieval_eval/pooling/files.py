@@ -15,13 +15,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import OutputError
 from ..io import write_table
 from ..io.atomic import atomic_write
+from ..io.run_files import text_bytes, trec_field
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,26 +46,9 @@ def write_qrels(qrels: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
     if Path(os.fspath(path)).suffix.lower() in _TABLE_EXTENSIONS:
         write_table(table, path, inputs=inputs)
         return
-    fields = [table[name].cast(pa.string()) for name in ("query_id", "doc_id")]
-    for name, column in zip(("query_id", "doc_id"), fields):
-        spaced = pc.match_substring_regex(column, r"\s|^$")
-        if pc.any(spaced).as_py():
-            raise OutputError(f"{os.fspath(path)}: a {name} is empty or holds whitespace, which TREC qrels text cannot "
-                              "hold; write a table (.tsv, .jsonl, .parquet) instead")
-    lines = pc.binary_join_element_wise(fields[0], "0", fields[1], table["relevance"].cast(pa.string()), " ")
-    text = _contiguous_bytes(pc.binary_join_element_wise(lines, "\n", "").combine_chunks())
+    fields = [trec_field(table[name], name, os.fspath(path)).cast(pa.string()) for name in ("query_id", "doc_id")]
+    labels = table["relevance"].combine_chunks().cast(pa.string())
+    lines = pc.binary_join_element_wise(fields[0], "0", fields[1], labels, " ")
+    text = text_bytes(pc.binary_join_element_wise(lines, "\n", ""))
+    atomic_write(path, lambda temp: Path(temp).write_bytes(text), inputs=inputs)
 
-    def write(temp: str) -> None:
-        with open(temp, "wb") as out:
-            out.write(text)
-
-    atomic_write(path, write, inputs=inputs)
-
-
-def _contiguous_bytes(strings: pa.StringArray) -> bytes:
-    """The characters of ``strings`` one after the other (no Python object per row): the data buffer of a
-    string array, between its first and its last offset."""
-    if len(strings) == 0:
-        return b""
-    bounds = np.frombuffer(strings.buffers()[1], dtype=np.int32)[strings.offset:strings.offset + len(strings) + 1]
-    return strings.buffers()[2].to_pybytes()[bounds[0]:bounds[-1]]
