@@ -28,26 +28,15 @@ import json
 import math
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.harness import Spread, describe_machine, interleave, machine, print_table, ratios  # noqa: E402
+from benchmarks.harness import Spread, describe_machine, interleave, machine, print_table, ratios, timed  # noqa: E402
 from benchmarks.workload import make_workload, write_trec  # noqa: E402
 
 OURS = ["ndcg@10", "P@10", "map", "recip_rank", "recall@100"]
 RANX = ["ndcg@10", "precision@10", "map", "mrr", "recall@100"]
 PYTREC = {"ndcg_cut_10": "ndcg_cut.10", "P_10": "P.10", "map": "map", "recip_rank": "recip_rank", "recall_100": "recall.100"}
-
-
-def timed(call: Callable[[], object]) -> Callable[[], float]:
-    def run() -> float:
-        start = time.perf_counter()
-        call()
-        return time.perf_counter() - start
-
-    return run
 
 
 def nested(frame, value: str) -> dict:

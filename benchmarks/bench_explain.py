@@ -19,21 +19,14 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.harness import describe_machine, interleave, machine, print_table, ratios  # noqa: E402
+from benchmarks.harness import describe_machine, interleave, machine, print_table, ratios, timed  # noqa: E402
 from benchmarks.workload import make_workload, second_retriever  # noqa: E402
-
-
-def timed(function) -> float:
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
 
 
 def pool_runs(queries: int, seed: int) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
@@ -90,10 +83,10 @@ def main() -> None:
         target = Path(scratch) / "explain.html"
         times = interleave(
             {
-                "explain": lambda: timed(lambda: explain(workload.qrels, workload.run, dense, ["ndcg@10", "map"])),
-                "page": lambda: timed(lambda: target.write_text(explorer_html(explanation), encoding="utf-8")),
-                "pool (ours)": lambda: timed(lambda: pool(runs, args.depth, qrels=qrels)),
-                "pool (pandas)": lambda: timed(lambda: pandas_pool(qrels, runs, args.depth)),
+                "explain": timed(lambda: explain(workload.qrels, workload.run, dense, ["ndcg@10", "map"])),
+                "page": timed(lambda: target.write_text(explorer_html(explanation), encoding="utf-8")),
+                "pool (ours)": timed(lambda: pool(runs, args.depth, qrels=qrels)),
+                "pool (pandas)": timed(lambda: pandas_pool(qrels, runs, args.depth)),
             },
             args.rounds,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,17 @@ class Spread:
 
     def to_dict(self) -> dict[str, Any]:
         return {"median": self.median, "min": self.min, "max": self.max, "values": list(self.values)}
+
+
+def timed(call: Callable[[], object]) -> Callable[[], float]:
+    """A contender for :func:`interleave`: runs ``call`` and returns the wall seconds it took."""
+
+    def run() -> float:
+        start = time.perf_counter()
+        call()
+        return time.perf_counter() - start
+
+    return run
 
 
 def interleave(contenders: Mapping[str, Callable[[], float]], rounds: int,
