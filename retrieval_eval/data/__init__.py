@@ -1,8 +1,12 @@
 """Columnar qrels and runs, and the relevance join (a full ranking, or the judged documents' ranks)."""
 
+from ._table import describe_row, duplicate_policy_code
 from .azure_rows import AzureCollection, load_azure_rows
 from .join import JudgedRanks, RankedRun, rank_judged, rank_run
 from .qrels import Qrels
 from .run import Run
 
-__all__ = ["AzureCollection", "JudgedRanks", "Qrels", "RankedRun", "Run", "load_azure_rows", "rank_judged", "rank_run"]
+__all__ = [
+    "AzureCollection", "JudgedRanks", "Qrels", "RankedRun", "Run", "describe_row", "duplicate_policy_code", "load_azure_rows",
+    "rank_judged", "rank_run",
+]

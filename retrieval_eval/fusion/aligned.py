@@ -14,8 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data import Run
-from ..data._table import duplicate_policy_code
+from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
 from ..kernels import start_of_work

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data._table import describe_row, duplicate_policy_code
+from ..data import describe_row, duplicate_policy_code
 from ..data.join import check_tie_order
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
