@@ -10,6 +10,7 @@ Query texts (:func:`read_query_texts`), the format found from the content and th
 Document titles (:func:`read_doc_titles`): JSONL, parquet or TSV (with a header) with a ``doc_id``
 column and a ``title`` or else a ``text`` column; only the documents asked for are kept (a parquet
 file is filtered as it is read). Ids are compared as text, so an integer id finds its document.
+Document texts (:func:`read_doc_texts`, what a judge reads): the same files, ``text`` read before ``title``.
 An id given twice, a missing field or a malformed line is an :class:`~retrieval_eval.errors.InputError`
 naming the file, the line and the field.
 """
@@ -41,26 +42,39 @@ def read_query_texts(path: str | os.PathLike[str]) -> dict[str, str]:
     return _collect(_tsv_rows(content, source, "query_id"), source, "query_id")
 
 
+_TITLE_FIRST = ("title", "text")
+_TEXT_FIRST = ("text", "title")
+
+
 def read_doc_titles(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> dict[str, str]:
     """Document id (as text) -> its title (or text when there is no title), for the ids of ``doc_ids`` only."""
-    source = os.fspath(path)
-    wanted = {str(doc_id) for doc_id in doc_ids}
+    return _doc_fields(os.fspath(path), {str(doc_id) for doc_id in doc_ids}, _TITLE_FIRST)
+
+
+def read_doc_texts(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> dict[str, str]:
+    """Document id (as text) -> its text (or title when there is no text), for the ids of ``doc_ids`` only
+    (what a judge reads; the same formats and errors as :func:`read_doc_titles`)."""
+    return _doc_fields(os.fspath(path), {str(doc_id) for doc_id in doc_ids}, _TEXT_FIRST)
+
+
+def _doc_fields(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str]:
+    """The first of the fields ``order`` that a document has, for the ids in ``wanted``."""
     if source.lower().endswith(".parquet"):
-        return _parquet_titles(source, wanted)
+        return _parquet_titles(source, wanted, order)
     if source.lower().endswith(_JSON_SUFFIXES):
-        fast = _arrow_json_titles(source, wanted)
+        fast = _arrow_json_titles(source, wanted, order)
         if fast is not None:
             return fast
     content = _read_text(source)
     if source.lower().endswith(_JSON_SUFFIXES):
         records = _json_records(content, source, ("doc_id",))
-        rows = ((row, str(record["doc_id"]), _title_of(record, source, row)) for row, record in records)
+        rows = ((row, str(record["doc_id"]), _title_of(record, source, row, order)) for row, record in records)
     else:
-        rows = _tsv_rows(content, source, "doc_id", header=True)
+        rows = _tsv_rows(content, source, "doc_id", header=True, order=order)
     return _collect((item for item in rows if item[1] in wanted), source, "doc_id")
 
 
-def _arrow_json_titles(source: str, wanted: set[str]) -> dict[str, str] | None:
+def _arrow_json_titles(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str] | None:
     """The titles of a clean JSONL file read by Arrow (a large collection in C, not a line at a time in Python);
     None when the file is anything but clean (not UTF-8 JSON objects, an id or title missing, a title not text,
     an id given twice), so that the line-by-line reader finds and names the fault."""
@@ -73,7 +87,8 @@ def _arrow_json_titles(source: str, wanted: set[str]) -> dict[str, str] | None:
     except (pa.ArrowException, OSError):
         return None
     names = table.column_names
-    text = "title" if "title" in names else "text"
+    first, second = order
+    text = first if first in names else second
     if "doc_id" not in names or text not in names or not pa.types.is_string(table[text].type):
         return None
     ids = table["doc_id"]
@@ -81,8 +96,8 @@ def _arrow_json_titles(source: str, wanted: set[str]) -> dict[str, str] | None:
         return None
     ids = ids.cast(pa.string())
     texts = table[text]
-    if "title" in names and "text" in names:
-        texts = pc.coalesce(texts, table["text"]) if pa.types.is_string(table["text"].type) else texts
+    if first in names and second in names:
+        texts = pc.coalesce(texts, table[second]) if pa.types.is_string(table[second].type) else texts
     if ids.null_count or texts.null_count or pc.count_distinct(ids).as_py() != len(ids):
         return None
     keep = pc.is_in(ids, value_set=pa.array(sorted(wanted), pa.string()))
@@ -131,16 +146,17 @@ def _json_records(content: str, source: str, required: tuple[str, ...]) -> Itera
         yield row, record
 
 
-def _title_of(record: dict, source: str, row: int) -> str:
-    for name in ("title", "text"):
+def _title_of(record: dict, source: str, row: int, order: tuple[str, str]) -> str:
+    for name in order:
         if record.get(name) is not None:
             if not isinstance(record[name], str):
                 raise InputError(f"expected a string, got {type(record[name]).__name__}", source=source, row=row, field=name)
             return record[name]
-    raise InputError("expected a 'title' or 'text' field", source=source, row=row, field="title")
+    raise InputError(f"expected a '{order[0]}' or '{order[1]}' field", source=source, row=row, field=order[0])
 
 
-def _tsv_rows(content: str, source: str, id_field: str, *, header: bool = False) -> Iterator[tuple[int, str, str]]:
+def _tsv_rows(content: str, source: str, id_field: str, *, header: bool = False,
+              order: tuple[str, str] = _TITLE_FIRST) -> Iterator[tuple[int, str, str]]:
     """(line, id, text) of each line ``id<TAB>text``; with ``header``, the first line names the columns."""
     lines = content.splitlines()
     text_column = 1
@@ -149,7 +165,7 @@ def _tsv_rows(content: str, source: str, id_field: str, *, header: bool = False)
         names = lines[0].split("\t") if lines else []
         if id_field not in names or not {"title", "text"} & set(names):
             raise InputError(f"expected a header naming {id_field!r} and 'title' or 'text'", source=source, row=1)
-        id_column, text_column = names.index(id_field), names.index("title" if "title" in names else "text")
+        id_column, text_column = names.index(id_field), names.index(order[0] if order[0] in names else order[1])
         first = 2
     else:
         id_column = 0
@@ -177,7 +193,7 @@ def _collect(items: Iterable[tuple[int, str, str]], source: str, field: str) -> 
     return texts
 
 
-def _parquet_titles(source: str, wanted: set[str]) -> dict[str, str]:
+def _parquet_titles(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str]:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -186,7 +202,7 @@ def _parquet_titles(source: str, wanted: set[str]) -> dict[str, str]:
         schema = pq.read_schema(source)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(f"is not a parquet file ({error})", source=source) from None
-    text = "title" if "title" in schema.names else "text"
+    text = order[0] if order[0] in schema.names else order[1]
     for name in ("doc_id", text):
         if name not in schema.names:
             raise InputError(f"has no {name!r} column (columns: {', '.join(schema.names)})", source=source, field=name)
