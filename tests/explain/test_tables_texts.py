@@ -119,5 +119,5 @@ def test_arrows_reading_of_clean_jsonl_is_the_line_readers(tmp_path, monkeypatch
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     wanted = ["d2", "d3", 1, "2"]
     fast = texts.read_doc_titles(path, wanted)
-    monkeypatch.setattr(texts, "_arrow_json_titles", lambda source, wanted: None)
+    monkeypatch.setattr(texts, "_arrow_json_titles", lambda source, wanted, order: None)
     assert fast == texts.read_doc_titles(path, wanted)
