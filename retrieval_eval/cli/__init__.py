@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 
 from .. import __version__
 from ..errors import ConfigError, RetrievalEvalError
+from .agree import add_agree_command, agree_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_catalog_commands(commands)
     add_explain_command(commands)
     add_pool_commands(commands)
+    add_agree_command(commands)
     return parser
 
 
@@ -54,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"check": check_command, "sweep": sweep_command, "fuse": fuse_command, "compile": compile_command}
     commands["explain"] = explain_command
     commands.update(pool=pool_command, qrels=qrels_command)
+    commands["agree"] = agree_command
     command = commands.get(args.command, evaluate_command)
     try:
         with _signals_raise():
