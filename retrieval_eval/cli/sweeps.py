@@ -12,6 +12,7 @@ from ..sweep.settings import STATISTICS
 from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, progress_bar, usage
 
 if TYPE_CHECKING:
+    from ..judging.ranking_agreement import RankingAgreement
     from ..sweep import SweepResult
 
 _SWEEP_EXAMPLES = """\
@@ -55,6 +56,9 @@ def add_sweep_command(commands: Any) -> None:
     ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
     ranking.add_argument("--report", metavar="REPORT.html",
                          help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
+    ranking.add_argument("--agreement-qrels", metavar="JUDGE_QRELS",
+                         help="with --report: rank the runs under these labels too (a judge's) and add the agreement of "
+                         "the two rankings (tau, tau_AP, RBO, swapped pairs, flipped significant differences)")
     ranking.add_argument("--format", choices=("table", "json"), default="table",
                          help="what to print on stdout: the leaderboard in 100 columns with the best against the "
                          "runner-up, or all of it as one JSON object")
@@ -70,28 +74,45 @@ def sweep_command(args: argparse.Namespace) -> int:
 
     if args.wide and args.format != "table":
         raise usage("--wide goes with --format table (the JSON holds every column)")
-    result = _fusion_sweep(args) if args.fuse or args.fusion_grid else _files_sweep(args)
+    if args.agreement_qrels is not None and not args.report:
+        raise usage("--agreement-qrels adds a section to the report: give --report REPORT.html too")
+    if args.agreement_qrels is not None and (args.fuse or args.fusion_grid):
+        raise usage("--agreement-qrels ranks run files; a fusion sweep's runs are made from its grid")
+    result, runs = (_fusion_sweep(args), {}) if args.fuse or args.fusion_grid else _files_sweep(args)
     if args.output:
         result.write(args.output)
     if args.report:
-        write_report(result, args.report)
+        write_report(result, args.report, agreement=_agreement(args, result, runs))
     from ..sweep.terminal import sweep_json, sweep_text
 
     emit(sweep_json(result) if args.format == "json" else sweep_text(result, wide=args.wide))
     return EXIT_OK
 
 
-def _files_sweep(args: argparse.Namespace) -> SweepResult:
-    """The sweep of run files, one configuration each, with the parameters of their names and sidecars."""
+def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, str]) -> RankingAgreement | None:
+    """The swept runs ranked under --agreement-qrels too (the sweep's qrels as the human ones), by its objective."""
+    if args.agreement_qrels is None:
+        return None
+    from ..judging.ranking_agreement import ranking_agreement
+
+    board = result.leaderboard
+    return ranking_agreement(args.qrels, args.agreement_qrels, runs, board.objective, alpha=board.alpha,
+                             options=EvaluationOptions(k=args.k, ties=args.ties))  # fmt: skip
+
+
+def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]:
+    """The sweep of run files, one configuration each, with the parameters of their names and sidecars,
+    and the run files by configuration name."""
     from ..sweep import runs_from_files, sweep
     from ..sweep.configurations import sidecar_candidates
 
     if args.top_k_in is not None or args.top_k_out is not None:
         raise usage("--top-k-in and --top-k-out cut the runs of a fusion sweep (--fuse or --fusion-grid)")
     sidecars = [str(path) for run in args.runs for path in sidecar_candidates(run)]  # read by runs_from_files: inputs too
-    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, *sidecars])
+    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, args.agreement_qrels, *args.runs, *sidecars])
     runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
-    return sweep(args.qrels, runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
+    result = sweep(args.qrels, runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
+    return result, runs
 
 
 def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:

@@ -14,14 +14,19 @@ import base64
 import html
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from ..io.atomic import atomic_write
 from ..sweep.analysis import SweepResult
 from . import plot_data, plots
+from .agreement import agreement_section
 from .comparisons import head_to_head, pairwise_grid
 from .legend import MARKS_LINE, facts, reading_guide
-from .tables import effects_grid, html_table, to_html
+from .tables import Grid, effects_grid, html_table, to_html
+
+if TYPE_CHECKING:
+    from ..judging.ranking_agreement import RankingAgreement
 
 _STYLE = """
 *, *::before, *::after { box-sizing: border-box; }
@@ -48,9 +53,13 @@ figcaption { font-size: 0.85em; color: #555; margin-top: 0.3em; }
 """
 
 
-def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots: bool = True) -> str:
+def html_report(
+    result: SweepResult, *, title: str = "Sweep report", with_plots: bool = True, agreement: RankingAgreement | None = None
+) -> str:
     """The report of ``result`` as one HTML document (see the module's docstring); without plots when
-    ``with_plots`` is False, and with a note instead of them when matplotlib is missing."""
+    ``with_plots`` is False, and with a note instead of them when matplotlib is missing. ``agreement``:
+    the runs ranked under a judge's labels too (:func:`~retrieval_eval.judging.ranking_agreement`), a
+    section of its own."""
     board = result.leaderboard
     parts = [
         f"<h1>{html.escape(title)}</h1>",
@@ -73,6 +82,8 @@ def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots:
             _scrolling(html_table(effects_grid(result), css_class="effects")),
             "</section>",
         ]
+    if agreement is not None:
+        parts += _agreement(agreement)
     if with_plots:
         parts += _figures(result)
     body = "\n".join(parts)
@@ -85,7 +96,8 @@ def html_report(result: SweepResult, *, title: str = "Sweep report", with_plots:
 
 def write_report(result: SweepResult, path: str | os.PathLike[str], **options: object) -> None:
     """Write :func:`html_report` to ``path``, atomically; an :class:`~retrieval_eval.errors.OutputError`
-    if ``path`` is (or holds) one of the sweep's sources."""
+    if ``path`` is (or holds) one of the sweep's sources. ``options``: those of :func:`html_report`
+    (``title``, ``with_plots``, ``agreement``)."""
     text = html_report(result, **options)
     atomic_write(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"), inputs=result.sources)
 
@@ -112,6 +124,25 @@ def _comparisons(result: SweepResult) -> list[str]:
             "</section>",
         ]
     return parts
+
+
+def _agreement(agreement: RankingAgreement) -> list[str]:
+    section = agreement_section(agreement)
+
+    def listed(text: str, grid: Grid | None, css_class: str) -> list[str]:
+        return [f"<p>{html.escape(text)}</p>", *([_scrolling(html_table(grid, css_class=css_class), tall=True)] if grid is not None else [])]
+
+    return [
+        '<section id="judge-agreement"><h2>Agreement with a judge</h2>',
+        f"<p>{html.escape(section.summary)}</p>",
+        '<div class="side-by-side">',
+        "<div><h3>Ranked by the human qrels</h3>", _scrolling(html_table(section.human, css_class="ranking-human")), "</div>",
+        "<div><h3>Ranked by the judge</h3>", _scrolling(html_table(section.judge, css_class="ranking-judge")), "</div>",
+        "</div>",
+        "<h3>Pairs that swap</h3>", *listed(section.swapped_text, section.swapped, "swapped"),
+        "<h3>Significant differences that flip</h3>", *listed(section.flips_text, section.flips, "flips"),
+        "</section>",
+    ]  # fmt: skip
 
 
 def _scrolling(table: str, *, tall: bool = False) -> str:
