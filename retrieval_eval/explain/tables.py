@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
+from ..io.label_sources import read_label_sources
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
@@ -50,8 +51,10 @@ class Explanation:
     ``<metric>_delta`` (B - A) per metric and ``outcome``; ``holes`` (unjudged documents in A's
     top N), ``missed`` (relevant documents A did not retrieve), and ``holes_b``/``missed_b`` with B.
     ``ranked``: ``query_id``, ``run`` ("a"/"b"), ``rank`` (1-based), ``doc_id``, ``score``,
-    ``label`` (NaN: a hole), ``title`` (None without document texts).
-    ``missed``: ``query_id``, ``run``, ``doc_id``, ``label``, ``title``.
+    ``label`` (NaN: a hole), ``title`` (None without document texts), and ``label_source`` when the qrels say
+    where their labels came from (``human`` or ``judge:<fingerprint>``: a ``source`` column, or the sidecar of a
+    judged TREC file, :mod:`retrieval_eval.io.label_sources`).
+    ``missed``: ``query_id``, ``run``, ``doc_id``, ``label``, ``title`` (and ``label_source``).
     ``changes``: ``query_id``, ``doc_id``, ``change``, ``rank_a``, ``rank_b`` (NaN where absent
     from that top N); empty with one run.
     """
@@ -173,6 +176,10 @@ def explain(
     titles = _titles(ranked["doc_id"], missed["doc_id"], docs)
     ranked["title"] = _lookup(ranked["doc_id"], titles)
     missed["title"] = _lookup(missed["doc_id"], titles)
+    sources = read_label_sources(qrels)
+    if sources is not None:
+        ranked["label_source"] = _label_sources(ranked, sources)
+        missed["label_source"] = _label_sources(missed, sources)
     return Explanation(
         queries, ranked, missed, changes, names,
         (runs[0].name, runs[1].name if len(runs) == 2 else None), top,
@@ -373,6 +380,16 @@ def _titles(ranked: pd.Series, missed: pd.Series, docs: Any) -> Mapping[Any, str
     from ..io.texts import read_doc_titles
 
     return read_doc_titles(docs, pd.concat([ranked, missed], ignore_index=True).unique())
+
+
+def _label_sources(rows: pd.DataFrame, sources: pa.Table) -> np.ndarray:
+    """Where each row's label came from (``human``, ``judge:<fingerprint>``; None for a hole)."""
+    keys = pa.table({"query_id": _as_text(rows["query_id"].to_numpy()), "doc_id": _as_text(rows["doc_id"].to_numpy()),
+                     "row": pa.array(np.arange(len(rows), dtype=np.int64))})
+    found = keys.join(sources, ["query_id", "doc_id"], join_type="left outer").sort_by("row")
+    source = np.asarray(found["source"].to_pylist(), dtype=object)
+    source[rows["label"].isna().to_numpy()] = None
+    return source
 
 
 def _lookup(ids: pd.Series, texts: Mapping[Any, str]) -> pd.Series:

@@ -12,6 +12,8 @@ import pandas as pd
 from .tables import Explanation
 
 _TITLE_WIDTH = 40
+#: After a label that a judge gave (the qrels name the source of each label), as in "2*".
+JUDGED_MARK = "*"
 
 
 def query_report(explanation: Explanation, query_id: Any) -> str:
@@ -40,7 +42,9 @@ def query_report(explanation: Explanation, query_id: Any) -> str:
     lines += _ranked_table(view.ranked, view.changes, explanation.top, paired) + [""]
     for key in ("a", "b") if paired else ("a",):
         missed = view.missed[view.missed["run"] == key]
-        listed = ", ".join(f"{doc} ({_label(label)})" for doc, label in zip(missed["doc_id"], missed["label"]))
+        sources = missed["label_source"] if "label_source" in missed else [None] * len(missed)
+        listed = ", ".join(f"{doc} ({_label(label, source)})"
+                           for doc, label, source in zip(missed["doc_id"], missed["label"], sources))
         lines.append(f"relevant, not retrieved by {key}: {listed or 'none'}")
     return "\n".join(lines)
 
@@ -96,14 +100,18 @@ def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired:
                     mark = "left" if key == "a" else "entered"
                 elif where != rank:
                     mark = f"-> {int(where)}" if key == "a" else f"<- {int(where)}"
-            cells[rank] = [str(row["doc_id"]), _label(row["label"]), _score(row["score"])] + ([_short(row["title"])] if titles else []) + ([mark] if paired else [])
+            cells[rank] = [str(row["doc_id"]), _label(row["label"], row.get("label_source")), _score(row["score"])] + ([_short(row["title"])] if titles else []) + ([mark] if paired else [])
         sides.append(cells)
     columns = ["doc_id", "label", "score"] + (["title"] if titles else []) + (["change"] if paired else [])
     header = ["rank"] + [f"{c} ({key})" if paired else c for key in ("a", "b")[: len(sides)] for c in columns]
     depth = max([max(cells, default=0) for cells in sides])
     blank = [""] * len(columns)
     rows = [[str(rank)] + [cell for cells in sides for cell in cells.get(rank, blank)] for rank in range(1, depth + 1)]
-    return _aligned(header, rows) if rows else ["(no documents retrieved)"]
+    if not rows:
+        return ["(no documents retrieved)"]
+    judges = sorted({source for source in ranked.get("label_source", pd.Series(dtype=object)).dropna() if _by_judge(source)})
+    legend = [f"{JUDGED_MARK} a label given by {', '.join(judges)}, not by people"] if judges else []
+    return _aligned(header, rows) + legend
 
 
 def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -121,9 +129,16 @@ def _score(value: float) -> str:
     return f"{value:.6g}"
 
 
-def _label(label: float) -> str:
-    """A label as its integer, "hole" when unjudged."""
-    return "hole" if math.isnan(label) else (str(int(label)) if float(label).is_integer() else f"{label:g}")
+def _label(label: float, source: Any = None) -> str:
+    """A label as its integer, "hole" when unjudged, marked with :data:`JUDGED_MARK` when a judge gave it."""
+    if math.isnan(label):
+        return "hole"
+    text = str(int(label)) if float(label).is_integer() else f"{label:g}"
+    return text + JUDGED_MARK if _by_judge(source) else text
+
+
+def _by_judge(source: Any) -> bool:
+    return isinstance(source, str) and source.startswith("judge:")
 
 
 def _short(text: Any) -> str:

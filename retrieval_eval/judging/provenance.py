@@ -4,7 +4,7 @@ A table of labelled judgments has the columns ``query_id``, ``doc_id``, ``releva
 Written as a table (``.tsv``, ``.csv``, ``.jsonl``, ``.json``, ``.parquet``) it keeps ``source``
 as a column; written as TREC qrels text, which has no column for it, the sources go to a sidecar
 file beside it, ``<output>.sources.tsv`` (a header ``query_id<TAB>doc_id<TAB>source`` and one line
-per label, in the qrels' order), which :func:`read_label_sources` finds again. A judge's
+per label, in the qrels' order); :mod:`retrieval_eval.io.label_sources` reads either. A judge's
 description (model, prompt, parameters) and the run's totals go to ``<output>.judge.json``.
 
 Merging: a (query, document) that people judged keeps their label, whatever a judge said
@@ -22,16 +22,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError
 from ..io import read_qrels_table, write_table
 from ..io.atomic import atomic_write
+from ..io.label_sources import SOURCES_SUFFIX, is_table_path, is_trec_path, read_sources_sidecar, source_column
 from ..pooling import write_qrels
 
 HUMAN = "human"
 JUDGE_PREFIX = "judge:"
 LABELLED_COLUMNS = ("query_id", "doc_id", "relevance", "source")
-_TABLE_EXTENSIONS = (".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson")
-SOURCES_SUFFIX = ".sources.tsv"
 JUDGE_SUFFIX = ".judge.json"
 
 
@@ -40,28 +38,20 @@ def judge_source(fingerprint: str) -> str:
     return f"{JUDGE_PREFIX}{fingerprint}"
 
 
-def is_table_path(path: str | os.PathLike[str]) -> bool:
-    return Path(os.fspath(path)).suffix.lower() in _TABLE_EXTENSIONS
-
-
 def human_labels(qrels: Any) -> pa.Table:
     """``qrels`` as labelled judgments: every label's source is ``"human"``, unless the input names its sources
     (a ``source`` column, or the sidecar of a TREC file this module wrote)."""
     table = read_qrels_table(qrels)
     ids = {name: _one_type(table[name]) for name in ("query_id", "doc_id")}
     relevance = table["relevance"].combine_chunks().cast(pa.int64())
-    if _is_trec_path(qrels):
-        sidecar = _read_sidecar(os.fspath(qrels) + SOURCES_SUFFIX)
+    if is_trec_path(qrels):
+        sidecar = read_sources_sidecar(os.fspath(qrels) + SOURCES_SUFFIX)
         source = _keyed_sources(ids, sidecar) if sidecar is not None else None
     else:
-        source = _source_column(qrels)
+        source = source_column(qrels)
     if source is None:
         source = pa.array([HUMAN] * table.num_rows, pa.string())
     return pa.table({**ids, "relevance": relevance, "source": pc.fill_null(source, HUMAN)})
-
-
-def _is_trec_path(qrels: Any) -> bool:
-    return isinstance(qrels, (str, os.PathLike)) and not is_table_path(qrels)
 
 
 def _keyed_sources(ids: Mapping[str, pa.Array], sources: pa.Table) -> pa.Array:
@@ -99,63 +89,6 @@ def write_labels(labels: pa.Table, path: str | os.PathLike[str], *, judge: Mappi
         written.append(target + SOURCES_SUFFIX)
         write_qrels(labels.select(["query_id", "doc_id", "relevance"]), target, inputs=inputs)
     return [*written, target]
-
-
-def read_label_sources(qrels: Any) -> pa.Table | None:
-    """The sources of the labels of qrels: a ``source`` column (of a table file, a DataFrame or an Arrow table),
-    or the sidecar beside a TREC file; None when none is named. ``query_id``, ``doc_id`` (as strings), ``source``."""
-    if _is_trec_path(qrels):
-        return _read_sidecar(os.fspath(qrels) + SOURCES_SUFFIX)
-    column = _source_column(qrels)
-    if column is None:
-        return None
-    table = read_qrels_table(qrels)
-    return pa.table({"query_id": table["query_id"].cast(pa.string()), "doc_id": table["doc_id"].cast(pa.string()),
-                     "source": column})
-
-
-def _source_column(qrels: Any) -> pa.Array | None:
-    """The ``source`` column of a table input, row for row as :func:`read_qrels_table` reads it."""
-    if isinstance(qrels, pa.Table):
-        return qrels["source"].combine_chunks().cast(pa.string()) if "source" in qrels.column_names else None
-    if isinstance(qrels, (str, os.PathLike)):
-        import pandas as pd
-
-        path = os.fspath(qrels)
-        suffix = Path(path).suffix.lower()
-        if suffix in (".parquet", ".pq"):
-            import pyarrow.parquet as pq
-
-            if "source" not in pq.read_schema(path).names:
-                return None
-            return pq.read_table(path, columns=["source"])["source"].combine_chunks().cast(pa.string())
-        if suffix in (".csv", ".tsv"):
-            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False)
-        else:
-            frame = pd.read_json(path, lines=suffix != ".json", dtype=False)
-        qrels = frame
-    columns = getattr(qrels, "columns", None)
-    if columns is None or "source" not in columns:
-        return None
-    return pa.array(qrels["source"].astype(object).where(qrels["source"].notna(), None).tolist(), pa.string())
-
-
-def _read_sidecar(sidecar: str) -> pa.Table | None:
-    if not os.path.exists(sidecar):
-        return None
-    import pyarrow.csv as pacsv
-
-    try:
-        table = pacsv.read_csv(sidecar, parse_options=pacsv.ParseOptions(delimiter="\t"),
-                               convert_options=pacsv.ConvertOptions(column_types={
-                                   "query_id": pa.string(), "doc_id": pa.string(), "source": pa.string()}))
-    except pa.ArrowInvalid as error:
-        raise InputError(f"not a sources file (query_id<TAB>doc_id<TAB>source): {error}", source=sidecar) from None
-    missing = {"query_id", "doc_id", "source"} - set(table.column_names)
-    if missing:
-        raise InputError(f"a sources file needs the columns query_id, doc_id, source; missing {sorted(missing)}",
-                         source=sidecar)
-    return table.select(["query_id", "doc_id", "source"])
 
 
 def _one_type(column: pa.ChunkedArray) -> pa.Array:

@@ -15,7 +15,8 @@ import retrieval_eval as rev
 from retrieval_eval.errors import InputError
 from retrieval_eval.judging.holes import judge_holes
 from retrieval_eval.judging.limits import Limits, RetryPolicy
-from retrieval_eval.judging.provenance import HUMAN, read_label_sources, write_labels
+from retrieval_eval.io.label_sources import read_label_sources
+from retrieval_eval.judging.provenance import HUMAN, write_labels
 from retrieval_eval.judging.settings import JudgeSettings
 from retrieval_eval.pooling import pool
 from tests.judging.server import Reply, ScriptedServer, chat_reply
@@ -166,3 +167,23 @@ def test_texts_are_read_from_the_files_explain_reads(tmp_path):
         assert all("text of d" in request.user_text for request in server.chat_requests())
     assert filled.judged.num_rows == len(pool(runs, 3, qrels=qrels))
     assert pa.types.is_string(filled.labels["query_id"].type)
+
+
+def test_explain_shows_which_labels_came_from_the_judge(tmp_path):
+    from retrieval_eval.explain import explain
+    from retrieval_eval.explain.terminal import query_report
+
+    qrels, runs, topics, docs = corpus(2, 10, 3)
+    with ScriptedServer(labelling) as server:
+        filled = judge_holes(qrels, runs, 4, topics=topics, docs=docs, settings=server_settings(server))
+    out = tmp_path / "judged.trec"
+    write_labels(filled.labels, out)
+    explanation = explain(out, runs["bm25"], metrics=["ndcg@5"], top=4)
+    ranked = explanation.ranked
+    judged = set(zip(filled.judged["query_id"].to_pylist(), filled.judged["doc_id"].to_pylist()))
+    by_judge = ranked["label_source"].str.startswith("judge:").fillna(False).to_numpy(dtype=bool)
+    assert by_judge.any()
+    assert [pair in judged for pair in zip(ranked["query_id"], ranked["doc_id"])] == list(by_judge)
+    report = query_report(explanation, ranked.loc[by_judge, "query_id"].iloc[0])
+    assert f"* a label given by judge:{filled.fingerprint}, not by people" in report
+    assert "label_source" not in explain(qrels, runs["bm25"], metrics=["ndcg@5"], top=4).ranked
