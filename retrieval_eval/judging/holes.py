@@ -89,6 +89,23 @@ def judge_holes(
         The endpoint, cache, limits, retries and budget (:class:`~.settings.JudgeSettings`).
     """
     judge = judge or relevance_judge(settings)
+    human, pooled, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options)
+    judgments = settings.run(judge, items, keys=keys)
+    return _filled(human, pooled, judgments)
+
+
+def pool_requests(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: int, *, topics: TextSource,
+                  docs: TextSource, judge: Judge, options: EvaluationOptions | None = None
+                  ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The request bodies :func:`judge_holes` would send (before the cache), and the items' keys."""
+    _, _, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options)
+    return [judge.body(item, key) for item, key in zip(items, keys)], keys
+
+
+def _pooled_items(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: int, topics: TextSource,
+                  docs: TextSource, options: EvaluationOptions | None
+                  ) -> tuple[pa.Table, pa.Table, list[dict[str, str]], list[str]]:
+    """The human labels, the pool, and per pooled (query, document) its texts and its key."""
     human = human_labels(qrels)
     pooled = pool_table(runs, depth, qrels=human.select(["query_id", "doc_id", "relevance"]), options=options)
     query_ids = [str(value) for value in pooled["query_id"].to_pylist()]
@@ -97,8 +114,7 @@ def judge_holes(
     doc_texts = _texts(docs, set(doc_ids), "docs", "document", reader="doc")
     items = [{"query": query_texts[q], "document": doc_texts[d]} for q, d in zip(query_ids, doc_ids)]
     keys = [f"query {q} doc {d}" for q, d in zip(query_ids, doc_ids)]
-    judgments = settings.run(judge, items, keys=keys)
-    return _filled(human, pooled, judgments)
+    return human, pooled, items, keys
 
 
 def _texts(source: TextSource, wanted: set[str], name: str, what: str, *, reader: str) -> dict[str, str]:

@@ -113,6 +113,12 @@ def default_script(content: Callable[[Request], str]) -> Callable[[Request], Rep
     return script
 
 
+class _Server(ThreadingHTTPServer):
+    # The default backlog of 5 drops the connections of 32 clients opening at once (each then waits a second
+    # for the kernel to retry it): a model server takes many more.
+    request_queue_size = 256
+
+
 class ScriptedServer:
     """The server, as a context manager: ``url`` is its base URL (``http://127.0.0.1:PORT``), ``requests`` what it received."""
 
@@ -159,7 +165,7 @@ class ScriptedServer:
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the http.server signature)
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
