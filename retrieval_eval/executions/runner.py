@@ -1,11 +1,15 @@
-"""Scoring an evaluation document offline: every deterministic evaluator of every item and turn.
+"""Scoring an evaluation document: every deterministic evaluator of every item and turn, and the judged ones with a judge.
 
 For each single-turn item and each turn of a thread, the evaluators are the document's
 ``default_evaluators`` extended by the item's own ``evaluators`` (an item's options win), or
 the item's alone with ``evaluators_mode: "replace"``. Each deterministic evaluator's result
 goes into ``scores`` under its key (:func:`~.evaluators.score_key`); an evaluator that fails
 (invalid options, no response to judge) gets the errored record and the rest are still
-scored. Evaluators that cannot run offline (LLM-judged or custom) are listed, with the
+scored. With a judge (``judge=``, a :class:`~retrieval_eval.judging.settings.JudgeSettings`),
+the judged evaluators (:data:`~.evaluators.JUDGED`) of every item are scored too, all
+requests of the document sent as one batch (:mod:`.judged.document`); an item whose judgment
+failed gets the errored record with the reason, never a score. Evaluators that cannot run
+(judged ones without a judge, custom ones) are listed, with the
 reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
 already has in the input is kept and counts towards the status. Then ``status`` (and
 ``error``) of each item and turn, and ``summary`` of each thread, follow the rollup rules
@@ -27,6 +31,12 @@ an execution log (JSON Lines or Parquet) whose records are matched to items by `
 (a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.log`; its ``response``
 is not read: an item's response is the document's). What came from the log is then written to
 the item's diagnostics, so the output document holds what was checked.
+
+RetrievalResult's expected items are matched by casefolded substring (the v1 contract) unless
+the document's ``schemaVersion`` is 1.6.0 or later and a judge is configured: then each is a
+claim that the judge must find supported by the candidate hits (:mod:`.judged.entailment`),
+and each such score object says ``"matcher": "entailment"``. A ``matcher=`` given by the
+caller is used whatever the version. :attr:`DocumentCheck.extract_matcher` says which it was.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -44,7 +54,7 @@ from ..io import write_json
 from .. import views
 from ._validation import path_argument
 from .document import DocumentLike, Unit, read_document, units
-from .evaluators import BUILT_IN, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
+from .evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
 from .tool_use import INVOKED_TOOLS
 from .log import iter_execution_records
 from .matching import SUBSTRING, ExtractMatcher
@@ -53,7 +63,13 @@ from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
 from .rollup import thread_summary, turn_status
 from .text_match import PARTIAL_MATCH_MODES
 
+if TYPE_CHECKING:
+    from ..judging.outcomes import Totals
+    from ..judging.settings import JudgeSettings
+
 NO_RESPONSE_CODES = frozenset({"agentRequestFailed", "turnSkipped"})
+#: The first schema version whose RetrievalResult expected items are claims for an entailment judge.
+ENTAILMENT_VERSION = (1, 6, 0)
 EXTENSION_KEY = "retrieval_eval"
 ExecutionSource = Mapping[str, ExecutionsLike] | str | os.PathLike[str]
 
@@ -68,12 +84,17 @@ class DocumentCheck:
     ``score`` and ``ran`` (False for a skipped evaluator, and for a score kept from the input).
     ``statuses`` maps each unit's path to its status. ``sources`` are the files the check read
     (the document and the execution log, when given as paths): :meth:`write` refuses them.
+    ``extract_matcher`` is how RetrievalResult's expected items were matched (``substring``,
+    ``entailment``, or ``custom`` for a caller's matcher); ``judge_totals`` are the counts,
+    tokens and cost of the judge's requests (None when nothing was sent to a judge).
     """
 
     document: dict[str, Any]
     outcomes: pd.DataFrame
     statuses: dict[str, str] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
+    extract_matcher: str = "substring"
+    judge_totals: Totals | None = None
 
     @property
     def verdict(self) -> str:
@@ -114,20 +135,23 @@ def check_document(
     document: DocumentLike,
     *,
     executions: ExecutionSource | None = None,
-    matcher: ExtractMatcher = SUBSTRING,
+    matcher: ExtractMatcher | None = None,
     partial_match_mode: str = "token_f1",
     custom_evaluators: Collection[str] = (),
+    judge: JudgeSettings | None = None,
 ) -> DocumentCheck:
-    """Score every deterministic evaluator of ``document`` (a path or the parsed JSON; never modified).
+    """Score every evaluator of ``document`` (a path or the parsed JSON; never modified) that can run.
 
     ``executions``: an execution log (a JSON Lines or Parquet path) or a mapping from item id to
     executions, for items whose executions (or, from a log, invoked tools) are not in the
     document. An id of the log that no item has, or an item with executions (or invoked tools)
     both in the document and in the log, is an error.
-    ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring);
+    ``matcher`` judges RetrievalResult's expected snippets (default: casefolded substring, or
+    the judge's entailment for a document of schema 1.6.0 or later when ``judge`` is given);
     ``partial_match_mode`` is PartialMatch's mode where its options name none;
     ``custom_evaluators`` names custom evaluators whose names are close to a built-in one's
-    (others need no declaring).
+    (others need no declaring); ``judge`` scores the judged evaluators (without it they are
+    skipped, with the reason).
 
     Raises
     ------
@@ -137,28 +161,73 @@ def check_document(
         The document, or the log, is not what is expected (see :func:`.read_document`), or an
         evaluator's name is close to a built-in one's (``items[0].evaluators.RetreivalQuery``).
     """
-    custom = _arguments(document, executions, matcher, partial_match_mode, custom_evaluators)
+    custom = _arguments(document, executions, matcher, partial_match_mode, custom_evaluators, judge)
     output = read_document(document)
     label = None if isinstance(document, Mapping) else os.fspath(document)
     logged = _Logged.of(executions)
     all_units = list(units(output))
     _check_names(output, all_units, custom, label)
     _check_ids(all_units, logged, executions)
-    settings = Settings(matcher=matcher, partial_match_mode=partial_match_mode)
+    entailment = matcher is None and judge is not None and _version(output["schemaVersion"]) >= ENTAILMENT_VERSION
+    matcher_name = "entailment" if entailment else "substring" if matcher is None or matcher is SUBSTRING else "custom"
+    settings = Settings(matcher=matcher or SUBSTRING, partial_match_mode=partial_match_mode, judge=judge)
     defaults = output.get("default_evaluators") or {}
+    judged, totals = _judge(all_units, defaults, logged, judge, entailment)
     rows: list[dict[str, Any]] = []
     statuses: dict[str, str] = {}
     for unit in all_units:
-        statuses[unit.path] = _score_unit(unit, defaults, logged, settings, rows)
+        statuses[unit.path] = _score_unit(unit, defaults, logged, settings, rows, judged)
     for item in output["items"]:
         if "turns" in item:
             item["summary"] = thread_summary([turn["status"] for turn in item["turns"]])
     sources = tuple(os.fspath(source) for source in (document, executions) if isinstance(source, (str, os.PathLike)))
-    return DocumentCheck(output, pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS)), statuses, sources)
+    outcomes = pd.DataFrame(rows, columns=list(OUTCOME_COLUMNS))
+    return DocumentCheck(output, outcomes, statuses, sources, matcher_name, totals)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _configured(record: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    own = record.get("evaluators") or {}
+    return dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
+
+
+def _no_response(record: Mapping[str, Any]) -> bool:
+    return (record.get("error") or {}).get("code") in NO_RESPONSE_CODES
+
+
+def _turn(unit: Unit, logged: _Logged) -> Turn:
+    record = unit.record
+    return Turn(record.get("response"), record.get("expected_response"), _telemetry(unit, logged),
+                _invoked_tools(unit, logged), record.get("prompt"), record.get("context"))
+
+
+def _judge(
+    all_units: list[Unit], defaults: Mapping[str, Any], logged: _Logged, judge: JudgeSettings | None, entailment: bool
+) -> tuple[dict[tuple[str, str], dict[str, Any]], Totals | None]:
+    """The score objects of the judged evaluators (and of RetrievalResult by entailment), by (unit, name), judged in one batch."""
+    if judge is None:
+        return {}, None
+    from .judged.base import Texts
+    from .judged.document import UnitToJudge, judge_document
+
+    wanted = set(JUDGED) | ({"RetrievalResult"} if entailment else set())
+    to_judge = []
+    for unit in all_units:
+        configured = {name: options for name, options in _configured(unit.record, defaults).items() if name in wanted}
+        if not configured or _no_response(unit.record):
+            continue
+        turn = _turn(unit, logged)
+        texts = Texts(turn.prompt, turn.response, turn.expected_response, turn.context, turn.telemetry)
+        to_judge.append(UnitToJudge(unit.path, configured, texts))
+    judged = judge_document(judge, to_judge, entailment=entailment)
+    return judged.scores, judged.totals
 
 
 def _arguments(
-    document: Any, executions: Any, matcher: Any, partial_match_mode: Any, custom_evaluators: Any
+    document: Any, executions: Any, matcher: Any, partial_match_mode: Any, custom_evaluators: Any, judge: Any
 ) -> frozenset[str]:
     """Check the arguments of :func:`check_document` (each error names its argument); the custom names."""
     sources = (Mapping, str, os.PathLike)
@@ -171,7 +240,12 @@ def _arguments(
     if isinstance(executions, Mapping) and not all(isinstance(key, str) for key in executions):
         key = next(key for key in executions if not isinstance(key, str))
         raise ConfigError(f"executions: the item ids are strings (extensions.id), got {key!r}")
-    if not callable(matcher):
+    if judge is not None:
+        from ..judging.settings import JudgeSettings
+
+        if not isinstance(judge, JudgeSettings):
+            raise ConfigError(f"judge must be JudgeSettings (or None: no judge), got {type(judge).__name__}")
+    if matcher is not None and not callable(matcher):
         raise ConfigError(f"matcher must be callable (snippet, candidates) -> Verdict, got {type(matcher).__name__}")
     if not isinstance(partial_match_mode, str) or partial_match_mode not in PARTIAL_MATCH_MODES:
         modes = ", ".join(PARTIAL_MATCH_MODES)
@@ -233,23 +307,30 @@ class _Logged:
 
 
 def _score_unit(
-    unit: Unit, defaults: Mapping[str, Any], logged: _Logged, settings: Settings, rows: list[dict[str, Any]]
+    unit: Unit,
+    defaults: Mapping[str, Any],
+    logged: _Logged,
+    settings: Settings,
+    rows: list[dict[str, Any]],
+    judged: Mapping[tuple[str, str], dict[str, Any]],
 ) -> str:
     record = unit.record
-    own = record.get("evaluators") or {}
-    configured = dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
+    configured = _configured(record, defaults)
     scores = dict(record.get("scores") or {})
-    no_response = (record.get("error") or {}).get("code") in NO_RESPONSE_CODES
-    turn = Turn(
-        record.get("response"), record.get("expected_response"), _telemetry(unit, logged), _invoked_tools(unit, logged)
-    )
+    no_response = _no_response(record)
+    turn = _turn(unit, logged)
     results: dict[str, str] = {}
     skipped = []
     for name, options in configured.items():
         key = score_key(name)
-        reason = f"the agent gave no response ({record['error']['code']})" if no_response else skip_reason(name)
+        if no_response:
+            reason = f"the agent gave no response ({record['error']['code']})"
+        else:
+            reason = None if (unit.path, name) in judged else skip_reason(name)
         ran = reason is None
-        if ran:
+        if ran and (unit.path, name) in judged:
+            scores[key] = judged[(unit.path, name)]
+        elif ran:
             scores[key] = run_evaluator(name, options, turn, settings)
         else:
             skipped.append({"evaluator": name, "reason": reason})
