@@ -83,6 +83,30 @@ def write_azure_jsonl(workload: Workload, path: Path) -> None:
             out.write(json.dumps(row) + "\n")
 
 
+_TOPICS = ("travel insurance claims", "vacation carry-over rules", "expense approval limits", "home office equipment",
+           "parental leave", "meal allowance abroad", "pension contributions", "security badge renewal")
+
+
+def write_texts(workload: Workload, runs: list[pd.DataFrame], topics_path: Path, docs_path: Path) -> None:
+    """Query texts (TSV ``query_id<TAB>text``) and document texts (JSONL ``doc_id``, ``title``, ``text``) of every
+    query and of every document judged or retrieved by ``runs``: made-up words, enough for a judge to read."""
+    queries = sorted(workload.qrels["query_id"].unique(), key=lambda q: int(str(q)[1:]))
+    topic_of = {query: _TOPICS[number % len(_TOPICS)] for number, query in enumerate(queries)}
+    with open(topics_path, "w", encoding="utf-8") as out:
+        out.write("query_id\ttext\n")
+        for query in queries:
+            out.write(f"{query}\twhat does the policy say about {topic_of[query]} ({query})\n")
+    pairs = pd.concat([workload.qrels[["query_id", "doc_id"]], *(run[["query_id", "doc_id"]] for run in runs)])
+    pairs = pairs.drop_duplicates("doc_id").sort_values("doc_id")
+    with open(docs_path, "w", encoding="utf-8") as out:
+        for query, doc in zip(pairs["query_id"], pairs["doc_id"]):
+            topic = topic_of[query]
+            record = {"doc_id": doc, "title": f"{topic.capitalize()} ({doc})",
+                      "text": f"Section {doc[-3:]} of the handbook on {topic}: who it applies to, the limits, and whom "
+                              f"to ask about {topic}."}
+            out.write(json.dumps(record) + "\n")
+
+
 def second_retriever(workload: Workload, *, seed: int = 1) -> pd.DataFrame:
     """A second run of the same queries, as a dense retriever beside a keyword one would give.
 
