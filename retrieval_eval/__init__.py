@@ -28,6 +28,10 @@ _EXPORTS = {
     "evaluate": ".metrics",
     "trec_eval": ".metrics",
     "fuse": ".fusion",
+    "JudgeSettings": ".judging",
+    "judge_holes": ".judging",
+    "label_agreement": ".judging",
+    "ranking_agreement": ".judging",
 }
 
 __all__ = sorted(
