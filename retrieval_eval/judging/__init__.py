@@ -35,6 +35,7 @@ _EXPORTS = {
     "azure_endpoint": ".endpoint",
     "endpoint_from_model_config": ".endpoint",
     "judge_holes": ".holes",
+    "judge_judged": ".holes",
     "kendall_tau_b": ".ranking_agreement",
     "label_agreement": ".agreement",
     "openai_endpoint": ".endpoint",

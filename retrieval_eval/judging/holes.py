@@ -11,24 +11,29 @@ Texts: ``topics`` and ``docs`` are what ``explain`` reads (:func:`~retrieval_eva
 :func:`~retrieval_eval.io.texts.read_doc_texts`: TREC topics, JSONL, TSV, parquet), or mappings
 ``{id: text}``. A pooled query or document without a text, or with an empty one, is an error
 naming it (and how many more) before any request is sent.
+
+To check a judge against people, :func:`judge_judged` has it label pairs that people judged already
+(all of them or a sample), for :func:`~retrieval_eval.judging.label_agreement`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..metrics.options import EvaluationOptions
 from ..pooling import pool_table
 from .judge import Judge
 from .outcomes import Judgments, Totals
 from .prompts import RELEVANCE, RELEVANCE_PARAMS, RELEVANCE_SCALE
-from .provenance import LABELLED_COLUMNS, human_labels, judge_source, merge_labels
+from .provenance import HUMAN, LABELLED_COLUMNS, human_labels, judge_source, merge_labels
 from .replies import LabelParser
 from .settings import JudgeSettings
 
@@ -94,6 +99,36 @@ def judge_holes(
     return _filled(human, pooled, judgments)
 
 
+def judge_judged(
+    qrels: Any,
+    *,
+    topics: TextSource,
+    docs: TextSource,
+    settings: JudgeSettings,
+    judge: Judge | None = None,
+    sample: int | None = None,
+    seed: int = 0,
+) -> FilledQrels:
+    """The judge's labels of pairs people already judged, to check it against them (:func:`~.agreement.label_agreement`).
+
+    Every judged (query, document) of ``qrels``, or ``sample`` of them drawn uniformly without replacement
+    with ``seed`` (in query, then document order). ``labels`` and ``judged`` hold the judge's labels only
+    (``source`` its fingerprint): the human ones are the qrels themselves.
+    """
+    judge = judge or relevance_judge(settings)
+    human = human_labels(qrels)
+    pairs = human.filter(pc.equal(human["source"], HUMAN)).select(["query_id", "doc_id"])
+    if sample is not None:
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+            raise ConfigError(f"sample must be a positive number of pairs, got {sample!r}")
+        chosen = np.sort(np.random.default_rng(seed).choice(pairs.num_rows, min(sample, pairs.num_rows), replace=False))
+        pairs = pairs.take(pa.array(chosen))
+    items, keys = _items(pairs, topics, docs)
+    judgments = settings.run(judge, items, keys=keys)
+    filled = _filled(human.slice(0, 0), pairs, judgments)
+    return replace(filled, labels=filled.judged)
+
+
 def pool_requests(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: int, *, topics: TextSource,
                   docs: TextSource, judge: Judge, options: EvaluationOptions | None = None
                   ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -108,13 +143,18 @@ def _pooled_items(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: in
     """The human labels, the pool, and per pooled (query, document) its texts and its key."""
     human = human_labels(qrels)
     pooled = pool_table(runs, depth, qrels=human.select(["query_id", "doc_id", "relevance"]), options=options)
-    query_ids = [str(value) for value in pooled["query_id"].to_pylist()]
-    doc_ids = [str(value) for value in pooled["doc_id"].to_pylist()]
+    items, keys = _items(pooled, topics, docs)
+    return human, pooled, items, keys
+
+
+def _items(pairs: pa.Table, topics: TextSource, docs: TextSource) -> tuple[list[dict[str, str]], list[str]]:
+    """Per (query, document) of ``pairs`` its texts (the judge's item) and its key."""
+    query_ids = [str(value) for value in pairs["query_id"].to_pylist()]
+    doc_ids = [str(value) for value in pairs["doc_id"].to_pylist()]
     query_texts = _texts(topics, set(query_ids), "topics", "query", reader="query")
     doc_texts = _texts(docs, set(doc_ids), "docs", "document", reader="doc")
     items = [{"query": query_texts[q], "document": doc_texts[d]} for q, d in zip(query_ids, doc_ids)]
-    keys = [f"query {q} doc {d}" for q, d in zip(query_ids, doc_ids)]
-    return human, pooled, items, keys
+    return items, [f"query {q} doc {d}" for q, d in zip(query_ids, doc_ids)]
 
 
 def _texts(source: TextSource, wanted: set[str], name: str, what: str, *, reader: str) -> dict[str, str]:

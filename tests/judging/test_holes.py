@@ -187,3 +187,23 @@ def test_explain_shows_which_labels_came_from_the_judge(tmp_path):
     report = query_report(explanation, ranked.loc[by_judge, "query_id"].iloc[0])
     assert f"* a label given by judge:{filled.fingerprint}, not by people" in report
     assert "label_source" not in explain(qrels, runs["bm25"], metrics=["ndcg@5"], top=4).ranked
+
+
+def test_judging_the_judged_pairs_gives_labels_to_compare_with_people():
+    from retrieval_eval.judging import judge_judged, label_agreement
+
+    qrels, runs, topics, docs = corpus(4, 12, 9)
+    with ScriptedServer(labelling) as server:
+        everything = judge_judged(qrels, topics=topics, docs=docs, settings=server_settings(server))
+        assert len(server.requests) == len(qrels)
+        sampled = judge_judged(qrels, topics=topics, docs=docs, settings=server_settings(server), sample=5, seed=3)
+    judged = everything.labels.to_pandas()
+    assert sorted(zip(judged["query_id"], judged["doc_id"])) == sorted(zip(qrels["query_id"], qrels["doc_id"]))
+    assert judged["relevance"].tolist() == [int(d[1:]) % 4 for d in judged["doc_id"]]
+    assert set(judged["source"]) == {f"judge:{everything.fingerprint}"}
+    assert sampled.labels.num_rows == 5 and set(zip(sampled.labels["query_id"].to_pylist(),
+                                                    sampled.labels["doc_id"].to_pylist())) <= set(zip(qrels["query_id"], qrels["doc_id"]))
+    agreement = label_agreement(qrels, judged[["query_id", "doc_id", "relevance"]], levels=[0, 1, 2, 3])
+    assert agreement.n_pairs == len(qrels)
+    expected = np.mean(qrels["relevance"].to_numpy() == np.array([int(d[1:]) % 4 for d in qrels["doc_id"]]))
+    assert agreement.observed_agreement == pytest.approx(expected)
