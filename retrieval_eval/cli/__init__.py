@@ -29,6 +29,7 @@ from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
+from .judge import add_judge_command, judge_command
 from .pool import add_pool_commands, pool_command, qrels_command
 from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
 
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_explain_command(commands)
     add_pool_commands(commands)
     add_agree_command(commands)
+    add_judge_command(commands)
     return parser
 
 
@@ -57,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["explain"] = explain_command
     commands.update(pool=pool_command, qrels=qrels_command)
     commands["agree"] = agree_command
+    commands["judge"] = judge_command
     command = commands.get(args.command, evaluate_command)
     try:
         with _signals_raise():
