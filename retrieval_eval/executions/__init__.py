@@ -9,6 +9,10 @@ and the offline scoring of evaluation documents.
 - :func:`check_document` scores an evaluation document (schemaVersion 1.x): Citations,
   ExactMatch, PartialMatch, RetrievalQuery and RetrievalResult, and Copilot Studio's
   KeywordMatch and ToolUse, with the status rollup.
+- With a judge (``judge=``), :func:`check_document` also scores the judged evaluators
+  (Relevance, Coherence, Groundedness, Similarity; Copilot Studio's GeneralQuality,
+  CompareMeaning, TextSimilarity, Custom), one batch per document (:mod:`.judged`).
+- :func:`score_tasks` judges a Foundry agent optimizer task dataset criterion by criterion.
 - :func:`check_log` runs RetrievalQuery, RetrievalResult, KeywordMatch and ToolUse over every
   record of an execution log, column-wise.
 """
@@ -51,6 +55,18 @@ _EXPORTS = {
     "DocumentCheck": ".runner",
     "check_document": ".runner",
     "PARTIAL_MATCH_MODES": "..policies",
+    "Relevance": ".judged.likert",
+    "Coherence": ".judged.likert",
+    "Groundedness": ".judged.likert",
+    "Similarity": ".judged.likert",
+    "GeneralQuality": ".judged.studio",
+    "CompareMeaning": ".judged.studio",
+    "TextSimilarity": ".judged.studio",
+    "Custom": ".judged.studio",
+    "Task": ".tasks",
+    "TaskResults": ".tasks",
+    "read_tasks": ".tasks",
+    "score_tasks": ".tasks",
     "ExactMatch": ".text_match",
     "PartialMatch": ".text_match",
 }

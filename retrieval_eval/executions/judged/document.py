@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import RetrievalEvalError
+from ...errors import ConfigError, RetrievalEvalError
 from ...judging.outcomes import Totals
 from ...judging.settings import JudgeSettings
 from ..checks import RetrievalResult
@@ -65,6 +65,9 @@ def judge_document(settings: JudgeSettings, units: Sequence[UnitToJudge], *, ent
                     continue
                 unit_asks, finish = planned
                 for ask in unit_asks:
+                    if ask.embed is not None and not (settings.endpoint is not None and settings.embedding_model):
+                        raise ConfigError(f"{name}: similarity by embeddings needs an endpoint and an embedding "
+                                          "model (--embedding-model, or embedding_model= of JudgeSettings)")
                     ask.body()  # a text the template cannot take fails here, for this item only
             except RetrievalEvalError as error:
                 scores[slot] = errored(f"{error} ({unit.path})")
