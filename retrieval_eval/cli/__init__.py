@@ -32,6 +32,7 @@ from .explain import add_explain_command, explain_command
 from .judge import add_judge_command, judge_command
 from .pool import add_pool_commands, pool_command, qrels_command
 from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
+from .tasks import add_tasks_command, tasks_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_pool_commands(commands)
     add_agree_command(commands)
     add_judge_command(commands)
+    add_tasks_command(commands)
     return parser
 
 
@@ -60,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.update(pool=pool_command, qrels=qrels_command)
     commands["agree"] = agree_command
     commands["judge"] = judge_command
+    commands["tasks"] = tasks_command
     command = commands.get(args.command, evaluate_command)
     try:
         with _signals_raise():

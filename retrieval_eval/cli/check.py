@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..policies import PARTIAL_MATCH_MODES
 from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, usage
+from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _CHECK_EXAMPLES = """\
 examples:
@@ -15,13 +17,21 @@ examples:
   retrieval-eval check data/eval_document.json --executions data/executions.jsonl
   retrieval-eval check --executions data/executions.jsonl --config data/checks.json -o results.jsonl
   retrieval-eval check document.json --custom-evaluator ToolUsage
+  retrieval-eval check document.json --base-url http://localhost:8000/v1 --model judge-model --cache judge_cache/
+  retrieval-eval check document.json --azure --model gpt-4o --embedding-model text-embedding-3-small -o scored.json
+
+judged evaluators (with --model): Relevance, Coherence, Groundedness, Similarity (1-5, pass at the
+threshold, default 3) and Copilot Studio's GeneralQuality, CompareMeaning, TextSimilarity (needs
+--embedding-model) and Custom; a document's requests are sent as one batch. From schemaVersion 1.6.0,
+RetrievalResult's expected items are claims judged against the retrieved evidence (entailment);
+without a judge they are matched as substrings. Token and cost totals go to stderr.
 
 exit codes:
   0  something was checked and every item passed
   1  an item did not pass: fail, partial (an evaluator errored) or error (the agent gave no response)
   2  bad usage or input, such as an evaluator name close to a built-in one (RetreivalQuery, exactmatch)
-  3  nothing was checked: no record, no evaluator, or only evaluators that are skipped offline
-     (LLM-judged, custom) on every item
+  3  nothing was checked: no record, no evaluator, or only evaluators that are skipped (judged ones
+     without --model, custom ones) on every item
 """
 
 
@@ -54,6 +64,7 @@ def add_check_command(commands: Any) -> None:
     check.add_argument("--custom-evaluator", action="append", default=[], metavar="NAME", dest="custom_evaluators",
                        help="a custom evaluator of the document whose name is close to a built-in one's (else refused "
                        "as a misspelling), repeatable")
+    add_judge_flags(check, required=False)
     check.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -62,14 +73,21 @@ def check_command(args: argparse.Namespace) -> int:
     from ..io import write_json
 
     check_outputs({"-o": args.output, "--summary-output": args.summary_output}, [args.document, args.executions, args.config])
+    judge = judge_settings(args)
     if args.document is not None:
         if args.config is not None:
             raise usage("--config goes with --executions alone; a document names its own evaluators")
         checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode,
-                                 custom_evaluators=args.custom_evaluators)
+                                 custom_evaluators=args.custom_evaluators, judge=judge)
+        if judge is not None:
+            print(f"RetrievalResult expected items matched by {checked.extract_matcher}", file=sys.stderr)
+        if checked.judge_totals is not None:
+            print("\n".join(totals_lines(checked.judge_totals)), file=sys.stderr)
     elif args.executions is not None and args.config is not None:
         if args.custom_evaluators:
             raise usage("--custom-evaluator goes with a document; a log is checked by built-in evaluators only")
+        if judge is not None:
+            raise usage("--model goes with a document; an execution log is checked by deterministic evaluators only")
         checked = check_log(args.executions, args.config)
     else:
         raise usage("give an evaluation document, or --executions LOG with --config CHECKS.json")
