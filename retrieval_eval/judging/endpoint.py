@@ -27,8 +27,9 @@ from urllib.parse import quote, urlsplit
 from ..errors import ConfigError
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
-#: The api-version the azure-ai-evaluation SDK 1.18.10 sends when its configuration gives none.
-AZURE_DEFAULT_API_VERSION = "2024-10-21"
+#: The api-version the azure-ai-evaluation SDK 1.18.10 sends when its configuration gives none (its
+#: evaluators' ``_DEFAULT_OPEN_API_VERSION``, seen in the requests it sends).
+AZURE_DEFAULT_API_VERSION = "2024-02-15-preview"
 _KINDS = ("openai", "azure")
 
 
@@ -78,8 +79,12 @@ class Endpoint:
         return headers
 
     def body_model(self) -> str | None:
-        """The ``model`` field of a request body: the model name (Azure takes the deployment from the path)."""
-        return self.model if self.kind == "openai" else None
+        """The ``model`` field of a request body: the model name, or Azure's deployment.
+
+        Azure routes by the deployment in the path and ignores the field; the openai client (and so
+        azure-ai-evaluation) sends it all the same, and so do we, so that requests are the same.
+        """
+        return self.model
 
     def describe(self) -> dict[str, Any]:
         """What identifies the endpoint's answers in a fingerprint: kind and model (never the key or the host)."""
