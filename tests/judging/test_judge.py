@@ -22,7 +22,7 @@ from retrieval_eval.judging.limits import Limits, RetryPolicy
 from retrieval_eval.judging.prompts import RELEVANCE, RELEVANCE_PARAMS
 from retrieval_eval.judging.replies import LabelParser
 from retrieval_eval.judging.transport import EndpointError
-from tests.judging.server import Reply, ScriptedServer, chat_reply
+from tests.judging.server import Reply, ScriptedServer, chat_reply, tokens
 
 NO_WAIT = RetryPolicy(max_retries=3, base_delay=0.0)
 
@@ -60,9 +60,11 @@ def test_each_item_one_request_in_order_with_the_servers_tokens():
         assert all(body["model"] == "judge-model" and body["temperature"] == 0.0 for body in usage)
         sent = {json.dumps(r.body, sort_keys=True) for r in server.requests}
         assert len(sent) == 30
-        prompt = sum(item.completion.usage.prompt for item in result.items)
-        assert result.totals.prompt_tokens == prompt and prompt > 0
-        assert result.totals.completion_tokens == sum(item.completion.usage.completion for item in result.items)
+        # The server's own counts (tests.judging.server.tokens) of what it received and what it answered.
+        served_prompt = sum(tokens(m["content"]) for request in server.requests for m in request.body["messages"])
+        served_completion = sum(tokens(json.dumps({"label": label})) for label in result.values)
+        assert result.totals.prompt_tokens == served_prompt > 0
+        assert result.totals.completion_tokens == served_completion
 
 
 def test_identical_requests_are_sent_once():
