@@ -214,3 +214,19 @@ def test_results_do_not_depend_on_batch_size_or_concurrency(n, concurrency, seed
         whole = judge.run(batch, limits=Limits(concurrency=concurrency), seed=seed)
         split = [judge.run(batch[i:i + 7], limits=Limits(concurrency=1)) for i in range(0, n, 7)]
         assert whole.values == [value for part in split for value in part.values] == expected_labels(judge, batch)
+
+
+def test_embeddings_are_read_in_order_and_cached(tmp_path):
+    from retrieval_eval.judging.backends import EmbeddingsBackend, embedding_body
+    from tests.judging.server import embedding
+
+    with ScriptedServer() as server:
+        backend = EmbeddingsBackend(openai_endpoint(base_url=server.url + "/v1", model="embedder"))
+        judge = Judge(backend, parse=lambda completion: completion.vectors)
+        texts = [["alpha", "beta"], ["gamma"]]
+        result = judge.run(bodies=[embedding_body(batch) for batch in texts], cache=tmp_path / "e.jsonl")
+        again = judge.run(bodies=[embedding_body(batch) for batch in texts], cache=tmp_path / "e.jsonl")
+        assert len(server.requests) == 2 and server.requests[0].path == "/v1/embeddings"
+    expected = [[tuple(embedding(text)) for text in batch] for batch in texts]
+    assert [list(value) for value in result.values] == expected == [list(value) for value in again.values]
+    assert again.totals.cache_hits == 2
