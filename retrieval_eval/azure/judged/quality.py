@@ -8,6 +8,8 @@ keywords, and returns the SDK's dict (see :mod:`.base`, :mod:`.reply`, :mod:`.in
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import prompts
 from .base import JudgedEvaluator
 from ..exceptions import EvaluationException
@@ -64,7 +66,8 @@ class SimilarityEvaluator(JudgedEvaluator):
     _TAGGED = False
     id = "azureai://built-in/evaluators/similarity"
 
-    def _turns(self, values):
+    def _turns(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        # The SDK's own check names the first missing input (and no class).
         if values.get("conversation") is None:
             for name in self._CALL_FIELDS:
                 if values.get(name) is None:
