@@ -79,7 +79,7 @@ def check_command(args: argparse.Namespace) -> int:
             raise usage("--config goes with --executions alone; a document names its own evaluators")
         checked = check_document(args.document, executions=args.executions, partial_match_mode=args.partial_match_mode,
                                  custom_evaluators=args.custom_evaluators, judge=judge)
-        if judge is not None:
+        if judge is not None and checked.outcomes["evaluator"].eq("RetrievalResult").any():
             print(f"RetrievalResult expected items matched by {checked.extract_matcher}", file=sys.stderr)
         if checked.judge_totals is not None:
             print("\n".join(totals_lines(checked.judge_totals)), file=sys.stderr)
