@@ -153,9 +153,10 @@ class _PageData:
             counts = queries["outcome"].value_counts()
             summary["outcomes"] = {word: int(counts.get(word, 0)) for word in ("win", "tie", "loss")}
         ranked = self._rows(explanation.ranked, position, "ranked", True, (
-            ("rank", "rank"), ("doc", "doc_id"), ("score", "number"), ("label", "number"), ("title", "title")))  # fmt: skip
+            ("rank", "rank"), ("doc", "doc_id"), ("score", "number"), ("label", "number"), ("title", "title"),
+            ("judged", "judged")))  # fmt: skip
         missed = self._rows(explanation.missed, position, "missed", True, (
-            ("doc", "doc_id"), ("label", "number"), ("title", "title")))  # fmt: skip
+            ("doc", "doc_id"), ("label", "number"), ("title", "title"), ("judged", "judged")))  # fmt: skip
         changes = self._rows(explanation.changes, position, "changes", False, (
             ("doc", "doc_id"), ("change", "change"), ("rank_a", "number"), ("rank_b", "number")))  # fmt: skip
         head = {"title": title, "runs": names, "top": int(explanation.top), "metrics": metrics, "higher": bool(higher),
@@ -200,6 +201,10 @@ class _PageData:
             elif kind == "title":  # left out where no row has one (no document texts were given)
                 if frame[source].notna().any():
                     parts.append(f'"{field}":{self.codes(frame[source])}')
+            elif kind == "judged":  # 1 where a judge gave the label; left out where the qrels name no sources
+                if "label_source" in frame.columns:
+                    by_judge = frame["label_source"].map(lambda value: isinstance(value, str) and value.startswith("judge:"))
+                    parts.append(f'"{field}":{_integers(by_judge.to_numpy(dtype=np.int64))}')
             else:
                 parts.append(f'"{field}":{self.codes(frame[source])}')
         return "{" + ",".join(parts) + "}"

@@ -303,6 +303,11 @@ explorerData().then((data) => {
   };
   const rankOf = (part, q, r, i) => (part.rank ? part.rank[i] : i - part.start[q * part.groups + r] + 1);
 
+  // A label's cell; a label a judge gave (part.judged, present when the qrels name their sources) is marked "*".
+  const labelCell = (part, i, shown) => (part.judged && part.judged[i]
+    ? el("td", {class: "label num judged", text: shown + "*", title: "given by a judge, not by people"})
+    : el("td", {class: "label num", text: shown}));
+
   function listTable(caption, headers, rows) {
     const t = el("table", {});
     t.append(el("caption", {text: caption}), el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", {text: h})))));
@@ -324,7 +329,7 @@ explorerData().then((data) => {
         const hole = R.label[i] === null;
         const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])})];
         if (R.title) cells.push(el("td", {class: "title", text: text(R.title[i])}));
-        cells.push(el("td", {class: "label num", text: hole ? "hole" : fmt(R.label[i])}), el("td", {class: "num", text: fmt(R.score[i])}));
+        cells.push(labelCell(R, i, hole ? "hole" : fmt(R.label[i])), el("td", {class: "num", text: fmt(R.score[i])}));
         return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
       });
       const list = listTable("ranked by " + name + " (top " + data.top + ")",
@@ -336,7 +341,7 @@ explorerData().then((data) => {
     const missedLists = el("div", {class: "lists"});
     data.runs.forEach((name, run) => {
       const rows = rowsOf(M, q, run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])})].concat(
-        M.title ? [el("td", {class: "title", text: text(M.title[i])})] : [], [el("td", {class: "label num", text: fmt(M.label[i])})]), ""]);
+        M.title ? [el("td", {class: "title", text: text(M.title[i])})] : [], [labelCell(M, i, fmt(M.label[i]))]), ""]);
       const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")",
                              ["doc"].concat(M.title ? ["title"] : [], ["label"]), rows);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("missed");

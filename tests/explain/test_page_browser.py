@@ -336,3 +336,32 @@ def test_a_10000_query_page_becomes_interactive_within_10_seconds(browser, tmp_p
     assert re.fullmatch(r"rows 51–100 of 10000, page 2 of 200", page.evaluate("document.getElementById('count').textContent"))
     browser.drain(0.2)
     assert page.errors == []
+
+
+def test_labels_a_judge_gave_are_marked(browser, tmp_path):
+    """A judged qrels file (its sources in the sidecar): the detail marks exactly the judge's labels with '*'."""
+    from retrieval_eval.judging.provenance import judge_source, write_labels
+    import pyarrow as pa
+
+    qrels = pd.read_csv(DATA / "qrels.trec", sep=" ", header=None, names=["query_id", "it", "doc_id", "relevance"],
+                        dtype={"query_id": str, "doc_id": str})
+    run = pd.read_csv(DATA / "run.trec", sep=" ", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
+                      dtype={"query_id": str, "doc_id": str})
+    q0 = run[run["query_id"] == "q0"]
+    unjudged = q0[~q0["doc_id"].isin(qrels["doc_id"])]["doc_id"].head(3).tolist()
+    labels = pa.table({
+        "query_id": qrels["query_id"].tolist() + ["q0"] * len(unjudged),
+        "doc_id": qrels["doc_id"].tolist() + unjudged,
+        "relevance": pa.array(qrels["relevance"].tolist() + [2] * len(unjudged), pa.int64()),
+        "source": ["human"] * len(qrels) + [judge_source("feedc0ffee123456")] * len(unjudged),
+    })
+    write_labels(labels, tmp_path / "judged.trec")
+    explanation = explain(tmp_path / "judged.trec", DATA / "run.trec", None, ["ndcg@10"], top=10)
+    write_explorer(explanation, tmp_path / "page.html")
+    page = _open(browser, tmp_path / "page.html")
+    _click(page, "#queries tbody tr")
+    marked = page.evaluate("Array.from(document.querySelectorAll('.ranked td.judged')).map((td) => "
+                           "td.parentNode.children[1].textContent)")
+    shown = set(explanation.query("q0").ranked["doc_id"])
+    assert sorted(marked) == sorted(doc for doc in unjudged if doc in shown) and marked
+    assert page.errors == []
