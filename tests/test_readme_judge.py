@@ -23,7 +23,7 @@ from tests.judging.server import ScriptedServer, default_script
 
 REPO = Path(__file__).resolve().parents[1]
 MARKER = "<!-- judge-examples"
-_URL = re.compile(r"https?://[^\s/]+")
+_URL = re.compile(r"https?://[^\s/\"]+")
 
 
 def section() -> str:
@@ -53,9 +53,21 @@ def commands() -> list[tuple[dict[str, str], list[str]]]:
     return found
 
 
+#: What the scripted judge says to every judged evaluator: one JSON object with the fields each of them reads.
+UNIVERSAL = {"score": 4, "reason": "It answers the question.", "supported": True, "evidence": [1], "relevance": True,
+             "groundedness": True, "completeness": True, "abstention": True}
+
+
 def answer(request) -> str:
-    """A JSON object for the relevance prompt."""
-    return json.dumps({"label": len(request.user_text) % 4})
+    """The JSON object each prompt of the section asks for."""
+    text = request.user_text
+    if '{"label": <0, 1, 2 or 3>}' in text:
+        return json.dumps({"label": len(text) % 4})
+    if "from 0 to 100" in text:
+        return json.dumps({**UNIVERSAL, "score": 80})
+    if "1 if the criterion is met" in text:
+        return json.dumps({**UNIVERSAL, "score": 1})
+    return json.dumps(UNIVERSAL)
 
 
 @pytest.fixture()
@@ -70,6 +82,7 @@ def test_the_section_has_examples_for_each_kind_of_endpoint():
     assert any("localhost:8000" in argv for argv in argvs) and any("localhost:11434" in argv for argv in argvs)
     assert any("--base-url" not in argv and "--azure" not in argv for argv in argvs if argv.startswith("judge"))
     assert any(argv.startswith("agree") for argv in argvs)
+    assert any(argv.startswith("check") for argv in argvs) and any(argv.startswith("tasks") for argv in argvs)
 
 
 def test_every_command_runs_against_the_local_server(folder, monkeypatch, capsys):
@@ -88,7 +101,9 @@ def test_every_command_runs_against_the_local_server(folder, monkeypatch, capsys
                 before = len(server.requests)
                 status = main(argv)
             captured = capsys.readouterr()
-            assert status == (1 if "--budget" in argv else 0), (argv, captured.out, captured.err)
+            # The budget stops the judging before its end, and the sample document has an item that fails.
+            expected = 1 if "--budget" in argv or argv[0] == "check" else 0
+            assert status == expected, (argv, captured.out, captured.err)
             if "--azure" in argv:
                 sent = server.requests[before:]
                 assert {request.path for request in sent} == {"/openai/deployments/my-gpt-4o-deployment/chat/completions"}
