@@ -79,10 +79,11 @@ class Completion:
                    tuple(tuple(float(x) for x in vector) for vector in vectors) if vectors is not None else None)
 
 
-class ChatBackend:
-    """The chat-completions protocol at ``endpoint``; ``timeout`` in seconds per request."""
+class _HttpBackend:
+    """What the two protocols share: the endpoint's URL for ``operation``, its headers, the model in the body."""
 
-    operation = "chat/completions"
+    operation = ""
+    kind = ""
 
     def __init__(self, endpoint: Endpoint, *, timeout: float = 60.0) -> None:
         self.endpoint = endpoint
@@ -91,12 +92,21 @@ class ChatBackend:
         self._url = endpoint.url(self.operation)
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": "chat", **self.endpoint.describe()}
+        return {"backend": self.kind, **self.endpoint.describe()}
+
+    def _post(self, body: dict[str, Any]) -> Any:
+        model = self.endpoint.body_model()
+        return self.transport.post(self._url, {"model": model, **body} if model else body, self._headers)
+
+
+class ChatBackend(_HttpBackend):
+    """The chat-completions protocol at ``endpoint``; ``timeout`` in seconds per request."""
+
+    operation = "chat/completions"
+    kind = "chat"
 
     def send(self, body: dict[str, Any]) -> Completion:
-        model = self.endpoint.body_model()
-        reply = self.transport.post(self._url, {"model": model, **body} if model else body, self._headers)
-        return read_chat_reply(reply)
+        return read_chat_reply(self._post(body))
 
 
 def read_chat_reply(reply: Any) -> Completion:
@@ -113,23 +123,14 @@ def read_chat_reply(reply: Any) -> Completion:
     )
 
 
-class EmbeddingsBackend:
+class EmbeddingsBackend(_HttpBackend):
     """The embeddings protocol at ``endpoint``: ``{"input": [texts]}`` -> one vector per text, in order."""
 
     operation = "embeddings"
-
-    def __init__(self, endpoint: Endpoint, *, timeout: float = 60.0) -> None:
-        self.endpoint = endpoint
-        self.transport = Transport(timeout)
-        self._headers = endpoint.headers()
-        self._url = endpoint.url(self.operation)
-
-    def describe(self) -> dict[str, Any]:
-        return {"backend": "embeddings", **self.endpoint.describe()}
+    kind = "embeddings"
 
     def send(self, body: dict[str, Any]) -> Completion:
-        model = self.endpoint.body_model()
-        reply = self.transport.post(self._url, {"model": model, **body} if model else body, self._headers)
+        reply = self._post(body)
         data = reply.get("data") if isinstance(reply, dict) else None
         expected = len(body.get("input", []))
         if not isinstance(data, list) or len(data) != expected:
