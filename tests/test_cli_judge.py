@@ -61,7 +61,9 @@ def test_judge_fills_every_hole_of_the_sample_and_a_cached_run_sends_nothing(tmp
 
 def test_items_left_unjudged_are_listed_and_exit_1(tmp_path, capsys):
     def script(request):
-        return Reply(500, {"error": {"message": "down"}}) if label_from_text(request) == 0 else labelling(request)
+        # Retry-After: 0 stands for the backoff's wait, which --max-retries cannot shorten from the command line.
+        failing = Reply(500, {"error": {"message": "down"}}, {"Retry-After": "0"})
+        return failing if label_from_text(request) == 0 else labelling(request)
 
     with ScriptedServer(script) as server:
         status = main(judge_args(server, "-o", str(tmp_path / "j.tsv"), "--errors", str(tmp_path / "errors.tsv")))
