@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .common import usage
@@ -29,34 +30,24 @@ _NEEDS_MODEL = ("embedding_model", "cache", "cache_mode", "concurrency", "reques
                 "max_retries", "timeout", "budget", "prices")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _checked(parse: Callable[[str], Any], accept: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``parse(text)``, refused with "expected <what>" unless ``accept`` holds."""
+
+    def convert(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return convert
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
+_positive_int = _checked(int, lambda value: value >= 1, "a positive integer")
+_count = _checked(int, lambda value: value >= 0, "an integer >= 0")
+_positive = _checked(float, lambda value: value > 0 and value != float("inf"), "a positive number")
 
 
 def add_judge_flags(parser: argparse.ArgumentParser, required: bool) -> None:
