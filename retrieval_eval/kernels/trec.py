@@ -35,6 +35,7 @@ under ``-J``); its num_ret and unjudged@k are then 0, as trec_eval resets them.
 
 Every measure is 0 where its denominator is 0, as in trec_eval. The floating-point operations
 follow trec_eval's order, so values agree to the last bit with ``log2`` from the C library.
+Without numba the same values come from whole-array numpy over all queries (:mod:`.trec_numpy`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
 from .trec_arith import NEGATIVE_NAN, lround
+from .trec_numpy import numpy_trec_measures
 
 # Columns of the measures without a cutoff.
 NDCG = 0
@@ -269,7 +271,7 @@ def _query_measures(
         scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
 
 
-@parallel_jit(example=_example)
+@parallel_jit(example=_example, python=numpy_trec_measures)
 def trec_measures(
     run_query: np.ndarray,
     found_offsets: np.ndarray,
