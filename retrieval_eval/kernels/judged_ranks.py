@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit, parallel_jit, prange
+from .judged_ranks_numpy import numpy_rank_judged_documents
 from .judgments import resolve_duplicates
 from .ranking import join_example, judgment_positions
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, compare_ids
@@ -133,7 +134,7 @@ def _rank_judged_query(
     n_found[q] = j
 
 
-@parallel_jit(example=join_example)
+@parallel_jit(example=join_example, python=numpy_rank_judged_documents)
 def rank_judged_documents(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
