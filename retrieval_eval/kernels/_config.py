@@ -64,14 +64,17 @@ _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
 SERIAL_BELOW = 2_000_000
 # The python builds' work (rows, summed over calls) up to which they run instead of the compiled
 # ones: where they cross through one evaluate() of a TREC run file in a fresh process
-# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; TREC measures / default
-# metrics). An evaluation's work is about 4 per run row.
-#   25 x 15 rows:    3k work, python 0.06 / 0.02 s, compiled (import numba + cached load) 0.55 / 0.68 s
-#   43 x 100:       20k work, python 0.09 / 0.05 s, compiled 0.51 / 0.66 s
-#   43 x 1000:     175k work, python 0.63 / 0.54 s, compiled 0.73 / 0.78 s
-#   1000 x 100:    459k work, python 2.18 / 1.86 s, compiled 1.00 / 0.90 s
-# Python costs 3-4 us per unit, compiled 0.5-1 s once: they cross near 200k.
-PYTHON_UP_TO = 200_000
+# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; seconds with the python builds
+# against the compiled ones (import numba + cached load), TREC measures / the default metrics). An
+# evaluation's work is about 4 per run row. Since the ranking join and the TREC walk have numpy builds:
+#   43 x 100:       20k work, python 0.18 / 0.20 s, compiled 0.65 / 0.65 s
+#   43 x 1000:     175k work, python 0.30 / 0.45 s, compiled 0.78 / 0.91 s
+#   1000 x 100:    459k work, python 0.40 / 0.62 s, compiled 0.83 / 0.89 s
+#   3000 x 100:   1.38M work, python 0.84 / 2.15 s, compiled 1.02 / 0.93 s
+#   10000 x 100:  4.6M work,  python 1.91 / 4.45 s, compiled 1.15 / 0.81 s
+# The default metrics (their join, rank_and_label, has no numpy build yet) cross between 459k and 1.38M,
+# the TREC measures past 1.38M: the lower bound of the two.
+PYTHON_UP_TO = 500_000
 # What a first compile takes: the serial builds one evaluation needs take about 5 s of CPU, their
 # parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
 _COMPILE_SECONDS = 10
