@@ -147,7 +147,7 @@ def distinct_documents(query: np.ndarray, codes: np.ndarray, n_codes: int) -> tu
     return by_code, block_starts, np.minimum.reduceat(by_code, block_starts)
 
 
-def numpy_rank_judged_documents(
+def rank_distinct_documents(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
     run_keys: np.ndarray,
@@ -166,20 +166,24 @@ def numpy_rank_judged_documents(
     qrels_offsets: np.ndarray,
     qrels_data: np.ndarray,
     is_string: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`~retrieval_eval.kernels.judged_ranks.rank_judged_documents` (same arguments, same outputs)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every run query's distinct documents in rank order, with their judgments (the join kernels' arguments).
+
+    Returns ``(n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots)``: per
+    query as the join kernels return them, then for every distinct document, by query and in rank
+    order, its query, its code of (query, score), its code of the tie key's group (equal codes of
+    both: documents neither ranks above the other) and its slot in the judgment index (or -1).
+    Equal ``tie_keys`` (``TIES_ASCENDING_KEY``) are one group: any dtype whose order is the tie order.
+    """
     n_queries = run_group_offsets.shape[0] - 1
-    total = run_order.shape[0]
-    ranks = np.zeros(total, dtype=np.int64)
-    labels = np.zeros(total, dtype=judged_labels.dtype)
-    n_found = np.zeros(n_queries, dtype=np.int64)
     n_ranked = np.zeros(n_queries, dtype=np.int64)
     duplicate_rows = np.full(n_queries, -1, dtype=np.int64)
     # Position i of the run's rows in query order (input order within a query), and its query.
     positions = np.arange(run_group_offsets[0], run_group_offsets[-1])
     n = positions.shape[0]
     if n == 0:
-        return ranks, labels, n_found, n_ranked, duplicate_rows
+        none = np.empty(0, dtype=np.int64)
+        return n_ranked, duplicate_rows, none, none, none, none
     query = np.repeat(np.arange(n_queries), np.diff(run_group_offsets))
     rows = run_order[positions]
     # The index's slots past each group's count are padding.
@@ -243,16 +247,6 @@ def numpy_rank_judged_documents(
         tie = tie_group = first_index
     ranking = np.argsort(primary * n + tie)
     ranked_query = doc_query[ranking]
-    # A document's rank counts the documents above it and those it does not precede (equal tie keys), as
-    # the kernel's binary search does: the end of its group of equal (query, score, tie), less the query's start.
-    ranked_primary, ranked_group = primary[ranking], tie_group[ranking]
-    group_ends = np.ones(m, dtype=np.bool_)
-    group_ends[:-1] = (ranked_primary[1:] != ranked_primary[:-1]) | (ranked_group[1:] != ranked_group[:-1])
-    ends = np.flatnonzero(group_ends)
-    last_of_group = ends[np.cumsum(np.append(True, group_ends[:-1])) - 1]
-    query_starts = np.cumsum(n_ranked) - n_ranked
-    rank = last_of_group - query_starts[ranked_query]
-
     groups = judged_group_of_query[ranked_query]
     targets = np.where(groups >= 0, groups * n_codes + run_codes[first_index[ranking]], -1)
     judged_targets = judged_group * n_codes + codes[n:]
@@ -260,6 +254,51 @@ def numpy_rank_judged_documents(
         doc_rows[ranking], targets, judged_targets, judged_slots, judged_rows, run_offsets, run_data,
         qrels_offsets, qrels_data, is_string,
     )
+    return n_ranked, duplicate_rows, ranked_query, primary[ranking], tie_group[ranking], slots
+
+
+def numpy_rank_judged_documents(
+    run_group_offsets: np.ndarray,
+    run_order: np.ndarray,
+    run_keys: np.ndarray,
+    run_offsets: np.ndarray,
+    run_data: np.ndarray,
+    scores: np.ndarray,
+    duplicate_policy: int,
+    tie_order: int,
+    tie_keys: np.ndarray,
+    judged_group_of_query: np.ndarray,
+    judged_group_offsets: np.ndarray,
+    judged_rows: np.ndarray,
+    judged_keys: np.ndarray,
+    judged_labels: np.ndarray,
+    n_judged: np.ndarray,
+    qrels_offsets: np.ndarray,
+    qrels_data: np.ndarray,
+    is_string: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~retrieval_eval.kernels.judged_ranks.rank_judged_documents` (same arguments, same outputs)."""
+    n_queries = run_group_offsets.shape[0] - 1
+    total = run_order.shape[0]
+    ranks = np.zeros(total, dtype=np.int64)
+    labels = np.zeros(total, dtype=judged_labels.dtype)
+    n_found = np.zeros(n_queries, dtype=np.int64)
+    n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots = rank_distinct_documents(
+        run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, duplicate_policy, tie_order, tie_keys,
+        judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels, n_judged,
+        qrels_offsets, qrels_data, is_string,
+    )
+    m = ranked_query.shape[0]
+    if m == 0:
+        return ranks, labels, n_found, n_ranked, duplicate_rows
+    # A document's rank counts the documents above it and those it does not precede (equal tie keys), as
+    # the kernel's binary search does: the end of its group of equal (query, score, tie), less the query's start.
+    group_ends = np.ones(m, dtype=np.bool_)
+    group_ends[:-1] = (ranked_primary[1:] != ranked_primary[:-1]) | (ranked_group[1:] != ranked_group[:-1])
+    ends = np.flatnonzero(group_ends)
+    last_of_group = ends[np.cumsum(np.append(True, group_ends[:-1])) - 1]
+    query_starts = np.cumsum(n_ranked) - n_ranked
+    rank = last_of_group - query_starts[ranked_query]
     found = np.flatnonzero(slots >= 0)
     found_query = ranked_query[found]
     n_found[:] = np.bincount(found_query, minlength=n_queries)

@@ -7,6 +7,7 @@ import numpy as np
 from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
 from .judgments import KEEP_LAST, resolve_duplicates
+from .ranking_numpy import numpy_rank_and_label
 from .sorting import stable_order
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, order_ties_by_id_descending, order_ties_by_key
 
@@ -87,7 +88,7 @@ def join_example() -> tuple:
     )
 
 
-@parallel_jit(example=join_example)
+@parallel_jit(example=join_example, python=numpy_rank_and_label)
 def rank_and_label(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
