@@ -66,14 +66,15 @@ SERIAL_BELOW = 2_000_000
 # ones: where they cross through one evaluate() of a TREC run file in a fresh process
 # (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; seconds with the python builds
 # against the compiled ones (import numba + cached load), TREC measures / the default metrics). An
-# evaluation's work is about 4 per run row. Since the ranking join and the TREC walk have numpy builds:
-#   43 x 100:       20k work, python 0.18 / 0.20 s, compiled 0.65 / 0.65 s
-#   43 x 1000:     175k work, python 0.30 / 0.45 s, compiled 0.78 / 0.91 s
-#   1000 x 100:    459k work, python 0.40 / 0.62 s, compiled 0.83 / 0.89 s
-#   3000 x 100:   1.38M work, python 0.84 / 2.15 s, compiled 1.02 / 0.93 s
-#   10000 x 100:  4.6M work,  python 1.91 / 4.45 s, compiled 1.15 / 0.81 s
-# The default metrics (their join, rank_and_label, has no numpy build yet) cross between 459k and 1.38M,
-# the TREC measures past 1.38M: the lower bound of the two.
+# evaluation's work is about 4 per run row. With the numpy builds of the joins (rank_judged_documents,
+# rank_and_label) and of the TREC walk:
+#   25 x 15:         3k work, python 0.16 / 0.15 s, compiled 0.58 / 0.56 s
+#   43 x 100:       20k work, python 0.16 / 0.17 s, compiled 0.53 / 0.62 s
+#   43 x 1000:     175k work, python 0.18 / 0.18 s, compiled 0.57 / 0.52 s
+#   1000 x 100:    459k work, python 0.24 / 0.31 s, compiled 0.55 / 0.57 s
+# and before rank_and_label's numpy build, 3000 x 100 (1.38M work) took 0.84 / 2.15 s as python against
+# 1.02 / 0.93 s compiled, 10000 x 100 (4.6M) 1.91 / 4.45 against 1.15 / 0.81 s. The crossover now lies
+# past 459k for both; 500k stays until it is measured above that.
 PYTHON_UP_TO = 500_000
 # What a first compile takes: the serial builds one evaluation needs take about 5 s of CPU, their
 # parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
