@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from .segments import count, count_so_far, divide_where, gather, running, segments, two_to
 from .trec_arith import LONG_MIN, NEGATIVE_NAN
 
 _C_LOG = np.frompyfunc(math.log, 1, 1)
@@ -53,10 +54,10 @@ def numpy_trec_measures(
     n_queries = run_query.shape[0]
     n_cut = cutoffs.shape[0]
     in_run = run_query >= 0
-    n = np.where(in_run, np.minimum(_gather(n_ranked, run_query, 0), max_docs), stand_in).astype(np.int64)
+    n = np.where(in_run, np.minimum(gather(n_ranked, run_query, 0), max_docs), stand_in).astype(np.int64)
 
     # The judged documents each query's walk visits: those ranked above n, a prefix of its ranks.
-    q_of, t_of, starts = _segments(_gather(found_offsets, run_query, 0), _gather(n_found, run_query, 0))
+    q_of, t_of, starts = segments(gather(found_offsets, run_query, 0), gather(n_found, run_query, 0))
     index = starts + t_of
     kept = found_ranks[index] < n[q_of]
     q_of, t_of, ranks, labels = q_of[kept], t_of[kept], found_ranks[index[kept]], found_labels[index[kept]]
@@ -67,18 +68,18 @@ def numpy_trec_measures(
     nonrelevant = ~unjudged & ~relevant
 
     # The query's judgments: R relevant, N judged non-relevant, and the positive labels before the first other one.
-    g_of, j_of, g_starts = _segments(_gather(ideal_offsets, qrels_query, 0), _gather(n_ideal, qrels_query, 0))
+    g_of, j_of, g_starts = segments(gather(ideal_offsets, qrels_query, 0), gather(n_ideal, qrels_query, 0))
     judgments = ideal_labels[g_starts + j_of]
-    num_rel = _count(g_of, judgments >= rel, n_queries)
-    num_nonrel = _count(g_of, (judgments >= 0) & (judgments < rel), n_queries)
-    ideal_kept = _count_so_far(judgments <= 0, j_of) == 0
+    num_rel = count(g_of, judgments >= rel, n_queries)
+    num_nonrel = count(g_of, (judgments >= 0) & (judgments < rel), n_queries)
+    ideal_kept = count_so_far(judgments <= 0, j_of) == 0
     g_of, j_of, judgments = g_of[ideal_kept], j_of[ideal_kept], judgments[ideal_kept]
-    n_positive = _count(g_of, np.ones(g_of.shape[0], dtype=np.bool_), n_queries)
+    n_positive = count(g_of, np.ones(g_of.shape[0], dtype=np.bool_), n_queries)
 
     # Counts before (column t) and after (column t + 1) the t-th visited document.
-    rel_so_far = _running(q_of, t_of, relevant.astype(np.int64), n_queries, width)
-    nonrel_so_far = _running(q_of, t_of, nonrelevant.astype(np.int64), n_queries, width)
-    unjudged_so_far = _running(q_of, t_of, unjudged.astype(np.int64), n_queries, width)
+    rel_so_far = running(q_of, t_of, relevant.astype(np.int64), n_queries, width)
+    nonrel_so_far = running(q_of, t_of, nonrelevant.astype(np.int64), n_queries, width)
+    unjudged_so_far = running(q_of, t_of, unjudged.astype(np.int64), n_queries, width)
     rel_here = rel_so_far[q_of, t_of + 1]
 
     # Each visited document's terms, 0.0 where the walk adds nothing.
@@ -88,7 +89,7 @@ def numpy_trec_measures(
     dcg_terms = np.zeros(labels.shape[0])
     dcg_terms[positive] = labels[positive] / log2_table[ranks[positive]]
     burges_terms = np.zeros(labels.shape[0])
-    burges_terms[positive] = (_two_to(labels[positive]) - 1.0) / log2_table[ranks[positive]]
+    burges_terms[positive] = (two_to(labels[positive]) - 1.0) / log2_table[ranks[positive]]
     ap_terms = np.zeros(labels.shape[0])
     ap_terms[relevant] = precision
     bing_terms = np.zeros(labels.shape[0])
@@ -98,12 +99,12 @@ def numpy_trec_measures(
     infap_terms = np.zeros(labels.shape[0])
     infap_terms[relevant] = _infap_terms(r_rank, r_count, nonrel_above, unjudged_above, t.INFAP_EPSILON)
     dcg, burges, ap, bing, bpref, infap = (
-        _running(q_of, t_of, terms, n_queries, width)
+        running(q_of, t_of, terms, n_queries, width)
         for terms in (dcg_terms, burges_terms, ap_terms, bing_terms, bpref_terms, infap_terms)
     )
     ideal_width = int(j_of.max(initial=-1)) + 1
-    ideal = _running(g_of, j_of, judgments / log2_table[j_of], n_queries, ideal_width)
-    ideal_burges = _running(g_of, j_of, (_two_to(judgments) - 1.0) / log2_table[j_of], n_queries, ideal_width)
+    ideal = running(g_of, j_of, judgments / log2_table[j_of], n_queries, ideal_width)
+    ideal_burges = running(g_of, j_of, (two_to(judgments) - 1.0) / log2_table[j_of], n_queries, ideal_width)
 
     # The walk's state at each cutoff k: after the visited documents ranked above k.
     at = _visited_above(q_of, ranks, cutoffs, n_queries)
@@ -119,19 +120,19 @@ def numpy_trec_measures(
     ideal_at = ideal[rows, at_ideal]
     dcg_at, burges_at = dcg[rows, at], burges[rows, at]
     # Divided only where the ideal DCG is positive: the DCG itself stays elsewhere, as in the walk.
-    at_k[:, t.NDCG_AT] = _divide_where(dcg_at, ideal_at, ideal_at > 0.0, dcg_at)
-    at_k[:, t.NDCG_BURGES_AT] = _divide_where(burges_at, ideal_burges[rows, at_ideal], ideal_at > 0.0, burges_at)
-    at_k[:, t.MAP_AT] = _divide_where(ap[rows, at], num_rel_f, has_rel)
-    at_k[:, t.RECALL_AT] = _divide_where(rel_at, num_rel_f, has_rel)
+    at_k[:, t.NDCG_AT] = divide_where(dcg_at, ideal_at, ideal_at > 0.0, dcg_at)
+    at_k[:, t.NDCG_BURGES_AT] = divide_where(burges_at, ideal_burges[rows, at_ideal], ideal_at > 0.0, burges_at)
+    at_k[:, t.MAP_AT] = divide_where(ap[rows, at], num_rel_f, has_rel)
+    at_k[:, t.RECALL_AT] = divide_where(rel_at, num_rel_f, has_rel)
     at_k[:, t.PRECISION_AT] = rel_at / cutoffs[None, :]
-    at_k[:, t.RELATIVE_PRECISION_AT] = _divide_where(rel_at, np.minimum(cutoffs[None, :], num_rel[:, None]), has_rel)
+    at_k[:, t.RELATIVE_PRECISION_AT] = divide_where(rel_at, np.minimum(cutoffs[None, :], num_rel[:, None]), has_rel)
     at_k[:, t.RECIP_RANK_AT] = np.where(rel_at > 0, 1.0 / (first_relevant[:, None] + 1), 0.0)
     at_k[:, t.SUCCESS_AT] = np.where(rel_at > 0, 1.0, 0.0)
-    at_k[:, t.JUDGED_AT] = _divide_where(at, shown, shown > 0)
+    at_k[:, t.JUDGED_AT] = divide_where(at, shown, shown > 0)
     not_judged = shown - (at - unjudged_so_far[rows, at])
     at_k[:, t.UNJUDGED_AT] = np.where(in_run[:, None], not_judged / cutoffs[None, :], 0.0)
     p, r = at_k[:, t.PRECISION_AT], at_k[:, t.RECALL_AT]
-    at_k[:, t.F1_AT] = _divide_where(2.0 * p * r, p + r, p + r > 0.0)
+    at_k[:, t.F1_AT] = divide_where(2.0 * p * r, p + r, p + r > 0.0)
 
     # The walk's totals: the last column (the padding after a query's documents adds nothing).
     ap_sum, dcg_sum, burges_sum = ap[:, -1], dcg[:, -1], burges[:, -1]
@@ -145,59 +146,25 @@ def numpy_trec_measures(
     scalars[:, t.NUM_REL] = num_rel
     scalars[:, t.NUM_REL_RET] = rel_total
     scalars[:, t.NUM_NONREL_JUDGED_RET] = nonrel_so_far[:, -1]
-    scalars[:, t.NDCG] = _divide_where(dcg_sum, ideal_sum, ideal_sum > 0.0)
-    scalars[:, t.NDCG_BURGES] = _divide_where(burges_sum, ideal_burges_sum, ideal_sum > 0.0)
+    scalars[:, t.NDCG] = divide_where(dcg_sum, ideal_sum, ideal_sum > 0.0)
+    scalars[:, t.NDCG_BURGES] = divide_where(burges_sum, ideal_burges_sum, ideal_sum > 0.0)
     # 1 + R - ap >= 1: ap is at most the relevant documents retrieved, at most R.
     scalars[:, t.YAAP] = _C_LOG((1.0 + ap_sum) / (1.0 + num_rel_f - ap_sum)).astype(np.float64)
-    scalars[:, t.MAP] = _divide_where(ap_sum, num_rel_f, has_rel & (rel_total > 0))
-    scalars[:, t.BING] = _divide_where(bing[:, -1], num_rel_f, has_rel & (rel_total > 0))
-    rprec_hits = _count(r_q, r_rank < num_rel[r_q], n_queries)
-    scalars[:, t.RPREC] = _divide_where(rprec_hits, num_rel_f, has_rel & (np.minimum(n, num_rel) > 0))
-    scalars[:, t.BPREF] = _divide_where(bpref[:, -1], num_rel_f, has_rel)
-    scalars[:, t.INFAP] = _divide_where(infap[:, -1], num_rel_f, has_rel)
+    scalars[:, t.MAP] = divide_where(ap_sum, num_rel_f, has_rel & (rel_total > 0))
+    scalars[:, t.BING] = divide_where(bing[:, -1], num_rel_f, has_rel & (rel_total > 0))
+    rprec_hits = count(r_q, r_rank < num_rel[r_q], n_queries)
+    scalars[:, t.RPREC] = divide_where(rprec_hits, num_rel_f, has_rel & (np.minimum(n, num_rel) > 0))
+    scalars[:, t.BPREF] = divide_where(bpref[:, -1], num_rel_f, has_rel)
+    scalars[:, t.INFAP] = divide_where(infap[:, -1], num_rel_f, has_rel)
     scalars[:, t.RECIP_RANK] = np.where(rel_total > 0, 1.0 / (first_relevant + 1), 0.0)
 
     iprec = _interpolated_precision(r_q, r_count, precision, rel_total, num_rel, n, levels, n_queries)
     return scalars, at_k, iprec
 
 
-def _gather(values: np.ndarray, index: np.ndarray, fill: int) -> np.ndarray:
-    """``values[index]``, ``fill`` where the index is -1 (a query absent from that side)."""
-    out = np.full(index.shape[0], fill, dtype=values.dtype)
-    present = index >= 0
-    out[present] = values[index[present]]
-    return out
 
 
-def _segments(offsets: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Segment i is ``offsets[i] + range(lengths[i])``: each element's segment, position in it and segment offset."""
-    segment = np.repeat(np.arange(lengths.shape[0]), lengths)
-    heads = np.cumsum(lengths) - lengths
-    position = np.arange(segment.shape[0]) - heads[segment]
-    return segment, position, offsets[segment]
 
-
-def _count(segment: np.ndarray, flags: np.ndarray, n_segments: int) -> np.ndarray:
-    """The elements of each segment whose flag is set."""
-    return np.bincount(segment[flags], minlength=n_segments).astype(np.int64)
-
-
-def _count_so_far(flags: np.ndarray, position: np.ndarray) -> np.ndarray:
-    """For each element, the flags set in its segment up to it (inclusive)."""
-    so_far = np.cumsum(flags, dtype=np.int64)
-    before = so_far - flags
-    return so_far - before[np.arange(flags.shape[0]) - position]
-
-
-def _running(segment: np.ndarray, position: np.ndarray, terms: np.ndarray, n_segments: int, width: int) -> np.ndarray:
-    """Running sums of each segment's terms, in order: column t is the sum of its first t terms, 0 <= t <= width.
-
-    ``np.cumsum`` along a row adds one element after the other (a float sum from 0.0, as the
-    walk's); the columns past a segment's end repeat its total.
-    """
-    matrix = np.zeros((n_segments, width + 1), dtype=terms.dtype)
-    matrix[segment, position + 1] = terms
-    return np.cumsum(matrix, axis=1)
 
 
 def _visited_above(segment: np.ndarray, ranks: np.ndarray, cutoffs: np.ndarray, n_segments: int) -> np.ndarray:
@@ -211,21 +178,11 @@ def _visited_above(segment: np.ndarray, ranks: np.ndarray, cutoffs: np.ndarray, 
     return np.cumsum(counts.reshape(n_segments, n_cut + 1), axis=1)[:, :n_cut].astype(np.int64)
 
 
-def _divide_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, otherwise: np.ndarray | float = 0.0) -> np.ndarray:
-    """``a / b`` where ``where`` holds, ``otherwise`` elsewhere (no division by the zeros left out)."""
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(where))
-    out = np.array(np.broadcast_to(otherwise, shape), dtype=np.float64)
-    return np.divide(a, b, out=out, where=where)
-
-
-def _two_to(labels: np.ndarray) -> np.ndarray:
-    """``2.0 ** label`` for positive integer labels: exact, infinity from 2^1024 (as the power overflows)."""
-    return np.where(labels < 1024, np.ldexp(1.0, np.minimum(labels, 1023)), np.inf)
 
 
 def _bpref_terms(nonrel_above: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
     """bpref's term of each relevant retrieved document: 1 - min(nonrelevant above, R) / min(N, R)."""
-    penalty = _divide_where(np.minimum(nonrel_above, num_rel), np.minimum(num_nonrel, num_rel), nonrel_above > 0)
+    penalty = divide_where(np.minimum(nonrel_above, num_rel), np.minimum(num_nonrel, num_rel), nonrel_above > 0)
     return np.where(nonrel_above > 0, 1.0 - penalty, 1.0)
 
 
