@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
-from .docret_numpy import numpy_document_retrieval_metrics, work
+from .docret_numpy import numpy_document_retrieval_metrics, docret_work
 
 NDCG_EXP = 0
 XDCG = 1
@@ -139,7 +139,7 @@ def _query_metrics(
     out[i, FIDELITY] = retrieved_weight / ideal_weight if ideal_weight != 0.0 else np.nan
 
 
-@parallel_jit(example=_example, python=numpy_document_retrieval_metrics, work=work)
+@parallel_jit(example=_example, python=numpy_document_retrieval_metrics, work=docret_work)
 def document_retrieval_metrics(
     run_query: np.ndarray,
     ranked_offsets: np.ndarray,

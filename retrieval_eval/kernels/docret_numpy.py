@@ -95,7 +95,7 @@ def _ratio_or_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.divide(a, b, out=out, where=b != 0.0)
 
 
-def work(
+def docret_work(
     run_query: np.ndarray,
     ranked_offsets: np.ndarray,
     n_ranked: np.ndarray,

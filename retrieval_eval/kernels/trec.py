@@ -46,7 +46,7 @@ import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
 from .trec_arith import NEGATIVE_NAN, lround
-from .trec_numpy import numpy_trec_measures
+from .trec_numpy import numpy_trec_measures, trec_work
 
 # Columns of the measures without a cutoff.
 NDCG = 0
@@ -271,7 +271,7 @@ def _query_measures(
         scalars[q, RECIP_RANK] = 1.0 / (first_relevant + 1)
 
 
-@parallel_jit(example=_example, python=numpy_trec_measures)
+@parallel_jit(example=_example, python=numpy_trec_measures, work=trec_work)
 def trec_measures(
     run_query: np.ndarray,
     found_offsets: np.ndarray,

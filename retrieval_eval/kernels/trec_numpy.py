@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .segments import count, count_so_far, divide_where, gather, running, segments, two_to
+from .segments import count, count_so_far, divide_where, gather, padded_cells, running, segments, two_to
 from .trec_arith import LONG_MIN, NEGATIVE_NAN
 
 _C_LOG = np.frompyfunc(math.log, 1, 1)
@@ -229,3 +229,19 @@ def _interpolated_precision(
     column = np.where(reached, np.maximum(needed, 1) - 1, 0)
     nothing_ranked = (n[:, None] == 0) & (needed <= 0)
     return np.where(reached, best[np.arange(n_queries)[:, None], column], np.where(nothing_ranked, NEGATIVE_NAN, 0.0))
+
+
+def trec_work(
+    run_query: np.ndarray,
+    found_offsets: np.ndarray,
+    n_found: np.ndarray,
+    found_ranks: np.ndarray,
+    found_labels: np.ndarray,
+    n_ranked: np.ndarray,
+    qrels_query: np.ndarray,
+    ideal_offsets: np.ndarray,
+    n_ideal: np.ndarray,
+    *rest: object,
+) -> int:
+    """A call's work: its judged ranked rows, or the cells of its padded rows if more (:func:`.segments.padded_cells`)."""
+    return max(found_ranks.shape[0], n_ranked.shape[0], padded_cells(run_query.shape[0], n_found, n_ideal))
