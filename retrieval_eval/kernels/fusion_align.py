@@ -26,7 +26,8 @@ import numpy as np
 
 from ._config import jit, read_only
 from .hashing import same_bytes
-from .judgments import KEEP_LAST, resolve_duplicates
+from .duplicate_policy import KEEP_LAST
+from .judgments import resolve_duplicates
 from .ranx_ties import ranx_argsort
 
 # Fibonacci hashing of the 64-bit keys into the table's slots (the keys of integer ids are the

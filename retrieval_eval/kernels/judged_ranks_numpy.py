@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .judgments import KEEP_LAST, KEEP_MAX, RAISE
+from .duplicate_policy import KEEP_LAST, KEEP_MAX, RAISE
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING
 
 _WORD = 7  # bytes of an id compared per sorting step, with their count in the low byte of a uint64
@@ -147,6 +147,57 @@ def distinct_documents(query: np.ndarray, codes: np.ndarray, n_codes: int) -> tu
     return by_code, block_starts, np.minimum.reduceat(by_code, block_starts)
 
 
+def collapse_duplicates(
+    query: np.ndarray,
+    rows: np.ndarray,
+    codes: np.ndarray,
+    n_codes: int,
+    offsets: np.ndarray,
+    data: np.ndarray,
+    is_string: bool,
+    values: np.ndarray,
+    policy: int,
+    n_queries: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows ``rows`` (by query ``query``, in input order within it) collapsed to distinct documents.
+
+    ``codes`` are dense codes of the rows' id keys (``n_codes`` of them). Returns
+    ``(first_index, kept, duplicate_rows)``: for each distinct document, in order of (query,
+    code), the position of its first occurrence; the value ``policy`` keeps of ``values`` (that
+    of the first occurrence, the last one or the first greatest, as
+    :func:`retrieval_eval.kernels.judgments.resolve_duplicates` keeps it); and per query the
+    first repeated row under RAISE, else -1. For strings, equal keys must be equal bytes: a
+    block whose ids differ (a hash collision) redoes every block on exact ranks of the bytes.
+    """
+    n = rows.shape[0]
+    duplicate_rows = np.full(n_queries, -1, dtype=np.int64)
+    by_code, block_starts, first_index = distinct_documents(query, codes, n_codes)
+    if is_string:
+        block = np.repeat(np.arange(block_starts.shape[0]), np.diff(np.append(block_starts, n)))
+        repeats = np.flatnonzero(by_code != first_index[block])
+        repeated_rows, first_rows = rows[by_code[repeats]], rows[first_index[block[repeats]]]
+        if not same_bytes_pairs(offsets, data, repeated_rows, offsets, data, first_rows).all():
+            by_code, block_starts, first_index = distinct_documents(query, byte_ranks(offsets, data, rows), n)
+    if policy == KEEP_LAST:
+        chosen = np.maximum.reduceat(by_code, block_starts)
+    elif policy == KEEP_MAX:
+        # The first occurrence of the greatest value: the kernel replaces its choice only by a greater one.
+        block_values = values[rows[by_code]]
+        greatest = np.maximum.reduceat(block_values, block_starts)
+        attains = block_values == np.repeat(greatest, np.diff(np.append(block_starts, n)))
+        chosen = np.minimum.reduceat(np.where(attains, by_code, n), block_starts)
+    else:
+        chosen = first_index
+    if policy == RAISE:
+        repeated = np.ones(n, dtype=np.bool_)
+        repeated[first_index] = False
+        repeats = np.flatnonzero(repeated)  # in input order: the earliest of a query first
+        repeat_query = query[repeats]
+        earliest = np.flatnonzero(np.append(True, repeat_query[1:] != repeat_query[:-1])) if repeats.shape[0] else repeats
+        duplicate_rows[repeat_query[earliest]] = rows[repeats[earliest]]
+    return first_index, values[rows[chosen]], duplicate_rows
+
+
 def rank_distinct_documents(
     run_group_offsets: np.ndarray,
     run_order: np.ndarray,
@@ -194,35 +245,12 @@ def rank_distinct_documents(
     codes, n_codes = dense_codes(np.concatenate((run_keys[rows], judged_keys[judged_slots])))
     run_codes = codes[:n]
 
-    # Distinct documents by key; for strings, a block whose ids differ (a hash collision) redoes them on the bytes.
-    by_code, block_starts, first_index = distinct_documents(query, run_codes, n_codes)
-    if is_string:
-        block = np.repeat(np.arange(block_starts.shape[0]), np.diff(np.append(block_starts, n)))
-        repeats = np.flatnonzero(by_code != first_index[block])
-        repeated_rows, first_rows = rows[by_code[repeats]], rows[first_index[block[repeats]]]
-        if not same_bytes_pairs(run_offsets, run_data, repeated_rows, run_offsets, run_data, first_rows).all():
-            by_code, block_starts, first_index = distinct_documents(query, byte_ranks(run_offsets, run_data, rows), n)
-    if duplicate_policy == KEEP_LAST:
-        chosen = np.maximum.reduceat(by_code, block_starts)
-    elif duplicate_policy == KEEP_MAX:
-        # The first occurrence of the greatest score: the kernel replaces its choice only by a greater one.
-        values = scores[rows[by_code]]
-        greatest = np.maximum.reduceat(values, block_starts)
-        attains = values == np.repeat(greatest, np.diff(np.append(block_starts, n)))
-        chosen = np.minimum.reduceat(np.where(attains, by_code, n), block_starts)
-    else:
-        chosen = first_index
-    kept = scores[rows[chosen]]
+    first_index, kept, duplicate_rows[:] = collapse_duplicates(
+        query, rows, run_codes, n_codes, run_offsets, run_data, is_string, scores, duplicate_policy, n_queries
+    )
     doc_rows = rows[first_index]
     doc_query = query[first_index]
     n_ranked[:] = np.bincount(doc_query, minlength=n_queries)
-    if duplicate_policy == RAISE:
-        repeated = np.ones(n, dtype=np.bool_)
-        repeated[first_index] = False
-        repeats = np.flatnonzero(repeated)  # in input order: the earliest of a query first
-        repeat_query = query[repeats]
-        earliest = np.flatnonzero(np.append(True, repeat_query[1:] != repeat_query[:-1])) if repeats.shape[0] else repeats
-        duplicate_rows[repeat_query[earliest]] = rows[repeats[earliest]]
 
     # Every distinct document in rank order: score descending, then the tie order (whose codes tell
     # apart the documents of a query), by one sort of (query and score code, tie code).

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
-from .judgments import KEEP_LAST, resolve_duplicates
+from .duplicate_policy import KEEP_LAST
+from .judgments import resolve_duplicates
 from .ranking import judgment_positions
 from .sorting import stable_order
 from .tiebreak import TIES_DOCID_DESCENDING, order_ties_by_id_descending

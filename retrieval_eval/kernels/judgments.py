@@ -8,14 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
+from .duplicate_policy import KEEP_LAST, KEEP_MAX, RAISE
 from .hashing import same_bytes
+from .judgments_numpy import numpy_index_judgments
 from .sorting import stable_order
-
-# Which row wins when the same (query, document) pair appears more than once.
-KEEP_LAST = 0
-KEEP_FIRST = 1
-KEEP_MAX = 2
-RAISE = 3
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -85,7 +81,7 @@ def _example() -> tuple:
     return read_only([0, 2], np.int64), rows, keys, no_offsets, no_bytes, False, labels, KEEP_LAST
 
 
-@parallel_jit(example=_example)
+@parallel_jit(example=_example, python=numpy_index_judgments)
 def index_judgments(
     group_offsets: np.ndarray,
     order: np.ndarray,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
-from .judgments import KEEP_LAST, resolve_duplicates
+from .duplicate_policy import KEEP_LAST
+from .judgments import resolve_duplicates
 from .prefs_index import order_by_id
 from .ranking import find_judgment
 from .sorting import stable_order

@@ -6,7 +6,8 @@ import numpy as np
 
 from ._config import jit, parallel_jit, prange, read_only
 from .hashing import same_bytes
-from .judgments import KEEP_LAST, resolve_duplicates
+from .duplicate_policy import KEEP_LAST
+from .judgments import resolve_duplicates
 from .ranking_numpy import numpy_rank_and_label
 from .sorting import stable_order
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, order_ties_by_id_descending, order_ties_by_key

@@ -29,7 +29,8 @@ from typing import Callable
 import numpy as np
 
 from ._config import jit, jit_disabled, parallel_jit, prange, read_only
-from .judgments import KEEP_LAST, resolve_duplicates
+from .duplicate_policy import KEEP_LAST
+from .judgments import resolve_duplicates
 
 
 @functools.cache

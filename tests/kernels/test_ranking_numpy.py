@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.judgments import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE, index_judgments
+from retrieval_eval.kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from retrieval_eval.kernels.judgments import index_judgments
 from retrieval_eval.kernels.ranking import rank_and_label
 from retrieval_eval.kernels.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from tests.kernels.test_judged_ranks_numpy import bits, id_columns, joins
