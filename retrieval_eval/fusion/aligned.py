@@ -17,7 +17,6 @@ import pyarrow.compute as pc
 from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
-from ..kernels import start_of_work
 from ..kernels.fusion_align import align_runs
 
 #: What a missing ``top_k_in`` passes the kernel: no cut.
@@ -122,7 +121,6 @@ def align(
     ...
     retrieval_eval.errors.ConfigError: fusion needs at least two runs, got 1
     """
-    start_of_work()  # a fusion is a unit of work: where auto mode may turn to the compiled kernels
     runs = _read_runs(runs)
     run_names = _run_names(runs, names)
     policy = duplicate_policy_code(duplicates, what="duplicates")

@@ -5,6 +5,6 @@ whether a call runs the kernel as Python or compiled (importing numba only then)
 package, or any of its modules, does not import numba.
 """
 
-from ._config import check_numba_environment, compile_all, start_of_work
+from ._config import check_numba_environment, compile_all
 
-__all__ = ["check_numba_environment", "compile_all", "start_of_work"]
+__all__ = ["check_numba_environment", "compile_all"]

@@ -21,15 +21,12 @@ code does silently.
 
 Which build runs is decided at each call, by the environment variable ``RETRIEVAL_EVAL_KERNELS``:
 
-- ``auto`` (the default): the python builds until the work they did in this process (the rows
-  of each call, as above, summed over calls) has passed :data:`PYTHON_UP_TO` at the start of a
-  unit of work (:func:`start_of_work`, which every evaluation calls), the compiled builds from
-  then on; at once for a call that alone does more than half of it; and for any kernel whose
-  compiled build is already loaded. The switch waits for the start of a unit of work because
-  loading the compiled builds costs 0.5-1 s, far more than finishing one evaluation as python
-  (a 43 x 1000 run switching before its last kernel took 1.05 s, against 0.58 s all python).
-  One small command never imports numba; a large one does at once; a sweep or a notebook
-  switches after its first few runs.
+- ``auto`` (the default): for each call, the python build when the call's work (its rows, as
+  above, or what the kernel's ``work`` says) is at most :data:`PYTHON_UP_TO`, the compiled
+  build above it, and the compiled build at once for a kernel whose machine code is already
+  loaded. The decision is the call's own, not a tally of the process: an evaluation that never
+  reaches the crossover never imports numba, one that does loads only the kernels whose calls
+  pass it, and every call of the same size runs the same build from the first.
 - ``python``: always the python build (tests and benchmarks).
 - ``compiled``: always the compiled builds (tests and benchmarks).
 
@@ -62,8 +59,8 @@ _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
 # 364-391 ms. Waking numba's workqueue threads costs milliseconds on a busy machine, and with two
 # cores the best a parallel loop can win is 2x, so it is kept for inputs where that 2x is seconds.
 SERIAL_BELOW = 2_000_000
-# The python builds' work (rows, summed over calls) up to which they run instead of the compiled
-# ones: where they cross through one evaluate() of a TREC run file in a fresh process
+# The work of one call up to which its python build runs instead of the compiled one, from where
+# they cross through one evaluate() of a TREC run file in a fresh process
 # (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; seconds with the python builds
 # against the compiled ones (import numba + cached load), TREC measures / the default metrics). An
 # evaluation's work is about 4 per run row. With the numpy builds of the joins (rank_judged_documents,
@@ -80,8 +77,6 @@ PYTHON_UP_TO = 500_000
 # parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
 _COMPILE_SECONDS = 10
 
-_python_work = 0
-_compiled_from_now = False
 _notice_pending = True
 
 #: Every kernel, in the order the modules define them.
@@ -325,36 +320,14 @@ def jit_disabled() -> bool:
     return value not in ("", "0")
 
 
-def _runs_python(kernel: Kernel, size: int) -> bool:
-    """Whether this call runs the python build; the work of those that do is tallied in every mode."""
-    global _python_work, _compiled_from_now
+def _runs_python(kernel: Kernel, work: int) -> bool:
+    """Whether this call runs the python build (see the module docstring)."""
     chosen = mode()
     if jit_disabled() or chosen == "python":
-        python = True
-    elif chosen == "compiled" or _compiled_from_now or kernel.loaded:
-        python = False
-    # A call of more than half the budget on its own: the calls that follow it in the same
-    # evaluation are about as large (a run's id bytes are hashed, then grouped, then joined), so
-    # the budget would be passed anyway, after paying for python.
-    elif 2 * size > PYTHON_UP_TO:
-        _compiled_from_now = True
-        python = False
-    else:
-        python = True
-    if python:
-        _python_work += size
-    return python
-
-
-def start_of_work() -> None:
-    """Mark the start of a unit of work (an evaluation): in ``auto`` mode, where python may give way to compiled.
-
-    From here on the compiled builds run if the python builds have already done more than
-    :data:`PYTHON_UP_TO` rows of work in this process.
-    """
-    global _compiled_from_now
-    if _python_work > PYTHON_UP_TO:
-        _compiled_from_now = True
+        return True
+    if chosen == "compiled" or kernel.loaded:
+        return False
+    return work <= PYTHON_UP_TO
 
 
 def _call_compiled(build: Any, args: tuple) -> Any:

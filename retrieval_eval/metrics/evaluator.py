@@ -190,9 +190,6 @@ class Evaluator:
         qrels_columns: Mapping[str, str] | None = None,
     ) -> None:
         from ..data import Qrels
-        from ..kernels import start_of_work
-
-        start_of_work()
         self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
         settled = self.plan.options
         self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=settled.qrels_duplicates, judgments=settled.judgments)
@@ -241,9 +238,6 @@ class Evaluator:
         """
         from ..data import Run
         from ..data.join import align_queries
-        from ..kernels import start_of_work
-
-        start_of_work()
         given = run
         if not isinstance(run, PrejoinedRun):
             run = Run.read(run, columns=run_columns, name=name)
@@ -281,9 +275,6 @@ class Evaluator:
 
     def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""
-        from ..kernels import start_of_work
-
-        start_of_work()
         return self.plan.score(self.qrels, run, alignment)
 
     def per_query_table(self, alignment: QueryAlignment, columns: Mapping[Metric, np.ndarray]) -> pd.DataFrame:

@@ -36,10 +36,10 @@ def test_a_small_evaluation_never_imports_numba():
         config.kernels()  # every kernel module
         assert "numba" not in sys.modules, "imported"
         result = rev.evaluate("data/qrels.trec", "data/run.trec", ["map", "ndcg@10"])
-        print("numba" in sys.modules, config._python_work > 0, result.means["map"])
+        print("numba" in sys.modules, result.means["map"])
     """)
-    imported, worked, mean = out.stdout.split()
-    assert (imported, worked) == ("False", "True")
+    imported, mean = out.stdout.split()
+    assert imported == "False"
     forced = python("""
         import sys, retrieval_eval as rev
         mean = rev.evaluate("data/qrels.trec", "data/run.trec", ["map", "ndcg@10"]).means["map"]
@@ -65,10 +65,8 @@ def test_python_runs_without_numba_and_without_overflow_warnings(env):
 
 @pytest.fixture
 def auto(monkeypatch):
-    """Mode auto with an empty work tally; records which calls ran compiled."""
+    """Mode auto with a crossover of 10 rows; records which calls ran compiled."""
     monkeypatch.setenv(_config.MODE_VARIABLE, "auto")
-    monkeypatch.setattr(_config, "_python_work", 0)
-    monkeypatch.setattr(_config, "_compiled_from_now", False)
     monkeypatch.setattr(_config, "PYTHON_UP_TO", 10)
     compiled = []
     call = _config._call_compiled
@@ -78,38 +76,23 @@ def auto(monkeypatch):
 
 
 @needs_jit
-def test_auto_runs_python_until_a_unit_of_work_starts_past_the_threshold_then_compiled_from_then_on(auto):
-    for n in (4, 5, 2):  # 11 rows of python work, past 10, but within one unit of work: no switch
+def test_auto_decides_each_call_by_its_own_work_whatever_the_process_did_before(auto):
+    for n in (4, 10, 5, 2):  # 21 rows of python work, none of the calls past 10: every call python
         order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
         assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
-    assert auto == [] and _config._python_work == 11
-    _config.start_of_work()
-    for n in (1, 3):
+    assert auto == []
+    assert not counting_sort.loaded  # numba's machine code was never loaded for them
+    for n in (11, 3):  # past the crossover: compiled; then loaded, so compiled for small calls too
         order, offsets = counting_sort(np.zeros(n, dtype=np.int64), 1)
         assert order.tolist() == list(range(n)) and offsets.tolist() == [0, n]
-    assert auto == [1, 3] and _config._python_work == 11
-
-
-@needs_jit
-def test_a_unit_of_work_that_starts_within_the_threshold_stays_python(auto):
-    counting_sort(np.zeros(4, dtype=np.int64), 1)
-    _config.start_of_work()
-    counting_sort(np.zeros(5, dtype=np.int64), 1)
-    assert auto == [] and _config._python_work == 9
-
-
-@needs_jit
-def test_auto_compiles_at_once_for_a_call_of_more_than_half_the_threshold(auto):
-    for n in (6, 1):
-        counting_sort(np.zeros(n, dtype=np.int64), 1)
-    assert auto == [6, 1] and _config._python_work == 0
+    assert auto == [11, 3]
 
 
 @needs_jit
 def test_auto_uses_a_compiled_build_already_loaded(auto):
     counting_sort.serial(np.zeros(1, dtype=np.int64), 1)
     counting_sort(np.zeros(3, dtype=np.int64), 1)
-    assert auto == [3] and _config._python_work == 0
+    assert auto == [3]
 
 
 def test_an_unknown_mode_is_an_error(monkeypatch):
