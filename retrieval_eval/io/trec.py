@@ -43,6 +43,7 @@ from retrieval_eval.io.arrays import arrow_array, numpy_view
 from retrieval_eval.io.coerce import Parser, parse_label_text, parse_level_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, read_all, resolve_source
+from retrieval_eval.io.trec_spaced import read_single_spaced
 
 
 _SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
@@ -135,6 +136,9 @@ def read_trec(src: Source, layout: TrecLayout) -> pa.Table:
         A line has the wrong number of fields or an unparsable number (naming the line
         and what was expected), or the file has no data lines.
     """
+    fast = read_single_spaced(src, layout)
+    if fast is not None:
+        return fast
     chunks = read_lines(src)
     starts = np.cumsum([0] + [len(c) for c in chunks[:-1]]).tolist()
     if len(chunks) > 1:
