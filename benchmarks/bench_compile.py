@@ -19,9 +19,12 @@ Two measurements, each child a fresh interpreter:
    ``work`` says): the unit of ``PYTHON_UP_TO`` in ``retrieval_eval/kernels/_config.py``.
    Repeats alternate the modes; medians are printed.
 
+With ``--save-estimates`` the compile table's CPU seconds are written to
+``retrieval_eval/kernels/compile_estimates.py``, which the notice of a first compile quotes.
+
 Usage (from the repository root)::
 
-    python benchmarks/bench_compile.py [--json OUT]
+    python benchmarks/bench_compile.py [--json OUT] [--save-estimates]
     python benchmarks/bench_compile.py --crossover [--repeats 5] [--json OUT]
 """
 
@@ -115,6 +118,23 @@ def compile_table() -> dict:
     return {"cold": cold, "warm": warm, "totals": totals}
 
 
+def save_estimates(cpu: dict[str, float]) -> None:
+    """Write the CPU seconds of each build's compile where the compile notice reads them."""
+    import platform
+
+    import numba
+
+    entries = "".join(f'    "{name}": {seconds:.2f},\n' for name, seconds in cpu.items())
+    text = (
+        '"""CPU seconds of each compiled build\'s first compile (the kernels it calls included), for the compile notice.\n\n'
+        "Written by ``python benchmarks/bench_compile.py --save-estimates``: a cold numba cache, "
+        f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}),\nnumba {numba.__version__}. "
+        "``retrieval-eval compile`` builds them all.\n\"\"\"\n\n"
+        f"CPU_SECONDS = {{\n{entries}}}\n"
+    )
+    (ROOT / "retrieval_eval" / "kernels" / "compile_estimates.py").write_text(text)
+
+
 def crossover(repeats: int) -> list[dict]:
     """Median seconds of one evaluate() per size and metric set, python builds against compiled ones."""
     sys.path.insert(0, str(ROOT))
@@ -150,6 +170,8 @@ def main() -> None:
     parser.add_argument("--crossover", action="store_true", help="time python against compiled builds through evaluate()")
     parser.add_argument("--repeats", type=int, default=5, help="fresh processes per mode and size (crossover)")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--save-estimates", action="store_true", help="write the CPU seconds of the compile table "
+                        "to retrieval_eval/kernels/compile_estimates.py")
     parser.add_argument("--child-compile", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-evaluate", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -158,6 +180,8 @@ def main() -> None:
     if args.child_evaluate:
         return _child_evaluate(*args.child_evaluate)
     figures = crossover(args.repeats) if args.crossover else compile_table()
+    if args.save_estimates and not args.crossover:
+        save_estimates(figures["cold"]["cpu"])
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
 

@@ -73,11 +73,8 @@ SERIAL_BELOW = 2_000_000
 # 1.02 / 0.93 s compiled, 10000 x 100 (4.6M) 1.91 / 4.45 against 1.15 / 0.81 s. The crossover now lies
 # past 459k for both; 500k stays until it is measured above that.
 PYTHON_UP_TO = 500_000
-# What a first compile takes: the serial builds one evaluation needs take about 5 s of CPU, their
-# parallel builds (inputs of SERIAL_BELOW elements or more) as much again (benchmarks/bench_compile.py).
-_COMPILE_SECONDS = 10
-
-_notice_pending = True
+# The builds whose first compile this process has announced (or, not on a terminal, would have).
+_announced: set[str] = set()
 
 #: Every kernel, in the order the modules define them.
 REGISTRY: list["Kernel"] = []
@@ -163,18 +160,20 @@ class Kernel:
         """Some compiled build holds machine code in this process."""
         return any(name != "python" and build.overloads for name, build in self._builds.items())
 
-    def compiled_build(self, args: tuple) -> Any:
-        """The compiled build for these arguments: parallel for large inputs (their work, as for ``auto``), else serial."""
-        return self.parallel if self.is_parallel and self._work(args) >= SERIAL_BELOW else self.serial
-
     def __call__(self, *args: Any) -> Any:
         if _runs_python(self, self._work(args)):
             with np.errstate(over="ignore"):
                 return self.python(*args)
-        return _call_compiled(self.compiled_build(args), args)
+        parallel = self.is_parallel and self._work(args) >= SERIAL_BELOW
+        return _call_compiled(self.parallel if parallel else self.serial, args, build_name(self, parallel))
 
     def __repr__(self) -> str:
         return f"<kernel {self.name}>"
+
+
+def build_name(kernel: Kernel, parallel: bool) -> str:
+    """``module.function``, with `` (parallel)`` for a parallel build: how compile times are keyed."""
+    return f"{kernel.name} (parallel)" if parallel else kernel.name
 
 
 def jit(
@@ -330,13 +329,15 @@ def _runs_python(kernel: Kernel, work: int) -> bool:
     return work <= PYTHON_UP_TO
 
 
-def _call_compiled(build: Any, args: tuple) -> Any:
-    if _notice_pending and _stderr_is_terminal():
-        from numba.core import event
+def _call_compiled(build: Any, args: tuple, name: str) -> Any:
+    """``build(*args)``, announcing on a terminal the first compile of the build ``name`` in this process."""
+    if name in _announced or not _stderr_is_terminal():
+        return build(*args)
+    _announced.add(name)
+    from numba.core import event
 
-        with event.install_listener("numba:compile", _compile_notice()):
-            return build(*args)
-    return build(*args)
+    with event.install_listener("numba:compile", _compile_notice(name)):
+        return build(*args)
 
 
 def _stderr_is_terminal() -> bool:
@@ -346,19 +347,28 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
-def _compile_notice() -> Any:
-    """A numba listener that prints one line when one of these kernels starts to compile (a cache miss)."""
+def _compile_notice(name: str) -> Any:
+    """A numba listener that prints one line when the build ``name`` starts to compile (a cache miss).
+
+    The line gives the CPU seconds that compile took on the machine of
+    :mod:`retrieval_eval.kernels.compile_estimates`, the kernels it calls included.
+    """
     from numba.core import event
 
+    from .compile_estimates import CPU_SECONDS
+
     class CompileNotice(event.Listener):
+        printed = False
+
         def on_start(self, compile_event: Any) -> None:
-            global _notice_pending
             dispatcher = compile_event.data.get("dispatcher")
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-            if _notice_pending and module.startswith(__package__ + "."):
-                _notice_pending = False
+            if not self.printed and module.startswith(__package__ + "."):
+                self.printed = True
+                seconds = CPU_SECONDS.get(name)
+                estimate = f"about {seconds:.0f} s of CPU" if seconds is not None and seconds >= 1 else "under a second of CPU"
                 print(
-                    f"retrieval-eval: compiling kernels on first use (about {_COMPILE_SECONDS} s; "
+                    f"retrieval-eval: compiling {name} on first use ({estimate}; "
                     "once per install, see `retrieval-eval compile`)",
                     file=sys.stderr,
                     flush=True,
@@ -395,7 +405,7 @@ def compile_all(progress: Callable[[int, int, str], None] | None = None) -> dict
     builds = [(k, parallel) for k in kernels() if k.example is not None for parallel in (False, True)[: 1 + k.is_parallel]]
     seconds: dict[str, float] = {}
     for done, (kernel, parallel) in enumerate(builds, 1):
-        name = f"{kernel.name} (parallel)" if parallel else kernel.name
+        name = build_name(kernel, parallel)
         start = time.perf_counter()
         (kernel.parallel if parallel else kernel.serial)(*kernel.example())
         seconds[name] = time.perf_counter() - start
