@@ -61,17 +61,17 @@ _FLAGS = {"cache": True, "nogil": True, "fastmath": False}
 SERIAL_BELOW = 2_000_000
 # The work of one call up to which its python build runs instead of the compiled one, from where
 # they cross through one evaluate() of a TREC run file in a fresh process
-# (benchmarks/bench_compile.py --crossover; 2 busy cores, medians of 3; seconds with the python builds
-# against the compiled ones (import numba + cached load), TREC measures / the default metrics). An
-# evaluation's work is about 4 per run row. With the numpy builds of the joins (rank_judged_documents,
-# rank_and_label) and of the TREC walk:
-#   25 x 15:         3k work, python 0.16 / 0.15 s, compiled 0.58 / 0.56 s
-#   43 x 100:       20k work, python 0.16 / 0.17 s, compiled 0.53 / 0.62 s
-#   43 x 1000:     175k work, python 0.18 / 0.18 s, compiled 0.57 / 0.52 s
-#   1000 x 100:    459k work, python 0.24 / 0.31 s, compiled 0.55 / 0.57 s
-# and before rank_and_label's numpy build, 3000 x 100 (1.38M work) took 0.84 / 2.15 s as python against
-# 1.02 / 0.93 s compiled, 10000 x 100 (4.6M) 1.91 / 4.45 against 1.15 / 0.81 s. The crossover now lies
-# past 459k for both; 500k stays until it is measured above that.
+# (benchmarks/bench_compile.py --crossover at 300236a; 2 cores, load 1-1.5, medians of 3; seconds with
+# the python builds against the compiled ones (import numba + cached load), TREC measures / the default
+# metrics; the work of the largest call, about one per run row):
+#   25 x 15:         500 work, python 0.14 / 0.14 s, compiled 0.72 / 0.69 s
+#   43 x 100:       4.3k work, python 0.15 / 0.14 s, compiled 0.66 / 0.73 s
+#   43 x 1000:       43k work, python 0.23 / 0.18 s, compiled 0.83 / 0.75 s
+#   1000 x 100:     100k work, python 0.30 / 0.27 s, compiled 0.71 / 0.79 s
+#   3000 x 100:     300k work, python 0.41 / 0.44 s, compiled 0.85 / 0.79 s
+#   10000 x 100:     1M work,  python 1.48 / 1.31 s, compiled 0.85 / 0.88 s
+# Between the last two the python time grows about 1.5 s per million of work and the compiled one
+# stays near 0.85 s: they cross near 590k.
 PYTHON_UP_TO = 500_000
 # The builds whose first compile this process has announced (or, not on a terminal, would have).
 _announced: set[str] = set()
