@@ -21,12 +21,23 @@ code does silently.
 
 Which build runs is decided at each call, by the environment variable ``RETRIEVAL_EVAL_KERNELS``:
 
-- ``auto`` (the default): for each call, the python build when the call's work (its rows, as
-  above, or what the kernel's ``work`` says) is at most :data:`PYTHON_UP_TO`, the compiled
-  build above it, and the compiled build at once for a kernel whose machine code is already
-  loaded. The decision is the call's own, not a tally of the process: an evaluation that never
-  reaches the crossover never imports numba, one that does loads only the kernels whose calls
-  pass it, and every call of the same size runs the same build from the first.
+- ``auto`` (the default): for each call, from its work (its rows, as above, or what the
+  kernel's ``work`` says) and two measured crossovers:
+
+  - the compiled build for a kernel whose machine code is already loaded, and for a call of
+    more than :data:`PYTHON_UP_TO`: there compiled wins even paying for importing numba and
+    loading the kernel, in a new process;
+  - the python build for a call of at most :data:`LOADED_UP_TO`: there it wins even when numba
+    is imported already and only this kernel's machine code has to be loaded;
+  - between the two, compiled once numba is imported (by a larger call, or by the user), or
+    once the python builds have spent on such calls as long as importing numba takes
+    (:data:`NUMBA_IMPORT_SECONDS`), python before that. This is the ski-rental rule: a
+    notebook that scores a 1,000-query run again and again pays at most that much more than
+    if it had known from the start, and a process that scores one such run never imports numba.
+
+  An evaluation whose calls are all small (a TREC DL run of 43 queries) never imports numba,
+  and each of its calls runs the same build from the first; one that is large loads only the
+  kernels whose calls are large.
 - ``python``: always the python build (tests and benchmarks).
 - ``compiled``: always the compiled builds (tests and benchmarks).
 
@@ -73,6 +84,16 @@ SERIAL_BELOW = 2_000_000
 # Between the last two the python time grows about 1.5 s per million of work and the compiled one
 # stays near 0.85 s: they cross near 590k.
 PYTHON_UP_TO = 500_000
+# The work of one call up to which its python build wins even once numba is imported, against loading
+# that one kernel's machine code from the cache (8-35 ms a build, benchmarks/bench_compile.py) and
+# running it: the numpy builds take 0.1-0.5 us a unit of work (1000 x 100, rank_judged_documents 59 ms
+# for 120k, trec_measures 17 ms for 172k), so they cost that much from about 30k on.
+LOADED_UP_TO = 30_000
+# What importing numba costs (0.27-0.42 s, bench_compile.py's import numba, warm and cold): how long the
+# python builds may take on calls between the two crossovers before the compiled builds are loaded.
+NUMBA_IMPORT_SECONDS = 0.3
+# Seconds the python builds have taken on calls between the two crossovers in this process.
+_python_seconds_between = 0.0
 # The builds whose first compile this process has announced (or, not on a terminal, would have).
 _announced: set[str] = set()
 
@@ -161,10 +182,16 @@ class Kernel:
         return any(name != "python" and build.overloads for name, build in self._builds.items())
 
     def __call__(self, *args: Any) -> Any:
-        if _runs_python(self, self._work(args)):
+        global _python_seconds_between
+        work = self._work(args)
+        if _runs_python(self, work):
+            start = time.perf_counter()
             with np.errstate(over="ignore"):
-                return self.python(*args)
-        parallel = self.is_parallel and self._work(args) >= SERIAL_BELOW
+                result = self.python(*args)
+            if work > LOADED_UP_TO:
+                _python_seconds_between += time.perf_counter() - start
+            return result
+        parallel = self.is_parallel and work >= SERIAL_BELOW
         return _call_compiled(self.parallel if parallel else self.serial, args, build_name(self, parallel))
 
     def __repr__(self) -> str:
@@ -324,9 +351,11 @@ def _runs_python(kernel: Kernel, work: int) -> bool:
     chosen = mode()
     if jit_disabled() or chosen == "python":
         return True
-    if chosen == "compiled" or kernel.loaded:
+    if chosen == "compiled" or kernel.loaded or work > PYTHON_UP_TO:
         return False
-    return work <= PYTHON_UP_TO
+    if work <= LOADED_UP_TO:
+        return True
+    return "numba" not in sys.modules and _python_seconds_between < NUMBA_IMPORT_SECONDS
 
 
 def _call_compiled(build: Any, args: tuple, name: str) -> Any:

@@ -91,6 +91,33 @@ def test_auto_decides_each_call_by_its_own_work_whatever_the_process_did_before(
 
 
 @needs_jit
+def test_between_the_crossovers_auto_runs_compiled_once_numba_is_imported(auto, monkeypatch):
+    monkeypatch.setattr(_config, "LOADED_UP_TO", 3)
+    assert "numba" in sys.modules  # this test module imported it
+    for n in (3, 5):
+        counting_sort(np.zeros(n, dtype=np.int64), 1)
+    assert auto == [5]
+
+
+SKI_RENTAL = """
+    import sys, numpy as np
+    from retrieval_eval.kernels import _config
+    from retrieval_eval.kernels.grouping import counting_sort
+    _config.LOADED_UP_TO, _config.PYTHON_UP_TO, _config.NUMBA_IMPORT_SECONDS = 3, 10, 1e-9
+    counting_sort(np.zeros(2, dtype=np.int64), 1)
+    counting_sort(np.zeros(5, dtype=np.int64), 1)  # python: nothing spent between the crossovers yet
+    first = "numba" in sys.modules
+    counting_sort(np.zeros(5, dtype=np.int64), 1)  # python has spent more than importing numba costs
+    print(first, "numba" in sys.modules, counting_sort.loaded)
+"""
+
+
+@needs_jit
+def test_between_the_crossovers_python_runs_until_it_has_cost_an_import_of_numba():
+    assert python(SKI_RENTAL).stdout.split() == ["False", "True", "True"]
+
+
+@needs_jit
 def test_auto_uses_a_compiled_build_already_loaded(auto):
     counting_sort.serial(np.zeros(1, dtype=np.int64), 1)
     counting_sort(np.zeros(3, dtype=np.int64), 1)
