@@ -12,7 +12,7 @@ SETS_WITH_JUDGED_ONLY = ("qrels", "union")
 #: How equal scores are ordered: descending document id (trec_eval), input order (azure-ai-evaluation),
 #: or ranx's order (a ``ranx.Run`` sorts each query's documents, in first-occurrence order, with
 #: an unstable quicksort: numba's, or numpy's under ``NUMBA_DISABLE_JIT``; see
-#: retrieval_eval.kernels.ranx_ties).
+#: retrieval_eval.kernels.core.ranx_ties).
 TIE_ORDERS = ("docid", "input", "ranx")
 #: Which row counts when a document is repeated within a query: the last, the first, the one
 #: with the highest score or label, or none (an error naming the first repeated row).

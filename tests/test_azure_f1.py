@@ -26,7 +26,7 @@ from retrieval_eval.azure import EvaluationException, F1ScoreEvaluator
 from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import string_buffers
-from retrieval_eval.kernels import answer_tokens
+from retrieval_eval.kernels.text import answer_tokens
 from tests.reference.answer_f1 import oracle_f1
 from tests.reference.test_oracle_vs_golden import decode_input, decode_typed
 from tests.test_azure import assert_identical

@@ -27,7 +27,7 @@ import pyarrow as pa
 from ..data import Qrels, Run, load_azure_rows, rank_run
 from ..data.ids import QueryGroups
 from ..data.join import QueryAlignment, align_to
-from ..kernels import docret
+from ..kernels.core import docret
 from ..metrics.document_retrieval import DocumentRetrievalPass, check_labels, metric_matrix
 from ..metrics.names import Metric
 from ..metrics.options import LabelRange

@@ -1,7 +1,7 @@
-"""Answer F1 over whole columns: the token counts of every row in one kernel pass (:mod:`~retrieval_eval.kernels.answer_tokens`).
+"""Answer F1 over whole columns: the token counts of every row in one kernel pass (:mod:`~retrieval_eval.kernels.text.answer_tokens`).
 
 The kernel needs, for each non-ASCII code point of the data, its lower case, class and case
-flags (:func:`~retrieval_eval.kernels.answer_tokens.describe`); Python computes those once per
+flags (:func:`~retrieval_eval.kernels.text.answer_tokens.describe`); Python computes those once per
 distinct code point met in the process, never per row. The rows the kernel flags (two distinct
 tokens with one 64-bit hash, which no real text is known to hold) are counted with the
 definition, :func:`.answer_f1.shared_token_count`.
@@ -14,8 +14,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..io.arrays import read_only, string_buffers
-from ..kernels import answer_tokens as kernel
-from ..kernels.contains import code_points_in_rows
+from ..kernels.text import answer_tokens as kernel
+from ..kernels.text.contains import code_points_in_rows
 from .answer_f1 import f1_from_counts, shared_token_count
 
 

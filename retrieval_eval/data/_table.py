@@ -7,7 +7,7 @@ import pyarrow as pa
 
 from ..errors import ConfigError, DuplicateError, InputError
 from ..policies import DUPLICATE_POLICIES
-from ..kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from ..kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 
 #: The kernel code of each policy of :data:`~retrieval_eval.policies.DUPLICATE_POLICIES`.
 DUPLICATE_CODES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "raise": RAISE}

@@ -20,7 +20,7 @@ class GroupedRun:
     ``arrays``: ``(group_offsets, order, keys, offsets, data, scores)`` of the run's rows grouped
     by query; ``judgments``: the qrels' segments as ``(query_segments, offsets, judged_rows,
     judged_keys, judged_labels, n_judged, doc_offsets, doc_data)``
-    (see :func:`retrieval_eval.kernels.judgment_groups.judgment_group_measures`).
+    (see :func:`retrieval_eval.kernels.trec.judgment_groups.judgment_group_measures`).
     """
 
     qrels: Qrels

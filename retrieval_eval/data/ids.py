@@ -15,9 +15,9 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
-from ..kernels.grouping import counting_sort, segment_starts
-from ..kernels.hashing import fnv1a_hashes
-from ..kernels.lookup import positions_by_key
+from ..kernels.core.grouping import counting_sort, segment_starts
+from ..kernels.core.hashing import fnv1a_hashes
+from ..kernels.core.lookup import positions_by_key
 
 _EMPTY_BYTES = read_only(np.empty(0, dtype=np.uint8))
 _NO_OFFSETS = read_only(np.zeros(1, dtype=np.int64))

@@ -11,12 +11,12 @@ import pyarrow.compute as pc
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
-from ..kernels.fused_ranking import gather_joins
-from ..kernels.judged_ranks import rank_judged_documents
-from ..kernels.ranking import rank_and_label
-from ..kernels.ranx_ties import ranx_tie_keys
-from ..kernels.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
-from ..kernels.trec_judged import judged_only
+from ..kernels.fusion.fused_ranking import gather_joins
+from ..kernels.core.judged_ranks import rank_judged_documents
+from ..kernels.core.ranking import rank_and_label
+from ..kernels.core.ranx_ties import ranx_tie_keys
+from ..kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from ..kernels.trec.trec_judged import judged_only
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
 from .qrels import Qrels
@@ -67,7 +67,7 @@ class JudgedRanks:
         """trec_eval's ``-J``: the top ``max_docs`` documents (all when None) with only the judged ones ranked.
 
         Documents the qrels do not list or list with a negative label are dropped; the judged ones
-        keep their order and move up (see :mod:`retrieval_eval.kernels.trec_judged`).
+        keep their order and move up (see :mod:`retrieval_eval.kernels.trec.trec_judged`).
         """
         depth = np.iinfo(np.int64).max if max_docs is None else max_docs
         ranks, labels, n_found, n_ranked = judged_only(self.offsets, self.n_found, self.ranks, self.labels, self.n_ranked, depth)
@@ -116,7 +116,7 @@ class RowLabels:
 def docid_tie_keys(run: Run) -> np.ndarray:
     """int64 per row of ``run``: ascending in descending doc id within each query (trec_eval's order of ties).
 
-    Ids compare as :mod:`retrieval_eval.kernels.tiebreak` compares them: strings by their UTF-8
+    Ids compare as :mod:`retrieval_eval.kernels.core.tiebreak` compares them: strings by their UTF-8
     bytes (a prefix first), integers as their decimal text (among equal scores 9 before 10).
     """
     groups = run.queries
@@ -162,7 +162,7 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
     rule, the default), ``"first"``, ``"max"``, or ``"raise"``. ``ties`` orders equal scores:
     ``"input"`` (input order, a repeated document at its first position; Azure), ``"docid"``
     (descending document id in byte order; trec_eval) or ``"ranx"`` (the order of a ``ranx.Run``
-    of the documents with the scores ``duplicates`` keeps; see :mod:`retrieval_eval.kernels.ranx_ties`).
+    of the documents with the scores ``duplicates`` keeps; see :mod:`retrieval_eval.kernels.core.ranx_ties`).
     """
     labels, judged, n_ranked, duplicate_rows = rank_and_label(*_join_arguments(qrels, run, duplicates, ties))
     raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from ..io.arrays import numpy_view
-from ..kernels.judgments import index_judgments
+from ..kernels.core.judgments import index_judgments
 from ._table import describe_row, first_true
 from .ids import IdColumn, QueryGroups, read_only
 
@@ -56,7 +56,7 @@ class JudgmentGroups:
     Query ``c``'s segments are ``query_segments[c] : query_segments[c + 1]``; segment ``s`` has
     group code ``group[s]`` and subgroup code ``subgroup[s]`` (0 without subgroups) and owns the
     rows ``order[offsets[s] : offsets[s + 1]]`` (input order kept). Its distinct documents are
-    indexed as a Qrels indexes a query's (see :func:`retrieval_eval.kernels.judgments.index_judgments`):
+    indexed as a Qrels indexes a query's (see :func:`retrieval_eval.kernels.core.judgments.index_judgments`):
     slots ``offsets[s] : offsets[s] + n_judged[s]`` of ``judged_rows``, ``judged_keys`` (sorted)
     and ``judged_labels`` (the label the duplicates policy keeps).
     """

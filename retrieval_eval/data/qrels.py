@@ -12,8 +12,8 @@ import pyarrow as pa
 from ..errors import ConfigError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
-from ..kernels.duplicate_policy import KEEP_MAX
-from ..kernels.judgments import index_judgments
+from ..kernels.core.duplicate_policy import KEEP_MAX
+from ..kernels.core.judgments import index_judgments
 from ..policies import JUDGMENT_FORMATS
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, require_columns

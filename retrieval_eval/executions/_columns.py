@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..errors import InputError
-from ..kernels.contains import contains_pairs
+from ..kernels.text.contains import contains_pairs
 from .casefold import casefold, string_buffers
 
 

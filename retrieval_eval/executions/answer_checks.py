@@ -2,7 +2,7 @@
 
 :func:`~.batch.run_checks` hands each class the plan rows of its evaluator (valid options only)
 and the records' ``response`` and ``invoked_tools`` columns (:class:`~.tables.ExecutionTables`).
-The (row, expected keyword) pairs are searched by :func:`~retrieval_eval.kernels.keywords.keywords_found`
+The (row, expected keyword) pairs are searched by :func:`~retrieval_eval.kernels.text.keywords.keywords_found`
 in the casefolded (or, for case-sensitive rows, the raw) buffers; the (row, expected tool) pairs
 are matched to the invoked names on integer keys of (record, case mode, name). No Python
 loop runs over records, rows or pairs; the only Python loop is over the distinct non-ASCII code
@@ -18,8 +18,8 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from ..io.arrays import read_only, string_buffers
-from ..kernels.contains import CODE_POINTS, code_points_in_rows
-from ..kernels.keywords import keywords_found
+from ..kernels.text.contains import CODE_POINTS, code_points_in_rows
+from ..kernels.text.keywords import keywords_found
 from . import _columns as col
 from .casefold import casefold
 from .keyword_match import NO_RESPONSE, is_word_character

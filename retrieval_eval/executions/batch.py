@@ -3,7 +3,7 @@
 A *check plan* (:class:`CheckPlan`) lists the checks: one row per (record, evaluator), with the
 evaluator's validated options as columns. :func:`run_checks` evaluates every row of a plan
 against :class:`~.tables.ExecutionTables` together: Arrow compute and numpy for the joins,
-filters and group-bys, numba kernels (:mod:`retrieval_eval.kernels.contains`) for containment
+filters and group-bys, numba kernels (:mod:`retrieval_eval.kernels.text.contains`) for containment
 with a needle per row, and no Python loop over executions, queries, hits or extracts;
 KeywordMatch and ToolUse read the records' responses and invoked tools (:mod:`.answer_checks`).
 :func:`score_objects` turns its rows into the score objects of the per-item checks, equal key
@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..errors import ConfigError, InputError, RetrievalEvalError
-from ..kernels.contains import best_hits_in, contains_pairs
+from ..kernels.text.contains import best_hits_in, contains_pairs
 from . import _columns as col
 from .answer_checks import KeywordChecks, ToolChecks
 from .casefold import Haystacks

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..io.arrays import string_buffers
-from ..kernels.contains import (
+from ..kernels.text.contains import (
     CODE_POINTS,
     code_points_in_rows,
     fold_into,
@@ -64,7 +64,7 @@ class Haystacks:
     small letters, dashes, quotes: "café – l’été") is searched in its chunk's own buffers, and
     only the rows holding a code point that casefolding changes ("É", "ß", "İ") are casefolded,
     into one new buffer. :attr:`buffers` lists the text buffers as the kernel
-    :func:`~retrieval_eval.kernels.contains.best_hits_in` takes them: ``(row_first, row_last,
+    :func:`~retrieval_eval.kernels.text.contains.best_hits_in` takes them: ``(row_first, row_last,
     local_row, offsets, data)``, where row ``x`` of ``row_first:row_last`` is row
     ``local_row[x - row_first]`` of the buffer (-1: elsewhere). A null reads as "".
     """

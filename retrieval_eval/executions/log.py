@@ -49,7 +49,7 @@ import pyarrow.parquet as pq
 
 from ..errors import InputError
 from ..io.jsonio import MAX_DEPTH, parse_json_line
-from ..kernels.json_depth import json_nesting
+from ..kernels.text.json_depth import json_nesting
 from .models import RetrievalTelemetry
 from .normalize import load_executions
 from .tables import ExecutionTables, flatten_nested, flatten_records

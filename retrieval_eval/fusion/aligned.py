@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
-from ..kernels.fusion_align import align_runs
+from ..kernels.fusion.fusion_align import align_runs
 
 #: What a missing ``top_k_in`` passes the kernel: no cut.
 _ALL = np.iinfo(np.int64).max

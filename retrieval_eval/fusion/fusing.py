@@ -21,7 +21,7 @@ from ..data import Run
 from ..data.ids import QueryGroups
 from ..errors import ConfigError, InputError
 from ..io.arrays import arrow_array, read_only
-from ..kernels.fusion_order import fused_order
+from ..kernels.fusion.fusion_order import fused_order
 from .aligned import AlignedRuns, align
 from .method import FusionMethod
 from .methods import fusion_method
@@ -94,7 +94,7 @@ def fused_run(aligned: AlignedRuns, fused: Fused, *, top_k_out: int | None = Non
     """The fused run: each query's documents in ranx's order of the fused Run, the first ``top_k_out`` kept.
 
     ranx orders a fused query by numba's quicksort of ``-score`` over the documents in the
-    order it inserted them (:mod:`retrieval_eval.kernels.fusion_order`), which is reproduced:
+    order it inserted them (:mod:`retrieval_eval.kernels.fusion.fusion_order`), which is reproduced:
     the same documents, scores and order, ties included. Queries are in the aligned order
     (ranx sorts them by id; no measure depends on it). The run is marked ``in_ranx_order``
     (``ties="ranx"`` keeps its order) unless ``fused.order_determined`` is False. ``name``

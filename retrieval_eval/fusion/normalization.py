@@ -1,6 +1,6 @@
 """ranx's normalizations of the runs before fusion: per query and run (``borda``: across the runs).
 
-The formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion_norm`.
+The formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion.fusion_norm`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.arrays import read_only
-from ..kernels import fusion_norm as kernels
+from ..kernels.fusion import fusion_norm as kernels
 from .aligned import AlignedRuns
 from .method import unknown_name
 

@@ -1,6 +1,6 @@
 """The score-based fusion methods of ranx 0.3.21 (CombSUM and its family, weighted sums, RRF, ISR), as definitions.
 
-Their formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion_scores`; every
+Their formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion.fusion_scores`; every
 one inserts the fused documents in the aligned rows' order (run 0's, then those only run 1
 has, ...), as ranx's functions do.
 """
@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 
 from ..io.arrays import read_only
-from ..kernels import fusion_scores as kernels
+from ..kernels.fusion import fusion_scores as kernels
 from .method import FusionMethod, Parameter, number, weights
 
 _NO_WEIGHTS = read_only(np.empty(0, dtype=np.float64))
 
 
 def _kernel(code: int) -> Callable[..., np.ndarray]:
-    """The method's kernel: :func:`~retrieval_eval.kernels.fusion_scores.fuse_scores` with its code."""
+    """The method's kernel: :func:`~retrieval_eval.kernels.fusion.fusion_scores.fuse_scores` with its code."""
 
     def kernel(
         offsets: np.ndarray, scores: np.ndarray, ranks: np.ndarray, depths: np.ndarray,

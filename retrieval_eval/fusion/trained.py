@@ -8,7 +8,7 @@ n_segments)``, ``segfuse_train(qrels, runs)``, ...), then fuses with it. Here ei
 - or ``qrels=`` (with ``n_segments=`` for ProbFuse): the method is trained on the runs being
   fused, as given (before normalization, after ``top_k_in``), then fuses them.
 
-The estimates and formulas are in :mod:`retrieval_eval.kernels.fusion_trained`. Training reads
+The estimates and formulas are in :mod:`retrieval_eval.kernels.fusion.fusion_trained`. Training reads
 labels through the judgment index of :class:`~retrieval_eval.data.Qrels` (a document is relevant
 when judged 1 or more, ranx's ``rel_lvl=1``) and the runs in ranx's order of each (the ranks of
 :func:`~retrieval_eval.fusion.align`). Where this differs from ranx:
@@ -41,7 +41,7 @@ from ..data import Qrels
 from ..data.ids import id_column
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
-from ..kernels import fusion_trained as kernels
+from ..kernels.fusion import fusion_trained as kernels
 from .aligned import AlignedRuns, align
 from .method import FusionMethod, Parameter
 
@@ -278,7 +278,7 @@ def _same_kind(judged: pa.Array, fused: pa.Array, field: str, qrels: Qrels) -> N
 
 
 def _kernel(code: int) -> Any:
-    """The method's kernel: :func:`~retrieval_eval.kernels.fusion_trained.trained_points` with its code."""
+    """The method's kernel: :func:`~retrieval_eval.kernels.fusion.fusion_trained.trained_points` with its code."""
 
     def kernel(
         offsets: np.ndarray, scores: np.ndarray, ranks: np.ndarray, depths: np.ndarray,

@@ -1,6 +1,6 @@
 """The voting fusion methods of ranx 0.3.21 (BordaFuse, Condorcet, their weighted forms, RBC), as definitions.
 
-Their formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion_votes`. They
+Their formulas and ranx's arithmetic are in :mod:`retrieval_eval.kernels.fusion.fusion_votes`. They
 read the positions of the normalized runs only (a normalization changes them only where it
 reorders a run: ``min-max-inverted``, ``borda``).
 
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..io.arrays import read_only
-from ..kernels import fusion_votes as kernels
+from ..kernels.fusion import fusion_votes as kernels
 from .method import FusionMethod, Parameter, number, weights
 
 _WEIGHTS = Parameter("weights", "one weight per run, in run order", weights)

@@ -1,7 +1,7 @@
 """Readers and writers: files (and in-memory tables) <-> pyarrow tables.
 
 This is a leaf layer beside the kernels: it imports nothing from the package but
-:mod:`retrieval_eval.errors` and one kernel, :mod:`retrieval_eval.kernels.json_depth`, the scan
+:mod:`retrieval_eval.errors` and one kernel, :mod:`retrieval_eval.kernels.text.json_depth`, the scan
 every JSON reader runs over the bytes before parsing (nesting depth, ASCII), which must be
 compiled to keep up with Arrow's parser. It checks types, parsing and nulls; value checks (NaN
 scores, label ranges, duplicates) are the data layer's.

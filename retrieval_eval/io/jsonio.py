@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.sources import Source, read_all
-from retrieval_eval.kernels.json_depth import json_nesting
+from retrieval_eval.kernels.text.json_depth import json_nesting
 
 #: The deepest nesting of JSON objects and arrays read (``{"a": [1]}`` is 2 deep). An evaluation
 #: document with its retrieval executions nests about 10 deep and a log record about 8.
@@ -109,7 +109,7 @@ def check_json_bytes(data: bytes | pa.Buffer | memoryview, label: str, *, lines:
     """Refuse JSON text that is not UTF-8 or nests deeper than :data:`MAX_DEPTH`, before it is parsed.
 
     ``data`` is the text's bytes: one document, or JSON Lines when ``lines`` (nesting counted per
-    line, see :mod:`retrieval_eval.kernels.json_depth`). Its first line is line ``first_line``
+    line, see :mod:`retrieval_eval.kernels.text.json_depth`). Its first line is line ``first_line``
     of the file ``label``. A UTF-8 byte-order mark may open it.
 
     Returns whether every line holds one value (always true for one document): JSON Lines where one

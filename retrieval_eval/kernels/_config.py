@@ -411,8 +411,9 @@ def _compile_notice(name: str) -> Any:
 
 def kernels() -> list[Kernel]:
     """Every kernel of the package (its modules imported)."""
-    for module in pkgutil.iter_modules(sys.modules[__package__].__path__):
-        importlib.import_module(f"{__package__}.{module.name}")
+    package = sys.modules[__package__]
+    for module in pkgutil.walk_packages(package.__path__, prefix=f"{__package__}."):
+        importlib.import_module(module.name)
     return list(REGISTRY)
 
 

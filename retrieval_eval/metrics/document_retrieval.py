@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import docret
+from ..kernels.core import docret
 from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
 from .names import Metric

@@ -4,7 +4,7 @@
 Rprec_mult computed against each judgment group of a query (an assessor's judgments) and averaged
 over the groups, in byte order of their names; they read qrels in the ``qrels_jg`` layout only, as
 trec_eval does. Ranking, ``rel`` (``-l``), ``max_docs`` (``-M``) and ``judged_only`` (``-J``) are
-trec_eval's. Formulas: :mod:`retrieval_eval.kernels.judgment_groups`.
+trec_eval's. Formulas: :mod:`retrieval_eval.kernels.trec.judgment_groups`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels.judgment_groups import judgment_group_measures
+from ..kernels.trec.judgment_groups import judgment_group_measures
 from .definition import MetricDefinition, unit_interval
 from .family import Family
 from .names import Metric

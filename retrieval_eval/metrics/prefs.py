@@ -6,7 +6,7 @@ transitively. The measures count how many preferences the run's ranking fulfils,
 preferences (``prefs_simp``), per group (``prefs_avgjg``), per document pair (``prefs_pair``), with
 the non-relevant documents cut to as many as the relevant ones (``prefs_avgjg_rnonrel``), and
 among retrieved documents only (``_ret``) or ignoring pairs neither of which was retrieved
-(``_imp``). Formulas and trec_eval's quirks: :mod:`retrieval_eval.kernels.prefs`.
+(``_imp``). Formulas and trec_eval's quirks: :mod:`retrieval_eval.kernels.trec.prefs`.
 
 Conventions are trec_eval's: the run ranked by score descending, equal scores by *ascending*
 document id (the reverse of the TREC family's order: trec_eval's preference code sorts so), cut at
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import prefs as kernel
+from ..kernels.trec import prefs as kernel
 from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
 from .names import Metric
@@ -45,7 +45,7 @@ _IMP = "Implied preferences (one of the two documents retrieved) count; preferen
 
 @dataclass(frozen=True, eq=False)
 class PrefsPass:
-    """The kernel pass: ``values[e, column]`` for each evaluated query e, columns as :mod:`retrieval_eval.kernels.prefs`."""
+    """The kernel pass: ``values[e, column]`` for each evaluated query e, columns as :mod:`retrieval_eval.kernels.trec.prefs`."""
 
     values: np.ndarray
 

@@ -3,8 +3,8 @@
 trec_eval's preference measures rank a query's documents by score descending and equal scores by
 ascending docno (form_prefs_counts.c), so this family's ``"docid"`` tie order is ascending; ``"input"``
 keeps input order among equal scores; ``"ranx"`` is refused (ranx has no preference measures). The
-index and the ranks are described in :mod:`retrieval_eval.kernels.prefs_index` and
-:mod:`retrieval_eval.kernels.prefs_ranks`.
+index and the ranks are described in :mod:`retrieval_eval.kernels.trec.prefs_index` and
+:mod:`retrieval_eval.kernels.trec.prefs_ranks`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from ..data import describe_row, duplicate_policy_code
 from ..data.join import check_tie_order
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
-from ..kernels.prefs_index import index_preference_judgments
-from ..kernels.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
-from ..kernels.tiebreak import TIES_INPUT_ORDER
+from ..kernels.trec.prefs_index import index_preference_judgments
+from ..kernels.trec.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
+from ..kernels.core.tiebreak import TIES_INPUT_ORDER
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run

@@ -13,7 +13,7 @@ judged documents are ranked), ``collection_size`` (``-N``, read by utility) and,
 ranking of one document not in the pool (none under ``-J``), with num_ret, unjudged@k and the
 default utility, rbp_resid and relstring then reset to 0 or empty as trec_eval resets them by
 name (a measure given parameters prints another name and keeps its value).
-Formulas: :mod:`retrieval_eval.kernels.trec` (the walk over the judged documents, most measures),
+Formulas: :mod:`retrieval_eval.kernels.trec.trec` (the walk over the judged documents, most measures),
 :mod:`retrieval_eval.metrics.trec_ranked` (gain maps, rbp, Rprec_mult, 11pt_avg).
 """
 
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ConfigError
-from ..kernels import trec as kernel
-from ..kernels import trec_gains
+from ..kernels.trec import trec as kernel
+from ..kernels.trec import trec_gains
 from . import trec_ranked
 from .definition import non_negative, unit_interval
 from .family import Family
@@ -44,7 +44,7 @@ __all__ = ["DEFINITIONS", "FAMILY", "TREC", "TrecPass", "relevance_level"]
 
 @dataclass(frozen=True, eq=False)
 class TrecPass:
-    """The output of one kernel pass at one relevance level (see :func:`retrieval_eval.kernels.trec.trec_measures`).
+    """The output of one kernel pass at one relevance level (see :func:`retrieval_eval.kernels.trec.trec.trec_measures`).
 
     ``scalars[:, c]``: the measures without a cutoff; ``at_k[:, c, j]``: the measures at
     ``cutoffs[j]``; ``iprec[:, v]``: interpolated precision at recall level ``levels[v]``;

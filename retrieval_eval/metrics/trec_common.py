@@ -7,7 +7,7 @@ the ranking depth (``-M``) and the length of the stand-in ranking that trec_eval
 scores a judged query against when the run lacks it.
 
 Each definition's ``requires(metric)`` names the pass that computes it first (:data:`MAIN`, the
-walk over the judged documents in :mod:`retrieval_eval.kernels.trec`, or :data:`RANKED`, the
+walk over the judged documents in :mod:`retrieval_eval.kernels.trec.trec`, or :data:`RANKED`, the
 passes over every rank and over levels of num_rel), then what that pass must compute for it.
 """
 
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..kernels import trec as kernel
+from ..kernels.trec import trec as kernel
 from .definition import MetricDefinition, unit_interval
 from .names import Metric
 from .options import EvaluationOptions

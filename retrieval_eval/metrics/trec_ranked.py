@@ -1,8 +1,8 @@
 """TREC measures that walk every rank or take per-measure parameters: gain maps, rbp, Rprec_mult, 11pt_avg.
 
 trec_eval's G, dcg, ideal_dcg, ndcg with a gain map, ndcg_rel, Rndcg, rbp and rbp_resid
-(:mod:`retrieval_eval.kernels.trec_gains`), and Rprec_mult and 11pt_avg
-(:mod:`retrieval_eval.kernels.trec_levels`); the formulas and trec_eval's quirks are in those
+(:mod:`retrieval_eval.kernels.trec.trec_gains`), and Rprec_mult and 11pt_avg
+(:mod:`retrieval_eval.kernels.trec.trec_levels`); the formulas and trec_eval's quirks are in those
 modules. A gain map is the parameter ``gains=L:G;L:G`` (trec_eval's ``-m ndcg.1=3,2=9`` is
 ``ndcg(gains=1:3.0;2:9.0)``): label L has gain G, in the order given; labels it leaves out have
 their own value as gain.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels import trec_gains, trec_levels
+from ..kernels.trec import trec_gains, trec_levels
 from .definition import MetricDefinition, non_negative
 from .names import Metric
 from .trec_common import RANKED, TrecInputs, measure, parameter, relevance_level
@@ -56,7 +56,7 @@ class LevelPass:
 
 
 def gain_measure(column: int) -> Callable[[GainPass, Metric], np.ndarray]:
-    """The extraction of one of :mod:`retrieval_eval.kernels.trec_gains`' measure columns."""
+    """The extraction of one of :mod:`retrieval_eval.kernels.trec.trec_gains`' measure columns."""
     return lambda output, metric: output.measures[:, column]
 
 

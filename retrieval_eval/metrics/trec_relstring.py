@@ -1,7 +1,7 @@
 """trec_eval's relstring: each query's top documents as a string of relevance characters (not a number).
 
 trec_eval prints it per query only (``relstring  301  '1-0..'``); see
-:mod:`retrieval_eval.kernels.trec_relstring` for the characters. This is the text of one query's
+:mod:`retrieval_eval.kernels.trec.trec_relstring` for the characters. This is the text of one query's
 line, for the trec_eval output layer to print.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from ..kernels.trec_relstring import relevance_string_bytes
+from ..kernels.trec.trec_relstring import relevance_string_bytes
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run

@@ -16,8 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..data.ids import id_column
-from ..kernels.grouping import counting_sort
-from ..kernels.partitioning import bucket_of_keys
+from ..kernels.core.grouping import counting_sort
+from ..kernels.core.partitioning import bucket_of_keys
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ..data.run import rankable_scores
 from ..errors import ConfigError
 from ..io.output_paths import check_output_paths
 from ..io.parquet_stream import TypedBatch, arrow_bytes_per_row, count_rows, iter_run_batches, parquet_files
-from ..kernels.grouping import segment_starts
+from ..kernels.core.grouping import segment_starts
 from ..metrics.evaluator import Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions

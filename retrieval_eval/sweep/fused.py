@@ -39,7 +39,7 @@ from ..errors import ConfigError
 from ..fusion import AlignedRuns, align, fused_run, fused_scores, fusion_method, normalize
 from ..fusion.fusing import Fused, fused_rows
 from ..io.arrays import arrow_array, read_only
-from ..kernels.fused_ranking import order_by_score_then_key
+from ..kernels.fusion.fused_ranking import order_by_score_then_key
 from ..metrics.document_retrieval import DOCUMENT_RETRIEVAL
 from ..metrics.evaluator import PrejoinedRun
 from ..metrics.options import EvaluationOptions

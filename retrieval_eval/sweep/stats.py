@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-from ..kernels.resampling import resample_counts, sign_flips
+from ..kernels.core.resampling import resample_counts, sign_flips
 from .settings import LEVEL, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
 
 _BATCH_CELLS = 4_000_000  # draws x queries per batch: about 32 MB of float64

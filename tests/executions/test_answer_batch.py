@@ -26,7 +26,7 @@ from retrieval_eval.executions.log import read_execution_log
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.executions.tool_use import tool_names
 from retrieval_eval.io.arrays import string_buffers
-from retrieval_eval.kernels import contains, keywords
+from retrieval_eval.kernels.text import contains, keywords
 from retrieval_eval.kernels._config import read_only
 
 from . import response_strategies as rs

@@ -22,7 +22,7 @@ from retrieval_eval.executions.batch import (
 )
 from retrieval_eval.executions.casefold import casefold
 from retrieval_eval.executions.tables import ExecutionTables, flatten_records
-from retrieval_eval.kernels import contains
+from retrieval_eval.kernels.text import contains
 
 from . import strategies
 from .fixtures import ODSP, example_telemetry

@@ -1,6 +1,6 @@
 """The voting methods (bordafuse, w_bordafuse, condorcet, w_condorcet, rbc) against the oracle and against ranx 0.3.21.
 
-- CPython's sort, as Condorcet needs it: the kernel's transcription (kernels/fusion_votes_sort.py)
+- CPython's sort, as Condorcet needs it: the kernel's transcription (kernels/fusion/fusion_votes_sort.py)
   against Python's own ``sorted(key=cmp_to_key(...))`` on candidate sets of up to 400, with
   random, correlated and block-structured rankings (natural runs of every length, which reach
   every branch of the merge: galloping, the third-to-last merge of the final collapse).
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from retrieval_eval import ConfigError
 from retrieval_eval.fusion import NORMALIZATIONS, align, fuse, fused_run, fused_scores, normalize
 from retrieval_eval.io.arrays import read_only
-from retrieval_eval.kernels.fusion_votes import condorcet_points
+from retrieval_eval.kernels.fusion.fusion_votes import condorcet_points
 from tests.fusion.runs import runs as fusion_runs
 from tests.fusion.test_fusion_oracle import as_lists
 from tests.reference import fusion_scores as scores_oracle

@@ -15,7 +15,7 @@ from retrieval_eval.errors import InputError
 from retrieval_eval.executions.log import iter_execution_records, read_execution_log
 from retrieval_eval.io.jsonio import MAX_DEPTH, read_json_records, read_json_source
 from retrieval_eval.io.sources import resolve_source
-from retrieval_eval.kernels.json_depth import _json_nesting_numpy, json_nesting
+from retrieval_eval.kernels.text.json_depth import _json_nesting_numpy, json_nesting
 
 # Strings full of what the scan must not take for structure.
 _TEXT = st.text(alphabet='ab{}[]"\\:,\n\u00e9', max_size=6)

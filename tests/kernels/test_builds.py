@@ -23,7 +23,7 @@ from retrieval_eval.fusion import METHODS as FUSION_METHODS
 from retrieval_eval.fusion import NORMALIZATIONS, align, fused_run, fused_scores, normalize
 from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.partitioning import bucket_of_keys
+from retrieval_eval.kernels.core.partitioning import bucket_of_keys
 from retrieval_eval.metrics.trec_relstring import relevance_strings
 from retrieval_eval.sweep.grids import fusion_grid
 from retrieval_eval.sweep.fused import FusedRuns

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.docret import discount_tables, document_retrieval_metrics
-from retrieval_eval.kernels.docret_numpy import numpy_document_retrieval_metrics
+from retrieval_eval.kernels.core.docret import discount_tables, document_retrieval_metrics
+from retrieval_eval.kernels.core.docret_numpy import numpy_document_retrieval_metrics
 
 # The walk as the interpreter runs it, whatever build document_retrieval_metrics registers as python.
 walk = _config._copy(

@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.kernels import contains
+from retrieval_eval.kernels.text import contains
 
 WORD = np.zeros(contains.CODE_POINTS, dtype=np.uint8)
 WORD[[ord(c) for c in "ab_é"]] = 1
@@ -61,7 +61,7 @@ def test_a_self_overlapping_needle_is_searched_in_linear_time() -> None:
     script = textwrap.dedent(
         """
         import numpy as np
-        from retrieval_eval.kernels import contains, keywords
+        from retrieval_eval.kernels.text import contains, keywords
         text = np.frombuffer(b"a" * 200_000, dtype=np.uint8)
         needle = np.frombuffer(b"a" * 50_000 + b"b", dtype=np.uint8)
         rows = np.zeros(1, dtype=np.int64)

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.judged_ranks import rank_judged_documents
-from retrieval_eval.kernels.judged_ranks_numpy import byte_ranks, decimal_ranks
-from retrieval_eval.kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
-from retrieval_eval.kernels.judgments import index_judgments
-from retrieval_eval.kernels.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from retrieval_eval.kernels.core.judged_ranks import rank_judged_documents
+from retrieval_eval.kernels.core.judged_ranks_numpy import byte_ranks, decimal_ranks
+from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from retrieval_eval.kernels.core.judgments import index_judgments
+from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 
 STRING_IDS = [b"", b"a", b"ab", b"b", b"abcdefgh", b"abcdefghi", b"abcdefgh\x00", b"abcdefgh\xff", b"\x00", b"\xff\xfe", b"10", b"9"]
 INTEGER_IDS = [0, 1, 9, 10, 100, -1, -10, 2**63 - 1, -(2**63)]

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
-from retrieval_eval.kernels.judgments import index_judgments
-from retrieval_eval.kernels.judgments_numpy import numpy_index_judgments
+from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from retrieval_eval.kernels.core.judgments import index_judgments
+from retrieval_eval.kernels.core.judgments_numpy import numpy_index_judgments
 from tests.kernels.test_judged_ranks_numpy import INTEGER_IDS, STRING_IDS, id_columns
 
 interpreted = _config._copy(index_judgments.function, "interpreted", range, lambda k: k.python)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.grouping import counting_sort
+from retrieval_eval.kernels.core.grouping import counting_sort
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no compiled builds without the JIT")
@@ -50,7 +50,7 @@ def test_a_small_evaluation_never_imports_numba():
 
 HASH_A = """
     import sys, numpy as np
-    from retrieval_eval.kernels.hashing import fnv1a_hashes
+    from retrieval_eval.kernels.core.hashing import fnv1a_hashes
     print(hex(fnv1a_hashes(np.array([0, 1]), np.frombuffer(b"a", dtype=np.uint8))[0]), "numba" in sys.modules)
 """
 
@@ -102,7 +102,7 @@ def test_between_the_crossovers_auto_runs_compiled_once_numba_is_imported(auto, 
 SKI_RENTAL = """
     import sys, numpy as np
     from retrieval_eval.kernels import _config
-    from retrieval_eval.kernels.grouping import counting_sort
+    from retrieval_eval.kernels.core.grouping import counting_sort
     _config.LOADED_UP_TO, _config.PYTHON_UP_TO, _config.NUMBA_IMPORT_SECONDS = 3, 10, 1e-9
     counting_sort(np.zeros(2, dtype=np.int64), 1)
     counting_sort(np.zeros(5, dtype=np.int64), 1)  # python: nothing spent between the crossovers yet
@@ -133,7 +133,7 @@ def test_an_unknown_mode_is_an_error(monkeypatch):
 NOTICE = "retrieval-eval: compiling grouping.counting_sort on first use (under a second of CPU; once per install"
 COMPILE_ONE = """
     import numpy as np
-    from retrieval_eval.kernels.grouping import counting_sort
+    from retrieval_eval.kernels.core.grouping import counting_sort
     counting_sort(np.zeros(2, dtype=np.int64), 1)
 """
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from retrieval_eval import InputError, evaluate
 from retrieval_eval.data.ids import id_column
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels import prefs, prefs_index, prefs_ranks
+from retrieval_eval.kernels.trec import prefs, prefs_index, prefs_ranks
 from tests.metrics.test_prefs import NAMES, collections, prefs_qrels, run_table
 
 needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="one Python build without the JIT")

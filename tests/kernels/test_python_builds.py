@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.kernels.grouping import segment_starts
-from retrieval_eval.kernels.hashing import fnv1a_hashes
+from retrieval_eval.kernels.core.grouping import segment_starts
+from retrieval_eval.kernels.core.hashing import fnv1a_hashes
 
 # Short ids over a tiny alphabet: equal neighbours, prefixes ("a", "ab") and empty ids are common.
 ids = st.lists(st.binary(max_size=4).map(lambda b: bytes(97 + (c % 2) for c in b)), max_size=40)

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
-from retrieval_eval.kernels.judgments import index_judgments
-from retrieval_eval.kernels.ranking import rank_and_label
-from retrieval_eval.kernels.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from retrieval_eval.kernels.core.judgments import index_judgments
+from retrieval_eval.kernels.core.ranking import rank_and_label
+from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from tests.kernels.test_judged_ranks_numpy import bits, id_columns, joins
 
 # The kernel's own function with the kernels it calls as their python builds: what the python build

@@ -19,10 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import Run
-from retrieval_eval.kernels.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX
-from retrieval_eval.kernels.ranx_ties import ranx_argsort, ranx_tie_keys
-from retrieval_eval.kernels.sorting import stable_order
-from retrieval_eval.kernels.tiebreak import order_ties_by_key
+from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX
+from retrieval_eval.kernels.core.ranx_ties import ranx_argsort, ranx_tie_keys
+from retrieval_eval.kernels.core.sorting import stable_order
+from retrieval_eval.kernels.core.tiebreak import order_ties_by_key
 
 ranx = pytest.importorskip("ranx")
 

@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from retrieval_eval.kernels.sorting import stable_order
+from retrieval_eval.kernels.core.sorting import stable_order
 
 
 @pytest.mark.parametrize("dtype", [np.uint64, np.int64, np.float64])

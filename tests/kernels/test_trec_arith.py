@@ -1,4 +1,4 @@
-"""The C arithmetic of kernels/trec_arith.py and the gain-map sort of kernels/trec_gains.py, against the oracle's.
+"""The C arithmetic of kernels/trec/trec_arith.py and the gain-map sort of kernels/trec/trec_gains.py, against the oracle's.
 
 The oracle (tests/reference/trec_ranked.py) writes each rule from the C standard and x86-64 on its own;
 fixed cases pin the values trec_eval's binary computes (0/0 prints -nan, lround rounds halves away).
@@ -13,8 +13,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.kernels import trec_arith
-from retrieval_eval.kernels.trec_gains import _gain_map, _merge_sort
+from retrieval_eval.kernels.trec import trec_arith
+from retrieval_eval.kernels.trec.trec_gains import _gain_map, _merge_sort
 from tests.reference import trec_ranked
 
 DOUBLES = st.one_of(

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
-from retrieval_eval.kernels.trec import log2_table, trec_measures
-from retrieval_eval.kernels.trec_arith import lround
-from retrieval_eval.kernels.trec_numpy import _lround, numpy_trec_measures
+from retrieval_eval.kernels.trec.trec import log2_table, trec_measures
+from retrieval_eval.kernels.trec.trec_arith import lround
+from retrieval_eval.kernels.trec.trec_numpy import _lround, numpy_trec_measures
 
 INT64_MAX = int(np.iinfo(np.int64).max)
 # The walk as the interpreter runs it, whatever build trec_measures registers as python.

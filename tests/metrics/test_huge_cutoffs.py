@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, evaluate
-from retrieval_eval.kernels import docret
+from retrieval_eval.kernels.core import docret
 from retrieval_eval.metrics.document_retrieval import FAMILY as DOCUMENT_RETRIEVAL
 from retrieval_eval.metrics.judgment_groups import FAMILY as JUDGMENT_GROUPS
 from retrieval_eval.metrics.trec import FAMILY as TREC

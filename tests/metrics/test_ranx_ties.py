@@ -130,7 +130,7 @@ def test_a_run_file_with_repeated_documents_gives_ranx_from_file(collection, rep
 @settings(max_examples=min(60, settings().max_examples))
 @given(tied_collections())
 def test_the_full_ranking_is_a_runs_order(collection):
-    # The document-retrieval family ranks every document (kernels/ranking.py), not only the judged ones:
+    # The document-retrieval family ranks every document (kernels/core/ranking.py), not only the judged ones:
     # each document judged with a label of its own, the ranked labels name the documents in rank order.
     _, run = collection
     qrels = {q: {doc: int(doc[1:]) for doc in docs} for q, docs in run.items()}

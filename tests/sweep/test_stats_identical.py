@@ -1,7 +1,7 @@
 """The statistics after their kernels give the bits they gave before: the same seed, the same intervals and p-values.
 
 The oracles are the numpy code the bootstrap and the randomization test ran before their counting
-steps moved to kernels (retrieval_eval/kernels/resampling.py): a flat index, ``np.bincount`` and a
+steps moved to kernels (retrieval_eval/kernels/core/resampling.py): a flat index, ``np.bincount`` and a
 cast for the counts, an int8 product and a cast for the signs. Batches are forced small here
 (``_BATCH_CELLS``) so that every call crosses many of them, with a last one shorter than the rest.
 """
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval_eval.kernels.resampling import resample_counts, sign_flips
+from retrieval_eval.kernels.core.resampling import resample_counts, sign_flips
 from retrieval_eval.sweep import bootstrap_ci, randomization_test
 from retrieval_eval.sweep import stats as module
 

@@ -1,0 +1,1 @@
+"""Rank fusion as ranx defines it: runs aligned by document, scores normalized, fused, voted or trained."""
