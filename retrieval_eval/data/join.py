@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
+from ..kernels.core.bundles import JoinRule, JudgmentArrays, RunArrays
 from ..kernels.fusion.fused_ranking import gather_joins
 from ..kernels.core.judged_ranks import rank_judged_documents
 from ..kernels.core.ranking import rank_and_label
@@ -178,30 +179,18 @@ def rank_judged(qrels: Qrels, run: Run, *, duplicates: str = "raise", ties: str 
     return JudgedRanks(run, ties, run.queries.offsets, n_found, ranks, labels, n_ranked)
 
 
-def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple:
+def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple[RunArrays, JudgmentArrays, np.ndarray, JoinRule]:
     """The arguments of the join kernels, after checking the policies and the id kinds."""
     policy = duplicate_policy_code(duplicates, what="run duplicates")
     check_tie_order(ties)
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
     groups = run.queries
+    tie_order, tie_keys = _tie_order(run, policy, ties)
     return (
-        groups.offsets,
-        groups.order,
-        run.doc_ids.keys,
-        run.doc_ids.offsets,
-        run.doc_ids.data,
-        run.scores,
-        policy,
-        *_tie_order(run, policy, ties),
+        run.arrays,
+        qrels.judgment_arrays,
         _positions_in_qrels(qrels, groups.query_ids, run),
-        qrels.queries.offsets,
-        qrels.judged_rows,
-        qrels.judged_keys,
-        qrels.judged_labels,
-        qrels.n_judged,
-        qrels.doc_ids.offsets,
-        qrels.doc_ids.data,
-        run.doc_ids.is_string,
+        JoinRule(policy, tie_order, tie_keys, run.doc_ids.is_string),
     )
 
 

@@ -12,6 +12,7 @@ import pyarrow as pa
 from ..errors import ConfigError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
+from ..kernels.core.bundles import JudgmentArrays
 from ..kernels.core.duplicate_policy import KEEP_MAX
 from ..kernels.core.judgments import index_judgments
 from ..policies import JUDGMENT_FORMATS
@@ -173,6 +174,14 @@ class Qrels(GroupedTable):
             return source
         table = read_qrels_table(source, columns=columns, format=format, judgments=judgments)
         return cls(table, source=source_label(source), duplicates=duplicates, judgments=judgments)
+
+    @cached_property
+    def judgment_arrays(self) -> JudgmentArrays:
+        """The judgment index and the id bytes as the join kernels take them (built once)."""
+        return JudgmentArrays(
+            self.queries.offsets, self.judged_rows, self.judged_keys, self.judged_labels, self.n_judged,
+            self.doc_ids.offsets, self.doc_ids.data,
+        )
 
     @cached_property
     def query_lookup(self) -> IdLookup:

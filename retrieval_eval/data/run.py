@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ from ..errors import ConfigError, InputError
 from ..io import read_run_table, source_label
 from ..io.arrays import numpy_view
 from ..io.ecosystem import ranx_kind
+from ..kernels.core.bundles import RunArrays
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
@@ -56,6 +58,12 @@ class Run(GroupedTable):
             raise ConfigError(f"name= must be a string (the run's name in results), got {name!r}")
         table = read_run_table(source, columns=columns, format=format)
         return cls(table, source=source_label(source), name=name, in_ranx_order=ranx_kind(source) == "Run")
+
+    @cached_property
+    def arrays(self) -> RunArrays:
+        """The rows grouped by query, their id keys and bytes and their scores, as the join kernels take them (built once)."""
+        groups = self.queries
+        return RunArrays(groups.offsets, groups.order, self.doc_ids.keys, self.doc_ids.offsets, self.doc_ids.data, self.scores)
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"

@@ -277,10 +277,17 @@ def _global_names(code: types.CodeType) -> set[str]:
 def _size(args: tuple) -> int:
     """The rows of a call: the first axis of its longest array argument other than a byte buffer.
 
-    The bytes of string ids are left out: a kernel's time goes with its rows (ids, judgments,
-    queries) far more than with their lengths in bytes.
+    Arrays inside bundles (named tuples of arrays) count as arguments. The bytes of string ids
+    are left out: a kernel's time goes with its rows (ids, judgments, queries) far more than
+    with their lengths in bytes.
     """
-    return max((a.shape[0] for a in args if isinstance(a, np.ndarray) and a.ndim and a.dtype != np.uint8), default=0)
+    longest = 0
+    for a in args:
+        if isinstance(a, tuple):
+            longest = max(longest, _size(a))
+        elif isinstance(a, np.ndarray) and a.ndim and a.dtype != np.uint8:
+            longest = max(longest, a.shape[0])
+    return longest
 
 
 def mode() -> str:

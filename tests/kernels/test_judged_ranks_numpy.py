@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
+from retrieval_eval.kernels.core.bundles import JoinRule, JudgmentArrays, RunArrays
 from retrieval_eval.kernels.core.judged_ranks import rank_judged_documents
 from retrieval_eval.kernels.core.judged_ranks_numpy import byte_ranks, decimal_ranks
 from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
@@ -25,6 +26,20 @@ SCORES = [0.0, -0.0, 1.0, 2.5, np.inf, -np.inf]
 # The kernel's own function with the kernels it calls as their python builds: what the python build
 # would be without the numpy one.
 interpreted = _config._copy(rank_judged_documents.function, "interpreted", range, lambda k: k.python)
+
+
+def bundled(
+    run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, policy, tie_order, tie_keys,
+    judged_group_of_query, group_offsets, judged_rows, judged_keys, judged_labels, n_judged, qrels_offsets, qrels_data,
+    is_string,
+) -> tuple:
+    """The join kernels' bundled arguments from their arrays."""
+    return (
+        RunArrays(run_group_offsets, run_order, run_keys, run_offsets, run_data, scores),
+        JudgmentArrays(group_offsets, judged_rows, judged_keys, judged_labels, n_judged, qrels_offsets, qrels_data),
+        judged_group_of_query,
+        JoinRule(policy, tie_order, tie_keys, is_string),
+    )
 
 
 def buffers(values: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +89,7 @@ def joins(draw):
     if tie_order != TIES_ASCENDING_KEY:
         tie_keys = np.empty(0, dtype=np.int64)
     policy = draw(st.sampled_from([KEEP_LAST, KEEP_FIRST, KEEP_MAX, RAISE]))
-    return (
+    return bundled(
         run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, policy, tie_order, tie_keys,
         judged_group_of_query, group_offsets, judged_rows, judged_keys, judged_labels, n_judged,
         qrels_offsets, qrels_data, is_string,
@@ -131,7 +146,7 @@ def test_the_numpy_build_gives_the_interpreted_kernels_bits_on_long_queries(tie_
         np.array([0, 500]), np.arange(500), qrels_keys, qrels_offsets, qrels_data, is_string, rng.integers(0, 3, 500), KEEP_LAST,
     )
     tie_keys = rng.integers(0, 5, n_rows) if tie_order == TIES_ASCENDING_KEY else np.empty(0, dtype=np.int64)
-    arguments = (
+    arguments = bundled(
         run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, policy, tie_order, tie_keys,
         np.array([0, -1, 0]), np.array([0, 500]), judged_rows, judged_keys, judged_labels, n_judged,
         qrels_offsets, qrels_data, is_string,

@@ -17,7 +17,7 @@ from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, 
 from retrieval_eval.kernels.core.judgments import index_judgments
 from retrieval_eval.kernels.core.ranking import rank_and_label
 from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
-from tests.kernels.test_judged_ranks_numpy import bits, id_columns, joins
+from tests.kernels.test_judged_ranks_numpy import bits, bundled, id_columns, joins
 
 # The kernel's own function with the kernels it calls as their python builds: what the python build
 # would be without the numpy one.
@@ -44,9 +44,9 @@ def test_the_numpy_build_gives_the_interpreted_kernels_bits(arguments):
 @given(joins(), st.lists(st.sampled_from([0, 1, 2**53, 2**53 + 1, 2**62, -(2**53) - 1, 2**63 - 1, -(2**63)]), max_size=30))
 def test_large_tie_keys_tie_as_the_kernel_compares_them(arguments, drawn):
     # The kernel compares the keys' negations as float64: keys that round to one float64 tie.
-    n_rows = arguments[5].shape[0]
-    tie_keys = np.resize(np.array(drawn or [0], dtype=np.int64), n_rows)
-    agree((*arguments[:7], TIES_ASCENDING_KEY, tie_keys, *arguments[9:]))
+    run, judgments, group_of_query, rule = arguments
+    tie_keys = np.resize(np.array(drawn or [0], dtype=np.int64), run.scores.shape[0])
+    agree((run, judgments, group_of_query, rule._replace(tie_order=TIES_ASCENDING_KEY, tie_keys=tie_keys)))
 
 
 @settings(max_examples=20, deadline=None)
@@ -69,7 +69,7 @@ def test_the_numpy_build_gives_the_interpreted_kernels_bits_on_long_queries(tie_
         np.array([0, 500]), np.arange(500), qrels_keys, qrels_offsets, qrels_data, is_string, rng.integers(0, 3, 500), KEEP_LAST,
     )
     tie_keys = rng.integers(0, 5, n_rows) if tie_order == TIES_ASCENDING_KEY else np.empty(0, dtype=np.int64)
-    agree((
+    agree(bundled(
         run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, policy, tie_order, tie_keys,
         np.array([0, -1, 0, 0]), np.array([0, 500]), judged_rows, judged_keys, judged_labels, n_judged,
         qrels_offsets, qrels_data, is_string,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bundles import JoinRule, JudgmentArrays, RunArrays
 from .duplicate_policy import KEEP_LAST, KEEP_MAX, RAISE
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING
 
@@ -199,24 +200,7 @@ def collapse_duplicates(
 
 
 def rank_distinct_documents(
-    run_group_offsets: np.ndarray,
-    run_order: np.ndarray,
-    run_keys: np.ndarray,
-    run_offsets: np.ndarray,
-    run_data: np.ndarray,
-    scores: np.ndarray,
-    duplicate_policy: int,
-    tie_order: int,
-    tie_keys: np.ndarray,
-    judged_group_of_query: np.ndarray,
-    judged_group_offsets: np.ndarray,
-    judged_rows: np.ndarray,
-    judged_keys: np.ndarray,
-    judged_labels: np.ndarray,
-    n_judged: np.ndarray,
-    qrels_offsets: np.ndarray,
-    qrels_data: np.ndarray,
-    is_string: bool,
+    run: RunArrays, judgments: JudgmentArrays, group_of_query: np.ndarray, rule: JoinRule
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every run query's distinct documents in rank order, with their judgments (the join kernels' arguments).
 
@@ -224,8 +208,12 @@ def rank_distinct_documents(
     query as the join kernels return them, then for every distinct document, by query and in rank
     order, its query, its code of (query, score), its code of the tie key's group (equal codes of
     both: documents neither ranks above the other) and its slot in the judgment index (or -1).
-    Equal ``tie_keys`` (``TIES_ASCENDING_KEY``) are one group: any dtype whose order is the tie order.
+    Equal ``rule.tie_keys`` (``TIES_ASCENDING_KEY``) are one group: any dtype whose order is the tie order.
     """
+    run_group_offsets, run_order, run_keys, run_offsets, run_data, scores = run
+    judged_group_offsets, judged_rows, judged_keys, _, n_judged, qrels_offsets, qrels_data = judgments
+    duplicate_policy, tie_order, tie_keys, is_string = rule
+    judged_group_of_query = group_of_query
     n_queries = run_group_offsets.shape[0] - 1
     n_ranked = np.zeros(n_queries, dtype=np.int64)
     duplicate_rows = np.full(n_queries, -1, dtype=np.int64)
@@ -286,35 +274,16 @@ def rank_distinct_documents(
 
 
 def numpy_rank_judged_documents(
-    run_group_offsets: np.ndarray,
-    run_order: np.ndarray,
-    run_keys: np.ndarray,
-    run_offsets: np.ndarray,
-    run_data: np.ndarray,
-    scores: np.ndarray,
-    duplicate_policy: int,
-    tie_order: int,
-    tie_keys: np.ndarray,
-    judged_group_of_query: np.ndarray,
-    judged_group_offsets: np.ndarray,
-    judged_rows: np.ndarray,
-    judged_keys: np.ndarray,
-    judged_labels: np.ndarray,
-    n_judged: np.ndarray,
-    qrels_offsets: np.ndarray,
-    qrels_data: np.ndarray,
-    is_string: bool,
+    run: RunArrays, judgments: JudgmentArrays, group_of_query: np.ndarray, rule: JoinRule
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`~retrieval_eval.kernels.core.judged_ranks.rank_judged_documents` (same arguments, same outputs)."""
-    n_queries = run_group_offsets.shape[0] - 1
-    total = run_order.shape[0]
+    n_queries = run.group_offsets.shape[0] - 1
+    total = run.order.shape[0]
     ranks = np.zeros(total, dtype=np.int64)
-    labels = np.zeros(total, dtype=judged_labels.dtype)
+    labels = np.zeros(total, dtype=judgments.labels.dtype)
     n_found = np.zeros(n_queries, dtype=np.int64)
     n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots = rank_distinct_documents(
-        run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, duplicate_policy, tie_order, tie_keys,
-        judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels, n_judged,
-        qrels_offsets, qrels_data, is_string,
+        run, judgments, group_of_query, rule
     )
     m = ranked_query.shape[0]
     if m == 0:
@@ -331,7 +300,7 @@ def numpy_rank_judged_documents(
     found_query = ranked_query[found]
     n_found[:] = np.bincount(found_query, minlength=n_queries)
     within = np.arange(found.shape[0]) - (np.cumsum(n_found) - n_found)[found_query]
-    out = run_group_offsets[found_query] + within
+    out = run.group_offsets[found_query] + within
     ranks[out] = rank[found]
-    labels[out] = judged_labels[slots[found]]
+    labels[out] = judgments.labels[slots[found]]
     return ranks, labels, n_found, n_ranked, duplicate_rows

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bundles import JoinRule, JudgmentArrays, RunArrays
 from .judged_ranks_numpy import rank_distinct_documents
 from .tiebreak import TIES_ASCENDING_KEY
 
@@ -25,40 +26,19 @@ def _ascending_tie_keys(tie_keys: np.ndarray) -> np.ndarray:
 
 
 def numpy_rank_and_label(
-    run_group_offsets: np.ndarray,
-    run_order: np.ndarray,
-    run_keys: np.ndarray,
-    run_offsets: np.ndarray,
-    run_data: np.ndarray,
-    scores: np.ndarray,
-    duplicate_policy: int,
-    tie_order: int,
-    tie_keys: np.ndarray,
-    judged_group_of_query: np.ndarray,
-    judged_group_offsets: np.ndarray,
-    judged_rows: np.ndarray,
-    judged_keys: np.ndarray,
-    judged_labels: np.ndarray,
-    n_judged: np.ndarray,
-    qrels_offsets: np.ndarray,
-    qrels_data: np.ndarray,
-    is_string: bool,
+    run: RunArrays, judgments: JudgmentArrays, group_of_query: np.ndarray, rule: JoinRule
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`~retrieval_eval.kernels.core.ranking.rank_and_label` (same arguments, same outputs)."""
-    total = run_order.shape[0]
-    ranked_labels = np.zeros(total, dtype=judged_labels.dtype)
+    total = run.order.shape[0]
+    ranked_labels = np.zeros(total, dtype=judgments.labels.dtype)
     ranked_judged = np.zeros(total, dtype=np.bool_)
-    if tie_order == TIES_ASCENDING_KEY:
-        tie_keys = _ascending_tie_keys(tie_keys)
-    n_ranked, duplicate_rows, ranked_query, _, _, slots = rank_distinct_documents(
-        run_group_offsets, run_order, run_keys, run_offsets, run_data, scores, duplicate_policy, tie_order, tie_keys,
-        judged_group_of_query, judged_group_offsets, judged_rows, judged_keys, judged_labels, n_judged,
-        qrels_offsets, qrels_data, is_string,
-    )
+    if rule.tie_order == TIES_ASCENDING_KEY:
+        rule = rule._replace(tie_keys=_ascending_tie_keys(rule.tie_keys))
+    n_ranked, duplicate_rows, ranked_query, _, _, slots = rank_distinct_documents(run, judgments, group_of_query, rule)
     # The j-th ranked document of query q goes to slot run_group_offsets[q] + j.
     query_starts = np.cumsum(n_ranked) - n_ranked
-    out = run_group_offsets[ranked_query] + (np.arange(ranked_query.shape[0]) - query_starts[ranked_query])
+    out = run.group_offsets[ranked_query] + (np.arange(ranked_query.shape[0]) - query_starts[ranked_query])
     found = slots >= 0
-    ranked_labels[out[found]] = judged_labels[slots[found]]
+    ranked_labels[out[found]] = judgments.labels[slots[found]]
     ranked_judged[out] = found
     return ranked_labels, ranked_judged, n_ranked, duplicate_rows
