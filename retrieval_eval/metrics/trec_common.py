@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..kernels.core.bundles import FoundArrays, IdealArrays, QueryPairs
 from ..kernels.trec import trec as kernel
 from .definition import MetricDefinition, unit_interval
 from .names import Metric
@@ -109,14 +110,14 @@ class TrecInputs:
         """Per evaluated query: the run lacks it, so it was scored against the stand-in ranking."""
         return self.alignment.run_query < 0
 
-    def arguments(self) -> tuple:
+    def arguments(self) -> tuple[QueryPairs, FoundArrays]:
         """The leading arguments of every TREC pass kernel: the queries and where their judged documents rank."""
         ranked, alignment = self.ranked, self.alignment
         return (
-            alignment.run_query, ranked.offsets, ranked.n_found, ranked.ranks, ranked.labels, ranked.n_ranked,
-            alignment.qrels_query,
+            QueryPairs(alignment.run_query, alignment.qrels_query),
+            FoundArrays(ranked.offsets, ranked.n_found, ranked.ranks, ranked.labels, ranked.n_ranked),
         )
 
-    def judgments(self) -> tuple:
-        """The arguments that give each query's judged labels, best first."""
-        return self.qrels.queries.offsets, self.qrels.n_judged, self.qrels.ideal_labels
+    def judgments(self) -> tuple[IdealArrays]:
+        """The argument that gives each query's judged labels, best first."""
+        return (IdealArrays(self.qrels.queries.offsets, self.qrels.n_judged, self.qrels.ideal_labels),)

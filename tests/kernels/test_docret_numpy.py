@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
+from retrieval_eval.kernels.core.bundles import IdealArrays, QueryPairs, RankedArrays
 from retrieval_eval.kernels.core.docret import discount_tables, document_retrieval_metrics
 from retrieval_eval.kernels.core.docret_numpy import numpy_document_retrieval_metrics
 
@@ -66,9 +67,10 @@ def workloads(draw: st.DrawFn) -> tuple:
     longest = max([len(q["ranked"]) for q in queries] + [len(q["labels"]) for q in queries] + [0])
     ints = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
     return (
-        ints(run_query), ints(offsets), ints([len(q["ranked"]) for q in by_run]), ints(ranked_labels),
-        np.array(ranked_judged, dtype=np.bool_), ints([len(q["ranked"]) + q["repeats"] for q in by_run]),
-        ints(qrels_query), ints(ideal_offsets), ints([len(q["labels"]) for q in by_qrels]), ints(ideal_labels),
+        QueryPairs(ints(run_query), ints(qrels_query)),
+        RankedArrays(ints(offsets), ints([len(q["ranked"]) for q in by_run]), ints(ranked_labels),
+                     np.array(ranked_judged, dtype=np.bool_), ints([len(q["ranked"]) + q["repeats"] for q in by_run])),
+        IdealArrays(ints(ideal_offsets), ints([len(q["labels"]) for q in by_qrels]), ints(ideal_labels)),
         ints([len(q["labels"]) + q["judged_repeats"] for q in by_qrels]), k, draw(st.integers(-3, 1)),
         *discount_tables(k, longest),
     )
@@ -89,8 +91,8 @@ def test_the_numpy_build_is_the_walk_to_the_bit(arguments):
 
 def test_no_queries():
     empty = np.zeros(0, dtype=np.int64)
-    arguments = (empty, empty, empty, empty, np.zeros(0, dtype=np.bool_), empty, empty, empty, empty, empty, empty, 10,
-                 0, *discount_tables(10, 0))
+    arguments = (QueryPairs(empty, empty), RankedArrays(empty, empty, empty, np.zeros(0, dtype=np.bool_), empty),
+                 IdealArrays(empty, empty, empty), empty, 10, 0, *discount_tables(10, 0))
     assert_same_bits(walk(*arguments), numpy_document_retrieval_metrics(*arguments))
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
+from retrieval_eval.kernels.core.bundles import FoundArrays, IdealArrays, QueryPairs
 from retrieval_eval.kernels.trec.trec import log2_table, trec_measures
 from retrieval_eval.kernels.trec.trec_arith import lround
 from retrieval_eval.kernels.trec.trec_numpy import _lround, numpy_trec_measures
@@ -71,9 +72,11 @@ def workloads(draw: st.DrawFn) -> tuple:
     longest = max([q["n_ranked"] for q in queries] + [len(q["labels"]) for q in queries] + [1])
     ints = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
     return (
-        ints(run_query), ints(found_offsets), ints([len(q["found"]) for q in by_run]), ints(found_ranks),
-        ints(found_labels), ints([q["n_ranked"] for q in by_run]), ints(qrels_query), ints(ideal_offsets),
-        ints([len(q["labels"]) for q in by_qrels]), ints(ideal_labels), draw(st.integers(0, 3)),
+        QueryPairs(ints(run_query), ints(qrels_query)),
+        FoundArrays(ints(found_offsets), ints([len(q["found"]) for q in by_run]), ints(found_ranks), ints(found_labels),
+                    ints([q["n_ranked"] for q in by_run])),
+        IdealArrays(ints(ideal_offsets), ints([len(q["labels"]) for q in by_qrels]), ints(ideal_labels)),
+        draw(st.integers(0, 3)),
         draw(st.sampled_from([INT64_MAX, INT64_MAX, 0, 1, 5, 120])), draw(st.sampled_from([0, 1])),
         ints(cutoffs), np.array(levels, dtype=np.float64), log2_table(longest + 2),
     )
@@ -95,8 +98,8 @@ def test_the_numpy_build_is_the_walk_to_the_bit(arguments):
 
 def test_no_queries_and_no_cutoffs():
     empty = np.zeros(0, dtype=np.int64)
-    arguments = (empty, empty, empty, empty, empty, empty, empty, empty, empty, empty, 1, INT64_MAX, 1, empty,
-                 np.zeros(0), log2_table(2))
+    arguments = (QueryPairs(empty, empty), FoundArrays(empty, empty, empty, empty, empty), IdealArrays(empty, empty, empty),
+                 1, INT64_MAX, 1, empty, np.zeros(0), log2_table(2))
     assert_same_bits(walk(*arguments), numpy_trec_measures(*arguments))
 
 

@@ -85,3 +85,18 @@ class IdealArrays(NamedTuple):
     offsets: np.ndarray
     n_judged: np.ndarray
     labels: np.ndarray
+
+
+class RankedArrays(NamedTuple):
+    """Each run query's distinct documents in rank order (:class:`retrieval_eval.data.join.RankedRun`).
+
+    Run query q's ranks ``0..n_ranked[q]-1`` are the slots ``offsets[q] + rank`` of ``labels``
+    (0 when unjudged) and ``judged`` (bool); ``retrieved_rows[q]`` counts its rows, repeated
+    documents included.
+    """
+
+    offsets: np.ndarray
+    n_ranked: np.ndarray
+    labels: np.ndarray
+    judged: np.ndarray
+    retrieved_rows: np.ndarray

@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from .bundles import IdealArrays, QueryPairs, RankedArrays
 from .docret_numpy import numpy_document_retrieval_metrics, docret_work
 
 NDCG_EXP = 0
@@ -51,9 +52,11 @@ def _example() -> tuple:
     """One query that retrieved 2 documents, the first judged 1, its only judgment; k = 3."""
     one = np.zeros(1, dtype=np.int64)
     return (
-        one, read_only([0, 2], np.int64), np.full(1, 2, dtype=np.int64), np.array([1, 0], dtype=np.int64),
-        np.array([True, False]), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
-        read_only([1], np.int64), read_only([1], np.int64), np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3, 2),
+        QueryPairs(one, one.copy()),
+        RankedArrays(read_only([0, 2], np.int64), np.full(1, 2, dtype=np.int64), np.array([1, 0], dtype=np.int64),
+                     np.array([True, False]), np.full(1, 2, dtype=np.int64)),
+        IdealArrays(read_only([0, 1], np.int64), read_only([1], np.int64), read_only([1], np.int64)),
+        np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3, 2),
     )
 
 
@@ -62,16 +65,9 @@ def _example() -> tuple:
 @jit
 def _query_metrics(
     i: int,
-    run_query: np.ndarray,
-    ranked_offsets: np.ndarray,
-    n_ranked: np.ndarray,
-    ranked_labels: np.ndarray,
-    ranked_judged: np.ndarray,
-    retrieved_rows: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    ranked: RankedArrays,
+    ideal_lists: IdealArrays,
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
@@ -81,6 +77,9 @@ def _query_metrics(
     out: np.ndarray,
 ) -> None:
     """Row i of ``out`` (see :func:`document_retrieval_metrics`)."""
+    run_query, qrels_query = queries
+    ranked_offsets, n_ranked, ranked_labels, ranked_judged, retrieved_rows = ranked
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     rq = run_query[i]
     gq = qrels_query[i]
     n = n_ranked[rq] if rq >= 0 else 0
@@ -141,16 +140,9 @@ def _query_metrics(
 
 @parallel_jit(example=_example, python=numpy_document_retrieval_metrics, work=docret_work)
 def document_retrieval_metrics(
-    run_query: np.ndarray,
-    ranked_offsets: np.ndarray,
-    n_ranked: np.ndarray,
-    ranked_labels: np.ndarray,
-    ranked_judged: np.ndarray,
-    retrieved_rows: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    ranked: RankedArrays,
+    ideal_lists: IdealArrays,
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
@@ -158,20 +150,21 @@ def document_retrieval_metrics(
     xdcg_weights: np.ndarray,
     xdcg_norm: float,
 ) -> np.ndarray:
-    """Metrics for each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
+    """Metrics for each evaluated query i (run query ``queries.run_query[i]``, qrels query ``queries.qrels_query[i]``; -1 = absent).
+
+    ``ranked``: each run query's documents in rank order; ``ideal_lists``: each qrels query's
+    labels, best first; ``judged_rows``: each qrels query's judged rows, repeated documents included.
 
     ``log2_discounts[j] = log2(j + 2)``, ``xdcg_weights[j] = 0.6^j`` for j < k, and ``xdcg_norm`` is
     their sum: computed by the caller with Python's ``math`` so the floats match Azure's bit for bit.
     Returns float64 ``(n_queries, N_COLUMNS)``.
     """
-    n_queries = run_query.shape[0]
+    n_queries = queries.run_query.shape[0]
     out = np.zeros((n_queries, N_COLUMNS), dtype=np.float64)
     for i in prange(n_queries):
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_metrics(
-            np.int64(i), run_query, ranked_offsets, n_ranked, ranked_labels, ranked_judged, retrieved_rows, qrels_query,
-            ideal_offsets, n_ideal, ideal_labels, judged_rows, k, label_min, log2_discounts, xdcg_weights,
-            xdcg_norm, out,
+            np.int64(i), queries, ranked, ideal_lists, judged_rows, k, label_min, log2_discounts, xdcg_weights, xdcg_norm, out
         )
     return out
 

@@ -11,20 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bundles import IdealArrays, QueryPairs, RankedArrays
 from .segments import count, gather, padded_cells, running, segments, two_to
 
 
 def numpy_document_retrieval_metrics(
-    run_query: np.ndarray,
-    ranked_offsets: np.ndarray,
-    n_ranked: np.ndarray,
-    ranked_labels: np.ndarray,
-    ranked_judged: np.ndarray,
-    retrieved_rows: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    ranked: RankedArrays,
+    ideal_lists: IdealArrays,
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
@@ -33,6 +27,9 @@ def numpy_document_retrieval_metrics(
     xdcg_norm: float,
 ) -> np.ndarray:
     """:func:`.docret.document_retrieval_metrics` (same arguments, same ``(n_queries, N_COLUMNS)``, bit for bit)."""
+    run_query, qrels_query = queries
+    ranked_offsets, n_ranked, ranked_labels, ranked_judged, retrieved_rows = ranked
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     # The column layout is docret's, which imports this module to register the build.
     from . import docret as d
 
@@ -95,17 +92,6 @@ def _ratio_or_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.divide(a, b, out=out, where=b != 0.0)
 
 
-def docret_work(
-    run_query: np.ndarray,
-    ranked_offsets: np.ndarray,
-    n_ranked: np.ndarray,
-    ranked_labels: np.ndarray,
-    ranked_judged: np.ndarray,
-    retrieved_rows: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    *scalars_and_tables: object,
-) -> int:
+def docret_work(queries: QueryPairs, ranked: RankedArrays, ideal_lists: IdealArrays, *rest: object) -> int:
     """A call's work: its ranked rows, or the cells of its padded rows if more (:func:`.segments.padded_cells`)."""
-    return max(ranked_labels.shape[0], padded_cells(run_query.shape[0], n_ranked, n_ideal))
+    return max(ranked.labels.shape[0], padded_cells(queries.run_query.shape[0], ranked.n_ranked, ideal_lists.n_judged))

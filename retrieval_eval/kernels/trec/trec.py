@@ -45,6 +45,7 @@ import math
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
 from .trec_arith import NEGATIVE_NAN, lround
 from .trec_numpy import numpy_trec_measures, trec_work
 
@@ -83,14 +84,23 @@ N_AT_K = 11
 INFAP_EPSILON = 0.00001
 
 
-def _example() -> tuple:
-    """One query that retrieved 2 documents, the first judged 1, its only judgment; cutoff 10, recall level 0.5."""
+def example_judged_ranks() -> tuple[QueryPairs, FoundArrays, IdealArrays]:
+    """The leading bundles of the TREC pass kernels' examples: one query that retrieved 2 documents, the first
+    judged 1, its only judgment (the types the library passes: the query pairs and counts writable)."""
     one = np.zeros(1, dtype=np.int64)
     return (
-        one, read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
-        np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
-        read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max, 1,
-        np.array([10], dtype=np.int64), np.array([0.5]), log2_table(10),
+        QueryPairs(one, one.copy()),
+        FoundArrays(read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                    np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64)),
+        IdealArrays(read_only([0, 1], np.int64), read_only([1], np.int64), read_only([1], np.int64)),
+    )
+
+
+def _example() -> tuple:
+    """The judged ranks of :func:`example_judged_ranks`; cutoff 10, recall level 0.5."""
+    return (
+        *example_judged_ranks(), 1, np.iinfo(np.int64).max, 1, np.array([10], dtype=np.int64), np.array([0.5]),
+        log2_table(10),
     )
 
 
@@ -99,16 +109,9 @@ def _example() -> tuple:
 @jit
 def _query_measures(
     q: int,
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -120,6 +123,9 @@ def _query_measures(
     iprec: np.ndarray,
 ) -> None:
     """Row q of ``scalars``, ``at_k`` and ``iprec`` (see :func:`trec_measures`)."""
+    run_query, qrels_query = queries
+    found_offsets, n_found, found_ranks, found_labels, n_ranked = found_docs
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     n_cut = cutoffs.shape[0]
     n_levels = levels.shape[0]
     rq = run_query[q]
@@ -273,16 +279,9 @@ def _query_measures(
 
 @parallel_jit(example=_example, python=numpy_trec_measures, work=trec_work)
 def trec_measures(
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -290,19 +289,20 @@ def trec_measures(
     levels: np.ndarray,
     log2_table: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Measures of each evaluated query i (run query ``run_query[i]``, qrels query ``qrels_query[i]``; -1 = absent).
+    """Measures of each evaluated query i (run query ``queries.run_query[i]``, qrels query ``queries.qrels_query[i]``; -1 = absent).
 
-    Run query r retrieved ``n_ranked[r]`` distinct documents; its judged ones are at 0-based ranks
-    ``found_ranks[found_offsets[r] + t]`` (ascending) with labels ``found_labels[...]``, t < ``n_found[r]``:
-    a document the qrels do not list adds nothing but its rank. ``cutoffs``: distinct positive
+    Run query r retrieved ``found_docs.n_ranked[r]`` distinct documents; its judged ones are at
+    0-based ``found_docs.ranks`` with ``found_docs.labels`` (:class:`~retrieval_eval.kernels.core.bundles.FoundArrays`):
+    a document the qrels do not list adds nothing but its rank; ``ideal_lists`` are each qrels
+    query's labels, best first. ``cutoffs``: distinct positive
     cutoffs, ascending. ``log2_table[j] = log2(j + 2)``, long enough for every ranking and every
     query's judgments, computed by the caller with the C library's log2. ``levels``: recall levels
     of interpolated precision. ``stand_in``: the length of the ranking of unjudged documents a
-    query the run lacks (``run_query`` -1) is scored against (see the module docstring).
+    query the run lacks (``queries.run_query`` -1) is scored against (see the module docstring).
     Returns float64 ``scalars (n_queries, N_SCALARS)``, ``at_k (n_queries, N_AT_K, len(cutoffs))``
     and ``iprec (n_queries, len(levels))``.
     """
-    n_queries = run_query.shape[0]
+    n_queries = queries.run_query.shape[0]
     n_cut = cutoffs.shape[0]
     n_levels = levels.shape[0]
     scalars = np.zeros((n_queries, N_SCALARS), dtype=np.float64)
@@ -311,8 +311,7 @@ def trec_measures(
     for q in prange(n_queries):
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_measures(
-            np.int64(q), run_query, found_offsets, n_found, found_ranks, found_labels, n_ranked, qrels_query,
-            ideal_offsets, n_ideal, ideal_labels, rel, max_docs, stand_in, cutoffs, levels, log2_table, scalars, at_k,
+            np.int64(q), queries, found_docs, ideal_lists, rel, max_docs, stand_in, cutoffs, levels, log2_table, scalars, at_k,
             iprec,
         )
     return scalars, at_k, iprec

@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._config import jit, parallel_jit, prange, read_only
-from .trec import log2_table
+from .._config import jit, parallel_jit, prange
+from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
+from .trec import example_judged_ranks, log2_table
 from .trec_arith import c_log2, divide, int_cast
 
 # Columns of the gain measures.
@@ -65,13 +66,11 @@ MIN_COST = 1.0
 
 
 def _example() -> tuple:
-    """One query that retrieved 2 documents, the first judged 1; a pair 1=3, one rbp and one rbp_resid p."""
-    one = np.zeros(1, dtype=np.int64)
+    """The judged ranks of :func:`.trec.example_judged_ranks`; a pair 1=3, one rbp and one rbp_resid p."""
+    queries, found_docs, ideal_lists = example_judged_ranks()
     return (
-        one, read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
-        np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64), one.copy(), one.copy(),
-        read_only([0, 1], np.int64), read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max,
-        1, np.array([1], dtype=np.int64), np.array([3.0]), np.array([0.9]), np.array([0.9]), log2_table(4),
+        queries, found_docs, np.zeros(1, dtype=np.int64), ideal_lists, 1, np.iinfo(np.int64).max, 1,
+        np.array([1], dtype=np.int64), np.array([3.0]), np.array([0.9]), np.array([0.9]), log2_table(4),
     )
 
 
@@ -375,17 +374,10 @@ def _rbp_resid(rels: np.ndarray, p: float) -> float:
 @jit
 def _query_gains(
     q: int,
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
     level_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -399,6 +391,9 @@ def _query_gains(
     resid: np.ndarray,
 ) -> None:
     """Row q of the outputs (see :func:`gain_measures`)."""
+    run_query, qrels_query = queries
+    found_offsets, n_found, found_ranks, found_labels, n_ranked = found_docs
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     rq = run_query[q]
     n = min(n_ranked[rq], max_docs) if rq >= 0 else stand_in
     rels = np.full(n, NONPOOL, dtype=np.int64)
@@ -439,17 +434,10 @@ def _query_gains(
 
 @parallel_jit(example=_example)
 def gain_measures(
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
     level_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -468,15 +456,15 @@ def gain_measures(
     list of judgments. Returns float64 ``(n_queries, N_GAIN_MEASURES)``, ``(n_queries, len(rbp_p))``
     and ``(n_queries, len(resid_p))``.
     """
-    n_queries = run_query.shape[0]
+    n_queries = queries.run_query.shape[0]
     measures = np.zeros((n_queries, N_GAIN_MEASURES), dtype=np.float64)
     rbp = np.zeros((n_queries, rbp_p.shape[0]), dtype=np.float64)
     resid = np.zeros((n_queries, resid_p.shape[0]), dtype=np.float64)
     for q in prange(n_queries):
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_gains(
-            np.int64(q), run_query, found_offsets, n_found, found_ranks, found_labels, n_ranked, qrels_query,
-            level_query, ideal_offsets, n_ideal, ideal_labels, rel, max_docs, stand_in, pair_levels, pair_gains,
+            np.int64(q), queries, found_docs,
+            level_query, ideal_lists, rel, max_docs, stand_in, pair_levels, pair_gains,
             rbp_p, resid_p, discounts, measures, rbp, resid,
         )
     return measures, rbp, resid

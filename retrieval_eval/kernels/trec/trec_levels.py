@@ -23,34 +23,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._config import jit, parallel_jit, prange, read_only
+from .._config import jit, parallel_jit, prange
+from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
+from .trec import example_judged_ranks
 from .trec_arith import NEGATIVE_NAN, long_cast, lround
 
 
 def _example() -> tuple:
-    """One query that retrieved 2 documents, the first judged 1; one multiple of R, one level list of two levels."""
-    one = np.zeros(1, dtype=np.int64)
+    """The judged ranks of :func:`.trec.example_judged_ranks`; one multiple of R, one level list of two levels."""
     return (
-        one, read_only([0, 2], np.int64), np.ones(1, dtype=np.int64), np.zeros(2, dtype=np.int64),
-        np.array([1, 0], dtype=np.int64), np.full(1, 2, dtype=np.int64), one.copy(), read_only([0, 1], np.int64),
-        read_only([1], np.int64), read_only([1], np.int64), 1, np.iinfo(np.int64).max, 1, np.array([0.2]),
-        np.array([0.0, 1.0]), np.array([0, 2], dtype=np.int64),
+        *example_judged_ranks(), 1, np.iinfo(np.int64).max, 1, np.array([0.2]), np.array([0.0, 1.0]),
+        np.array([0, 2], dtype=np.int64),
     )
 
 
 @jit
 def _query_levels(
     q: int,
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -61,6 +53,9 @@ def _query_levels(
     eleven_point: np.ndarray,
 ) -> None:
     """Row q of ``rprec_mult`` and ``eleven_point`` (see :func:`level_measures`)."""
+    run_query, qrels_query = queries
+    found_offsets, n_found, found_ranks, found_labels, n_ranked = found_docs
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     rq = run_query[q]
     gq = qrels_query[q]
     n = min(n_ranked[rq], max_docs) if rq >= 0 else stand_in
@@ -120,16 +115,9 @@ def _query_levels(
 
 @parallel_jit(example=_example)
 def level_measures(
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -144,14 +132,13 @@ def level_measures(
     the order given. Returns float64 ``rprec_mult (n_queries, len(multiples))`` and
     ``eleven_point (n_queries, len(level_offsets) - 1)``.
     """
-    n_queries = run_query.shape[0]
+    n_queries = queries.run_query.shape[0]
     rprec_mult = np.zeros((n_queries, multiples.shape[0]), dtype=np.float64)
     eleven_point = np.zeros((n_queries, level_offsets.shape[0] - 1), dtype=np.float64)
     for q in prange(n_queries):
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_levels(
-            np.int64(q), run_query, found_offsets, n_found, found_ranks, found_labels, n_ranked, qrels_query,
-            ideal_offsets, n_ideal, ideal_labels, rel, max_docs, stand_in, multiples, levels, level_offsets,
+            np.int64(q), queries, found_docs, ideal_lists, rel, max_docs, stand_in, multiples, levels, level_offsets,
             rprec_mult, eleven_point,
         )
     return rprec_mult, eleven_point

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from ..core.segments import count, count_so_far, divide_where, gather, padded_cells, running, segments, two_to
+from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
 from .trec_arith import LONG_MIN, NEGATIVE_NAN
 
 _C_LOG = np.frompyfunc(math.log, 1, 1)
@@ -30,16 +31,9 @@ _TWO_63 = 9223372036854775808.0
 
 
 def numpy_trec_measures(
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    ideal_labels: np.ndarray,
+    queries: QueryPairs,
+    found_docs: FoundArrays,
+    ideal_lists: IdealArrays,
     rel: int,
     max_docs: int,
     stand_in: int,
@@ -48,6 +42,9 @@ def numpy_trec_measures(
     log2_table: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`.trec.trec_measures` (same arguments, same ``scalars``, ``at_k`` and ``iprec``, bit for bit)."""
+    run_query, qrels_query = queries
+    found_offsets, n_found, found_ranks, found_labels, n_ranked = found_docs
+    ideal_offsets, n_ideal, ideal_labels = ideal_lists
     # The column layout is trec's, which imports this module to register the build.
     from . import trec as t
 
@@ -231,17 +228,9 @@ def _interpolated_precision(
     return np.where(reached, best[np.arange(n_queries)[:, None], column], np.where(nothing_ranked, NEGATIVE_NAN, 0.0))
 
 
-def trec_work(
-    run_query: np.ndarray,
-    found_offsets: np.ndarray,
-    n_found: np.ndarray,
-    found_ranks: np.ndarray,
-    found_labels: np.ndarray,
-    n_ranked: np.ndarray,
-    qrels_query: np.ndarray,
-    ideal_offsets: np.ndarray,
-    n_ideal: np.ndarray,
-    *rest: object,
-) -> int:
+def trec_work(queries: QueryPairs, found_docs: FoundArrays, ideal_lists: IdealArrays, *rest: object) -> int:
     """A call's work: its judged ranked rows, or the cells of its padded rows if more (:func:`.segments.padded_cells`)."""
-    return max(found_ranks.shape[0], n_ranked.shape[0], padded_cells(run_query.shape[0], n_found, n_ideal))
+    return max(
+        found_docs.ranks.shape[0], found_docs.n_ranked.shape[0],
+        padded_cells(queries.run_query.shape[0], found_docs.n_found, ideal_lists.n_judged),
+    )
