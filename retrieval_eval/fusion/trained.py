@@ -256,9 +256,7 @@ def _row_labels(qrels: Qrels, aligned: AlignedRuns) -> np.ndarray:
     docs = id_column(aligned.doc_ids, field="doc_id", source="<fused runs>")
     qrels_query = read_only(qrels.query_lookup.positions(aligned.query_ids).astype(np.int64))
     return kernels.row_labels(
-        aligned.offsets, qrels_query, docs.keys, docs.offsets, docs.data, docs.is_string,
-        qrels.queries.offsets, qrels.judged_rows, qrels.judged_keys, qrels.judged_labels, qrels.n_judged,
-        qrels.doc_ids.offsets, qrels.doc_ids.data,
+        aligned.offsets, qrels_query, docs.keys, docs.offsets, docs.data, docs.is_string, qrels.judgment_arrays
     )
 
 

@@ -19,6 +19,7 @@ from ..data.join import check_tie_order
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
 from ..kernels.trec.prefs_index import index_preference_judgments
+from ..kernels.core.bundles import PreferenceLookup
 from ..kernels.trec.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
 from ..kernels.core.tiebreak import TIES_INPUT_ORDER
 
@@ -101,24 +102,12 @@ def rank_preferences(qrels: Qrels, run: Run, duplicates: str, ties: str) -> Pref
     judgments = PreferenceJudgments.of(qrels)
     groups = run.queries
     qrels_of_run = qrels.query_lookup.positions(groups.query_ids)
+    lookup = PreferenceLookup(
+        judgments.entry_offsets, judgments.n_docs, judgments.lookup_rows, judgments.lookup_keys, judgments.lookup_doc,
+        qrels.doc_ids.offsets, qrels.doc_ids.data,
+    )
     doc_rank, duplicate_rows = rank_preference_documents(
-        groups.offsets,
-        groups.order,
-        run.doc_ids.keys,
-        run.doc_ids.offsets,
-        run.doc_ids.data,
-        run.scores,
-        policy,
-        TIE_CODES[ties],
-        qrels_of_run,
-        judgments.entry_offsets,
-        judgments.n_docs,
-        judgments.lookup_rows,
-        judgments.lookup_keys,
-        judgments.lookup_doc,
-        qrels.doc_ids.offsets,
-        qrels.doc_ids.data,
-        run.doc_ids.is_string,
+        run.arrays, policy, TIE_CODES[ties], qrels_of_run, lookup, run.doc_ids.is_string
     )
     repeated = duplicate_rows[duplicate_rows >= 0]
     if len(repeated):

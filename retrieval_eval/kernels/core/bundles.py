@@ -100,3 +100,20 @@ class RankedArrays(NamedTuple):
     labels: np.ndarray
     judged: np.ndarray
     retrieved_rows: np.ndarray
+
+
+class PreferenceLookup(NamedTuple):
+    """A preference judgment index's documents sorted by id key, for the run's lookups (padded CSR over ``entry_offsets``).
+
+    Query c's judged documents are the slots ``entry_offsets[c] : entry_offsets[c] + n_docs[c]``:
+    ``rows`` (in the qrels table) and ``keys`` sorted by key, ``doc`` the document each is in
+    the index's own (docno) order; ``offsets``/``data`` the qrels' id bytes.
+    """
+
+    entry_offsets: np.ndarray
+    n_docs: np.ndarray
+    rows: np.ndarray
+    keys: np.ndarray
+    doc: np.ndarray
+    offsets: np.ndarray
+    data: np.ndarray
