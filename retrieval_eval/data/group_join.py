@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
+from ..kernels.core.bundles import RunArrays
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .join import _REPEATED, TIE_CODES, _check_same_kind, check_tie_order
 from .qrels import Qrels
@@ -17,15 +18,14 @@ from .run import Run
 class GroupedRun:
     """A run ready to be scored against judgment groups: its arrays as the group kernels read them, and its policies.
 
-    ``arrays``: ``(group_offsets, order, keys, offsets, data, scores)`` of the run's rows grouped
-    by query; ``judgments``: the qrels' segments as ``(query_segments, offsets, judged_rows,
+    ``arrays``: the run's :class:`~retrieval_eval.kernels.core.bundles.RunArrays`; ``judgments``: the qrels' segments as ``(query_segments, offsets, judged_rows,
     judged_keys, judged_labels, n_judged, doc_offsets, doc_data)``
     (see :func:`retrieval_eval.kernels.trec.judgment_groups.judgment_group_measures`).
     """
 
     qrels: Qrels
     run: Run
-    arrays: tuple
+    arrays: RunArrays
     is_string: bool
     duplicate_policy: int
     tie_order: int
@@ -48,11 +48,10 @@ def group_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
     """``run`` against the judgment groups of ``qrels``, after checking the policies and the id kinds."""
     check_tie_order(ties, family_ranx_lacks="judgment-group")
     _check_same_kind(qrels.doc_ids, run.doc_ids, "doc_id", qrels, run)
-    groups = run.queries
     return GroupedRun(
         qrels,
         run,
-        (groups.offsets, groups.order, run.doc_ids.keys, run.doc_ids.offsets, run.doc_ids.data, run.scores),
+        run.arrays,
         run.doc_ids.is_string,
         duplicate_policy_code(duplicates, what="run duplicates"),
         TIE_CODES[ties],

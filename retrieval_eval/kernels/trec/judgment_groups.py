@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from ..core.bundles import RunArrays
 from ..core.duplicate_policy import KEEP_LAST
 from ..core.judgments import resolve_duplicates
 from ..core.ranking import judgment_positions
@@ -110,7 +111,7 @@ def _relevant_above(values: np.ndarray, rel_level: int) -> np.ndarray:
 
 @jit
 def _ranking(
-    q: int, run: tuple, is_string: bool, duplicate_policy: int, tie_order: int
+    q: int, run: RunArrays, is_string: bool, duplicate_policy: int, tie_order: int
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Run query q's distinct documents (their first rows) and their order by score (the ranking), and q's first repeated row."""
     group_offsets, order, keys, offsets, data, scores = run
@@ -127,7 +128,7 @@ def _query_measures(
     e: int,
     run_query: np.ndarray,
     qrels_query: np.ndarray,
-    run: tuple,
+    run: RunArrays,
     segments: tuple,
     is_string: bool,
     duplicate_policy: int,
@@ -178,8 +179,8 @@ def _query_measures(
 def _example() -> tuple:
     """One evaluated query retrieving integer documents 1 and 2, judged by one group (document 1, label 1)."""
     no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
-    run = (read_only([0, 2], np.int64), read_only([0, 1], np.int64), read_only([1, 2], np.uint64), no_offsets, no_bytes,
-           read_only([2.0, 1.0], np.float64))
+    run = RunArrays(read_only([0, 2], np.int64), read_only([0, 1], np.int64), read_only([1, 2], np.uint64), no_offsets,
+                    no_bytes, read_only([2.0, 1.0], np.float64))
     segments = (read_only([0, 1], np.int64), read_only([0, 1], np.int64), read_only([0], np.int64),
                 read_only([1], np.uint64), read_only([1], np.int64), read_only([1], np.int64), no_offsets, no_bytes)
     alignment = np.zeros(1, dtype=np.int64)  # computed per run, as the cutoffs and multiples: writable
@@ -187,7 +188,7 @@ def _example() -> tuple:
             np.iinfo(np.int64).max, False, np.array([5], dtype=np.int64), np.array([1.0], dtype=np.float64))
 
 
-def _work(run_query: np.ndarray, qrels_query: np.ndarray, run: tuple, segments: tuple, *rest: object) -> int:
+def _work(run_query: np.ndarray, qrels_query: np.ndarray, run: RunArrays, segments: tuple, *rest: object) -> int:
     """A call's rows: the run's rows and the judgments' (both held in tuples)."""
     return run[1].shape[0] + segments[2].shape[0]
 
@@ -196,7 +197,7 @@ def _work(run_query: np.ndarray, qrels_query: np.ndarray, run: tuple, segments: 
 def judgment_group_measures(
     run_query: np.ndarray,
     qrels_query: np.ndarray,
-    run: tuple,
+    run: RunArrays,
     segments: tuple,
     is_string: bool,
     duplicate_policy: int,
