@@ -21,6 +21,7 @@ import os
 import re
 import secrets
 import shutil
+import time
 from pathlib import Path
 
 try:
@@ -29,6 +30,9 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 _SUFFIX = ".tmp"
+# How often, and how far apart, a scratch directory that a late writer refilled is removed again.
+_REMOVE_ATTEMPTS = 50
+_REMOVE_PAUSE_SECONDS = 0.02
 
 
 class Scratch:
@@ -52,7 +56,14 @@ class Scratch:
         """Remove the scratch (whatever it holds), then drop the lock."""
         # A symlink (a target that was one, adopted): the link goes, not what it points to.
         if self.path.is_dir() and not self.path.is_symlink():
-            shutil.rmtree(self.path, ignore_errors=True)
+            # A writer still running (a cancelled Dask task finishing its part) can add an entry between
+            # rmtree's listing and its rmdir, which then fails: remove again until the directory is gone.
+            # Once it is gone, a late write fails, as the directory is not made again.
+            for _ in range(_REMOVE_ATTEMPTS):
+                shutil.rmtree(self.path, ignore_errors=True)
+                if not self.path.exists():
+                    break
+                time.sleep(_REMOVE_PAUSE_SECONDS)
         else:
             try:
                 os.unlink(self.path)
