@@ -16,6 +16,7 @@ from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.core.bundles import IdealArrays, QueryPairs, RankedArrays
 from retrieval_eval.kernels.core.docret import discount_tables, document_retrieval_metrics
 from retrieval_eval.kernels.core.docret_numpy import numpy_document_retrieval_metrics
+from tests.kernels.query_layouts import laid_out
 
 # The walk as the interpreter runs it, whatever build document_retrieval_metrics registers as python.
 walk = _config._copy(
@@ -47,13 +48,7 @@ def evaluated_query(draw: st.DrawFn) -> dict:
 def workloads(draw: st.DrawFn) -> tuple:
     """document_retrieval_metrics' arguments for a few evaluated queries."""
     queries = draw(st.lists(evaluated_query(), max_size=8))
-    run = [i for i, q in enumerate(queries) if q["kind"] != "qrels only"]
-    judged = [i for i, q in enumerate(queries) if q["kind"] != "run only"]
-    by_run = [queries[i] for i in draw(st.permutations(run))]
-    by_qrels = [queries[i] for i in draw(st.permutations(judged))]
-    run_query = [next((r for r, q in enumerate(by_run) if q is query), -1) for query in queries]
-    qrels_query = [next((g for g, q in enumerate(by_qrels) if q is query), -1) for query in queries]
-    gaps = draw(st.lists(st.integers(0, 2), min_size=len(by_run), max_size=len(by_run)))
+    by_run, by_qrels, run_query, qrels_query, gaps = draw(laid_out(queries))
     offsets, ranked_labels, ranked_judged = [], [], []
     for q, gap in zip(by_run, gaps):
         offsets.append(len(ranked_labels))

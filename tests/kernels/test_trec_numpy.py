@@ -17,6 +17,7 @@ from retrieval_eval.kernels.core.bundles import FoundArrays, IdealArrays, QueryP
 from retrieval_eval.kernels.trec.trec import log2_table, trec_measures
 from retrieval_eval.kernels.trec.trec_arith import lround
 from retrieval_eval.kernels.trec.trec_numpy import _lround, numpy_trec_measures
+from tests.kernels.query_layouts import laid_out
 
 INT64_MAX = int(np.iinfo(np.int64).max)
 # The walk as the interpreter runs it, whatever build trec_measures registers as python.
@@ -49,14 +50,7 @@ def evaluated_query(draw: st.DrawFn) -> dict:
 def workloads(draw: st.DrawFn) -> tuple:
     """trec_measures' arguments for a few evaluated queries."""
     queries = draw(st.lists(evaluated_query(), max_size=8))
-    run = [i for i, q in enumerate(queries) if q["kind"] != "qrels only"]
-    judged = [i for i, q in enumerate(queries) if q["kind"] != "run only"]
-    # Each side lays its queries out in an order of its own, the run with unused space after some.
-    by_run = [queries[i] for i in draw(st.permutations(run))]
-    by_qrels = [queries[i] for i in draw(st.permutations(judged))]
-    run_query = [next((r for r, q in enumerate(by_run) if q is query), -1) for query in queries]
-    qrels_query = [next((g for g, q in enumerate(by_qrels) if q is query), -1) for query in queries]
-    gaps = draw(st.lists(st.integers(0, 2), min_size=len(by_run), max_size=len(by_run)))
+    by_run, by_qrels, run_query, qrels_query, gaps = draw(laid_out(queries))
     found_offsets, found_ranks, found_labels = [], [], []
     for q, gap in zip(by_run, gaps):
         found_offsets.append(len(found_ranks))
