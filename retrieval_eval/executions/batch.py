@@ -32,6 +32,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..errors import ConfigError, InputError, RetrievalEvalError
+from ..kernels.text.bundles import BestHits, HitCandidates, Needles
 from ..kernels.text.contains import best_hits_in, contains_pairs
 from . import _columns as col
 from .answer_checks import KeywordChecks, ToolChecks
@@ -551,11 +552,10 @@ def _best_hits(
     folded = col.Folded.of(snippets).buffers
     best = np.full(len(item_row), -1, dtype=np.int64)
     best_rank, best_candidate = np.zeros_like(best), np.full_like(best, -1)
+    hits = HitCandidates(candidates, read_only(hit), layout.rank, layout.extracts)
+    found = BestHits(best, best_rank, best_candidate)
     for buffer in Haystacks.of(tables.extracts.column("text")).buffers:
-        best_hits_in(
-            candidates, read_only(hit), layout.rank, layout.extracts, *buffer, needles, *folded,
-            best, best_rank, best_candidate,
-        )  # fmt: skip
+        best_hits_in(hits, buffer, Needles(needles, *folded), found)
     return best
 
 

@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from ..data.ids import read_only
 from ..io.arrays import string_buffers
+from ..kernels.text.bundles import TextBuffer
 from ..kernels.text.contains import (
     CODE_POINTS,
     code_points_in_rows,
@@ -64,12 +65,12 @@ class Haystacks:
     small letters, dashes, quotes: "café – l’été") is searched in its chunk's own buffers, and
     only the rows holding a code point that casefolding changes ("É", "ß", "İ") are casefolded,
     into one new buffer. :attr:`buffers` lists the text buffers as the kernel
-    :func:`~retrieval_eval.kernels.text.contains.best_hits_in` takes them: ``(row_first, row_last,
-    local_row, offsets, data)``, where row ``x`` of ``row_first:row_last`` is row
-    ``local_row[x - row_first]`` of the buffer (-1: elsewhere). A null reads as "".
+    :func:`~retrieval_eval.kernels.text.contains.best_hits_in` takes them
+    (:class:`~retrieval_eval.kernels.text.bundles.TextBuffer`): row ``x`` of ``row_first:row_last`` is
+    row ``local_row[x - row_first]`` of the buffer (-1: elsewhere). A null reads as "".
     """
 
-    buffers: tuple[tuple[int, int, np.ndarray, np.ndarray, np.ndarray], ...]
+    buffers: tuple[TextBuffer, ...]
 
     @classmethod
     def of(cls, values: pa.ChunkedArray) -> Haystacks:
@@ -88,13 +89,13 @@ class Haystacks:
         # The chunks' rows: themselves, or -1 where their fold is in the last buffer.
         chunk_row = np.where(fold, -1, np.arange(len(values)))
         buffers = [
-            (first, last, read_only(chunk_row[first:last] - first), offsets, data)
+            TextBuffer(first, last, read_only(chunk_row[first:last] - first), offsets, data)
             for (_, offsets, data), first, last in zip(chunks, bounds, bounds[1:])
             if not np.all(fold[first:last])
         ]
         if np.any(fold):
             folded = string_buffers(casefold(values.filter(pa.array(fold))))
-            buffers.append((0, len(values), read_only(np.where(fold, np.cumsum(fold) - 1, -1)), *folded))
+            buffers.append(TextBuffer(0, len(values), read_only(np.where(fold, np.cumsum(fold) - 1, -1)), *folded))
         return cls(tuple(buffers))
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from .bundles import BestHits, HitCandidates, Needles, TextBuffer
 
 #: One past the largest Unicode code point: the size of a per-code-point table.
 CODE_POINTS = 0x110000
@@ -207,43 +208,30 @@ def _best_hits_example() -> tuple:
     """One check whose one candidate, hit 0 (rank 1), has one extract, "ab", searched for the needle "b"."""
     two = read_only([0, 1], np.int64)
     return (
-        two, _rows(), read_only([1], np.int64), two, 0, 1, _rows(), *_text("ab"), two, *_text("b"),
-        np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64),
+        HitCandidates(two, _rows(), read_only([1], np.int64), two),
+        TextBuffer(0, 1, _rows(), *_text("ab")),
+        Needles(two, *_text("b")),
+        BestHits(np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64)),
     )
 
 
 @parallel_jit(example=_best_hits_example)
-def best_hits_in(
-    candidate_offsets: np.ndarray,
-    candidate_hits: np.ndarray,
-    hit_rank: np.ndarray,
-    extract_offsets: np.ndarray,
-    row_first: int,
-    row_last: int,
-    local_row: np.ndarray,
-    x_offsets: np.ndarray,
-    x_data: np.ndarray,
-    item_offsets: np.ndarray,
-    n_offsets: np.ndarray,
-    n_data: np.ndarray,
-    best: np.ndarray,
-    best_rank: np.ndarray,
-    best_candidate: np.ndarray,
-) -> None:
-    """Improve each needle's best-ranked supporting hit with the extract rows ``row_first:row_last`` of one text buffer.
+def best_hits_in(candidates: HitCandidates, haystack: TextBuffer, needles: Needles, best_hits: BestHits) -> None:
+    """Improve each needle's best-ranked supporting hit with the extract rows of one text buffer (``haystack``).
 
-    Check ``c`` has the candidates ``candidate_hits[candidate_offsets[c]:candidate_offsets[c + 1]]``
-    (hit indices, in candidate order) and the needles ``item_offsets[c]:item_offsets[c + 1]``
-    (rows of ``n_offsets``/``n_data``, casefolded). Hit ``h`` has rank ``hit_rank[h]`` (>= 1) and
-    the extract rows ``extract_offsets[h]:extract_offsets[h + 1]``. Extract row ``x`` of the range
-    is row ``local_row[x - row_first]`` of ``x_offsets``/``x_data`` (-1: not in this buffer), with
-    its ASCII letters lower-cased as it is read (:func:`_occurs_lowered`).
+    Check ``c`` has the candidate hits ``candidates`` gives and the needles ``needles`` gives
+    (:mod:`retrieval_eval.kernels.text.bundles`). An extract row is read with its ASCII letters
+    lower-cased (:func:`_occurs_lowered`).
 
-    Needle ``i``'s best so far is candidate ``best_candidate[i]`` (hit ``best[i]``, rank
-    ``best_rank[i]``; -1, 0, -1 when none): a supporting candidate replaces it when its rank is
-    lower, or equal and it comes earlier. That order does not depend on the order in which the
-    buffers are searched, so a column's chunks can be searched one after the other.
+    Needle ``i``'s best so far is candidate ``best_hits.candidate[i]`` (hit ``best_hits.hit[i]``,
+    rank ``best_hits.rank[i]``; -1, 0, -1 when none): a supporting candidate replaces it when its
+    rank is lower, or equal and it comes earlier. That order does not depend on the order in which
+    the buffers are searched, so a column's chunks can be searched one after the other.
     """
+    candidate_offsets, candidate_hits, hit_rank, extract_offsets = candidates
+    row_first, row_last, local_row, x_offsets, x_data = haystack
+    item_offsets, n_offsets, n_data = needles
+    best, best_rank, best_candidate = best_hits
     for c in prange(item_offsets.shape[0] - 1):
         first, last = item_offsets[c], item_offsets[c + 1]
         k_first, k_last = candidate_offsets[c], candidate_offsets[c + 1]
