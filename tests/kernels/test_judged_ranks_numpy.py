@@ -7,7 +7,9 @@ that distinct ids collide, repeated tie keys, queries without judgments and empt
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +20,10 @@ from retrieval_eval.kernels.core.judged_ranks_numpy import byte_ranks, decimal_r
 from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 from retrieval_eval.kernels.core.judgments import index_judgments
 from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+
+# The numpy builds against the kernels run as Python: no compiled code either way, so once, in the leg
+# without the JIT (CI runs both).
+pytestmark = pytest.mark.skipif(not numba.config.DISABLE_JIT, reason="pure Python either way: run without the JIT")
 
 STRING_IDS = [b"", b"a", b"ab", b"b", b"abcdefgh", b"abcdefghi", b"abcdefgh\x00", b"abcdefgh\xff", b"\x00", b"\xff\xfe", b"10", b"9"]
 INTEGER_IDS = [0, 1, 9, 10, 100, -1, -10, 2**63 - 1, -(2**63)]

@@ -7,7 +7,9 @@ repeat and go negative, and queries may have no judgments at all.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +18,10 @@ from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, 
 from retrieval_eval.kernels.core.judgments import index_judgments
 from retrieval_eval.kernels.core.judgments_numpy import numpy_index_judgments
 from tests.kernels.test_judged_ranks_numpy import INTEGER_IDS, STRING_IDS, id_columns
+
+# The numpy builds against the kernels run as Python: no compiled code either way, so once, in the leg
+# without the JIT (CI runs both).
+pytestmark = pytest.mark.skipif(not numba.config.DISABLE_JIT, reason="pure Python either way: run without the JIT")
 
 interpreted = _config._copy(index_judgments.function, "interpreted", range, lambda k: k.python)
 
@@ -36,7 +42,7 @@ def qrels_tables(draw: st.DrawFn) -> tuple:
     return group_offsets, order, keys, offsets, data, is_string, labels, policy
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(qrels_tables())
 def test_the_numpy_build_is_the_kernel(arguments):
     for want, got in zip(interpreted(*arguments), numpy_index_judgments(*arguments), strict=True):

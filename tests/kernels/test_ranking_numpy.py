@@ -8,7 +8,9 @@ distinct ids collide, repeated tie keys, queries without judgments, empty and ab
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +20,10 @@ from retrieval_eval.kernels.core.judgments import index_judgments
 from retrieval_eval.kernels.core.ranking import rank_and_label
 from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from tests.kernels.test_judged_ranks_numpy import bits, bundled, id_columns, joins
+
+# The numpy builds against the kernels run as Python: no compiled code either way, so once, in the leg
+# without the JIT (CI runs both).
+pytestmark = pytest.mark.skipif(not numba.config.DISABLE_JIT, reason="pure Python either way: run without the JIT")
 
 # The kernel's own function with the kernels it calls as their python builds: what the python build
 # would be without the numpy one.
