@@ -32,7 +32,7 @@ def read_lines(src: Source) -> list[pa.Array]:
     InputError
         The file cannot be read, or is not valid UTF-8 (naming the line).
     """
-    if not src.gzip and _size(src) < _BLOCK_BYTES:
+    if not src.gzip and source_size(src) < _BLOCK_BYTES:
         # Less than one block of Arrow's reader, whose threads parse one block each: numpy
         # splits the lines in about half the time, and hands no work to a thread pool.
         return _read_lines_exact(src)
@@ -55,7 +55,8 @@ def read_lines(src: Source) -> list[pa.Array]:
         return _read_lines_exact(src)
 
 
-def _size(src: Source) -> int:
+def source_size(src: Source) -> int:
+    """The bytes of a file source as stored (compressed for gzip); one block when it cannot be told."""
     if src.data is not None:
         return src.data.size
     try:

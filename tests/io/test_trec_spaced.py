@@ -7,10 +7,24 @@ import pytest
 from retrieval_eval.errors import InputError
 from retrieval_eval.io import trec
 from retrieval_eval.io.sources import resolve_source
+from retrieval_eval.io import trec_spaced
 from retrieval_eval.io.trec_spaced import read_single_spaced
 
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1 tag\r\n\nq2 Q0 d1 1 -0.5 tag"
 QRELS = b"\xef\xbb\xbfq1 0 d1 1\nq1 0 d2 0\n"
+
+
+@pytest.fixture(autouse=True)
+def every_size_takes_the_fast_path(monkeypatch):
+    """These files are small: the fast path, which leaves files under a megabyte to the general reader, takes them here."""
+    monkeypatch.setattr(trec_spaced, "SMALLEST", 0)
+
+
+def test_a_small_file_goes_to_the_general_reader(tmp_path, monkeypatch):
+    monkeypatch.setattr(trec_spaced, "SMALLEST", 1 << 20)
+    path = tmp_path / "run.trec"
+    path.write_bytes(RUN)
+    assert read_single_spaced(resolve_source(path), trec.RUN_LAYOUT) is None
 
 
 def general(src, layout):
