@@ -213,7 +213,6 @@ def rank_distinct_documents(
     run_group_offsets, run_order, run_keys, run_offsets, run_data, scores = run
     judged_group_offsets, judged_rows, judged_keys, _, n_judged, qrels_offsets, qrels_data = judgments
     duplicate_policy, tie_order, tie_keys, is_string = rule
-    judged_group_of_query = group_of_query
     n_queries = run_group_offsets.shape[0] - 1
     n_ranked = np.zeros(n_queries, dtype=np.int64)
     duplicate_rows = np.full(n_queries, -1, dtype=np.int64)
@@ -263,7 +262,7 @@ def rank_distinct_documents(
         tie = tie_group = first_index
     ranking = np.argsort(primary * n + tie)
     ranked_query = doc_query[ranking]
-    groups = judged_group_of_query[ranked_query]
+    groups = group_of_query[ranked_query]
     targets = np.where(groups >= 0, groups * n_codes + run_codes[first_index[ranking]], -1)
     judged_targets = judged_group * n_codes + codes[n:]
     slots = judgment_slots(
