@@ -106,7 +106,7 @@ def bits(arrays: tuple) -> list[tuple[str, bytes]]:
     return [(a.dtype.str, a.tobytes()) for a in arrays]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(joins())
 def test_the_numpy_build_gives_the_interpreted_kernels_bits(arguments):
     with np.errstate(over="ignore"):
@@ -132,7 +132,7 @@ def test_decimal_ranks_order_integers_as_their_text(values):
             assert (ranks[i] < ranks[j]) == (text[i] < text[j])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(st.sampled_from([TIES_INPUT_ORDER, TIES_DOCID_DESCENDING, TIES_ASCENDING_KEY]), st.sampled_from([KEEP_LAST, KEEP_MAX, RAISE]),
        st.booleans(), st.integers(0, 2**32 - 1))
 def test_the_numpy_build_gives_the_interpreted_kernels_bits_on_long_queries(tie_order, policy, is_string, seed):
