@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
+from ..kernels.fusion.bundles import StackedRuns
 from ..kernels.fusion.fusion_align import align_runs
 
 #: What a missing ``top_k_in`` passes the kernel: no cut.
@@ -141,9 +142,8 @@ def align(
     capacity_offsets = read_only(np.concatenate(([0], np.cumsum((stops - starts).sum(axis=1)))).astype(np.int64))
     in_ranx_order = read_only(np.array([run.in_ranx_order for run in runs], dtype=np.bool_))
 
-    slot_rows, slot_scores, slot_ranks, depths, counts, repeated = align_runs(
-        starts, stops, order, keys, id_offsets, id_data, is_string, scores, policy, top_k, in_ranx_order, capacity_offsets
-    )
+    stacked = StackedRuns(starts, stops, order, keys, id_offsets, id_data, scores, in_ranx_order, capacity_offsets)
+    slot_rows, slot_scores, slot_ranks, depths, counts, repeated = align_runs(stacked, is_string, policy, top_k)
     _raise_on_duplicates(repeated, runs, row_bases)
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     kept = np.arange(offsets[-1], dtype=np.int64) + np.repeat(capacity_offsets[:-1] - offsets[:-1], counts)

@@ -1,8 +1,7 @@
 """Lining up the runs of a fusion: each query's documents ranked in every run, matched across runs.
 
-The runs' rows are concatenated (run 0's rows, then run 1's, ...); ``starts[q, r]:stops[q, r]``
-is the slice of ``order`` (rows grouped by query, input order kept) that holds run r's rows of
-query q, empty when run r lacks the query. For each query and run, in run order:
+The runs' rows are concatenated and sliced by query and run
+(:class:`~retrieval_eval.kernels.fusion.bundles.StackedRuns`). For each query and run, in run order:
 
 1. the rows collapse to distinct documents (first occurrence, the score the duplicate policy
    keeps: :func:`~retrieval_eval.kernels.core.judgments.resolve_duplicates`), which is how a
@@ -29,6 +28,7 @@ from ..core.hashing import same_bytes
 from ..core.duplicate_policy import KEEP_LAST
 from ..core.judgments import resolve_duplicates
 from ..core.ranx_ties import ranx_argsort
+from .bundles import StackedRuns
 
 # Fibonacci hashing of the 64-bit keys into the table's slots (the keys of integer ids are the
 # ids themselves, often consecutive: the multiplication spreads them).
@@ -38,46 +38,37 @@ _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 def _example() -> tuple:
     """Two runs of one query: run 0 retrieves integer documents 1 and 2 (tied), run 1 retrieves 2."""
     no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
-    return (
+    runs = StackedRuns(
         read_only([[0, 2]], np.int64), read_only([[2, 3]], np.int64), read_only([0, 1, 2], np.int64),
-        read_only([1, 2, 2], np.uint64), no_offsets, no_bytes, False, read_only([1.0, 1.0, 0.5], np.float64),
-        KEEP_LAST, 10, read_only([False, False], np.bool_), read_only([0, 3], np.int64),
+        read_only([1, 2, 2], np.uint64), no_offsets, no_bytes, read_only([1.0, 1.0, 0.5], np.float64),
+        read_only([False, False], np.bool_), read_only([0, 3], np.int64),
     )
+    return runs, False, KEEP_LAST, 10
 
 
-def _work(starts: np.ndarray, stops: np.ndarray, order: np.ndarray, *rest: object) -> int:
+def _work(runs: StackedRuns, *rest: object) -> int:
     # As Python this costs 14 us a row (measured on 77k rows), four of the units auto mode counts.
-    return 4 * order.shape[0]
+    return 4 * runs.order.shape[0]
 
 
 # Serial: a fusion aligns its runs once (0.19 s for 2 runs x 10k queries x 100 documents), and a
 # parallel build would take 7 s to compile for at most a 2x gain on two cores.
 @jit(example=_example, work=_work)
 def align_runs(
-    starts: np.ndarray,
-    stops: np.ndarray,
-    order: np.ndarray,
-    keys: np.ndarray,
-    id_offsets: np.ndarray,
-    id_data: np.ndarray,
-    is_string: bool,
-    scores: np.ndarray,
-    duplicate_policy: int,
-    top_k: int,
-    in_ranx_order: np.ndarray,
-    capacity_offsets: np.ndarray,
+    runs: StackedRuns, is_string: bool, duplicate_policy: int, top_k: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The aligned rows of every query (module docstring), in slots of a buffer with room for all rows.
 
-    ``starts``/``stops``: int64[n_queries, n_runs]; ``order``, ``keys``, ``scores``: the runs'
-    rows concatenated (``id_offsets``/``id_data``: their string bytes); ``in_ranx_order``:
-    bool[n_runs]; ``capacity_offsets``: int64[n_queries + 1], query q's slots start at
-    ``capacity_offsets[q]`` (room for all its rows). Returns ``(slot_rows, slot_scores,
+    ``is_string``: the ids are strings (a key match is confirmed on the bytes);
+    ``duplicate_policy``: the code of which repeated row's score a document keeps; ``top_k``:
+    documents kept per query and run. Returns ``(slot_rows, slot_scores,
     slot_ranks, depths, counts, duplicate_rows)``: per slot the row of the document's first
     occurrence in the first run that has it, run r's kept score (NaN where r lacks it) and
     1-based rank (0); per query and run the documents kept (``depths``) and the first repeated
     row under the policy RAISE (-1: none); per query the documents it holds (``counts``).
     """
+    starts, stops, order, keys = runs.starts, runs.stops, runs.order, runs.keys
+    id_offsets, id_data, scores, capacity_offsets = runs.offsets, runs.data, runs.scores, runs.capacity_offsets
     n_queries, n_runs = starts.shape
     capacity = capacity_offsets[n_queries]
     slot_rows = np.full(capacity, -1, dtype=np.int64)
@@ -103,7 +94,7 @@ def align_runs(
                 rows, keys, id_offsets, id_data, is_string, scores, duplicate_policy
             )
             duplicate_rows[q, r] = repeated
-            ranked = np.arange(first_rows.shape[0]) if in_ranx_order[r] else ranx_argsort(-kept)
+            ranked = np.arange(first_rows.shape[0]) if runs.in_ranx_order[r] else ranx_argsort(-kept)
             depth = min(first_rows.shape[0], top_k)
             depths[q, r] = depth
             for position in range(depth):
