@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
-from ..kernels.core.bundles import JoinRule, JudgmentArrays, RunArrays
+from ..kernels.core.bundles import JoinRule, JudgmentArrays, QueryPairs, RunArrays
 from ..kernels.fusion.fused_ranking import gather_joins
 from ..kernels.core.judged_ranks import rank_judged_documents
 from ..kernels.core.ranking import rank_and_label
@@ -142,6 +142,11 @@ class QueryAlignment:
     n_judged_only: int
     n_retrieved_only: int
     n_both: int
+
+    @property
+    def pairs(self) -> QueryPairs:
+        """The queries as the kernels take them."""
+        return QueryPairs(self.run_query, self.qrels_query)
 
     @classmethod
     def one_query(cls, query_id: int, retrieved: bool) -> "QueryAlignment":

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..kernels.core import docret
-from ..kernels.core.bundles import IdealArrays, QueryPairs, RankedArrays
+from ..kernels.core.bundles import IdealArrays, RankedArrays
 from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
 from .names import Metric
@@ -132,7 +132,7 @@ def metric_matrix(ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k:
     longest = max(int(ranked.n_ranked.max(initial=0)), int(qrels.n_judged.max(initial=0)))
     log2_discounts, xdcg_weights, xdcg_norm = docret.discount_tables(k, longest)
     return docret.document_retrieval_metrics(
-        QueryPairs(alignment.run_query, alignment.qrels_query),
+        alignment.pairs,
         RankedArrays(ranked.offsets, ranked.n_ranked, ranked.labels, ranked.judged, ranked.retrieved_rows),
         IdealArrays(qrels.queries.offsets, qrels.n_judged, qrels.ideal_labels),
         qrels.queries.rows_per_query,

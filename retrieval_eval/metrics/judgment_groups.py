@@ -92,13 +92,10 @@ def _passes(
         cutoffs = tuple(sorted({m.k for m in at_level if m.k is not None}))
         multiples = tuple(sorted({level for m in at_level for level in JUDGMENT_GROUPS.definition(m).requires(m)}))
         average, precision, at_multiples, duplicate_rows = judgment_group_measures(
-            alignment.run_query,
-            alignment.qrels_query,
+            alignment.pairs,
             grouped.arrays,
-            grouped.judgments,
-            grouped.is_string,
-            grouped.duplicate_policy,
-            grouped.tie_order,
+            *grouped.judgments,
+            grouped.rule,
             rel,
             depth,
             options.judged_only,

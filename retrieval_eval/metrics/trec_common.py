@@ -114,7 +114,7 @@ class TrecInputs:
         """The leading arguments of every TREC pass kernel: the queries and where their judged documents rank."""
         ranked, alignment = self.ranked, self.alignment
         return (
-            QueryPairs(alignment.run_query, alignment.qrels_query),
+            alignment.pairs,
             FoundArrays(ranked.offsets, ranked.n_found, ranked.ranks, ranked.labels, ranked.n_ranked),
         )
 

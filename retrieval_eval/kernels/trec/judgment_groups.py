@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
-from ..core.bundles import RunArrays
+from ..core.bundles import JoinRule, JudgmentArrays, QueryPairs, RunArrays
 from ..core.duplicate_policy import KEEP_LAST
 from ..core.judgments import resolve_duplicates
 from ..core.ranking import judgment_positions
@@ -110,29 +110,26 @@ def _relevant_above(values: np.ndarray, rel_level: int) -> np.ndarray:
 
 
 @jit
-def _ranking(
-    q: int, run: RunArrays, is_string: bool, duplicate_policy: int, tie_order: int
-) -> tuple[np.ndarray, np.ndarray, int]:
+def _ranking(q: int, run: RunArrays, rule: JoinRule) -> tuple[np.ndarray, np.ndarray, int]:
     """Run query q's distinct documents (their first rows) and their order by score (the ranking), and q's first repeated row."""
-    group_offsets, order, keys, offsets, data, scores = run
-    rows = order[group_offsets[q] : group_offsets[q + 1]]
-    first_rows, kept, duplicate_row = resolve_duplicates(rows, keys, offsets, data, is_string, scores, duplicate_policy)
+    rows = run.order[run.group_offsets[q] : run.group_offsets[q + 1]]
+    first_rows, kept, duplicate_row = resolve_duplicates(
+        rows, run.keys, run.offsets, run.data, rule.is_string, run.scores, rule.duplicate_policy
+    )
     ranking = stable_order(kept, True)
-    if tie_order == TIES_DOCID_DESCENDING:
-        order_ties_by_id_descending(ranking, kept, first_rows, keys, offsets, data, is_string)
+    if rule.tie_order == TIES_DOCID_DESCENDING:
+        order_ties_by_id_descending(ranking, kept, first_rows, run.keys, run.offsets, run.data, rule.is_string)
     return first_rows, ranking, duplicate_row
 
 
 @jit
 def _query_measures(
     e: int,
-    run_query: np.ndarray,
-    qrels_query: np.ndarray,
+    queries: QueryPairs,
     run: RunArrays,
-    segments: tuple,
-    is_string: bool,
-    duplicate_policy: int,
-    tie_order: int,
+    query_segments: np.ndarray,
+    groups: JudgmentArrays,
+    rule: JoinRule,
     rel_level: int,
     depth: int,
     judged_only: bool,
@@ -144,26 +141,24 @@ def _query_measures(
     duplicate_rows: np.ndarray,
 ) -> None:
     """Evaluated query e's slots of the outputs (see :func:`judgment_group_measures`)."""
-    query_segments, segment_offsets, judged_rows, judged_keys, judged_labels, n_judged, qrels_offsets, qrels_data = segments
-    _, _, keys, offsets, data, _ = run
-    if run_query[e] >= 0:
-        first_rows, ranking, duplicate_rows[e] = _ranking(run_query[e], run, is_string, duplicate_policy, tie_order)
+    if queries.run_query[e] >= 0:
+        first_rows, ranking, duplicate_rows[e] = _ranking(queries.run_query[e], run, rule)
     else:  # a judged query the run lacks (trec_eval -c): nothing retrieved
         first_rows = np.empty(0, dtype=np.int64)
         ranking = np.empty(0, dtype=np.int64)
-    q = qrels_query[e]
+    q = queries.qrels_query[e]
     if q < 0:
         return  # not judged: no group to average over
     n_groups = query_segments[q + 1] - query_segments[q]
     for s in range(query_segments[q], query_segments[q + 1]):
         slots = judgment_positions(
-            first_rows, keys, offsets, data, s, segment_offsets, judged_rows, judged_keys, n_judged,
-            qrels_offsets, qrels_data, is_string,
+            first_rows, run.keys, run.offsets, run.data, s, groups.group_offsets, groups.rows, groups.keys,
+            groups.n_judged, groups.offsets, groups.data, rule.is_string,
         )
-        values = group_values(ranking, slots, judged_labels, depth, judged_only)
+        values = group_values(ranking, slots, groups.labels, depth, judged_only)
         num_rel = 0
-        for slot in range(segment_offsets[s], segment_offsets[s] + n_judged[s]):
-            if judged_labels[slot] >= 0 and judged_labels[slot] >= rel_level:
+        for slot in range(groups.group_offsets[s], groups.group_offsets[s] + groups.n_judged[s]):
+            if groups.labels[slot] >= 0 and groups.labels[slot] >= rel_level:
                 num_rel += 1
         average[e] += average_precision(values, num_rel, rel_level)
         add_precisions(values, cutoffs, rel_level, precision[e])
@@ -181,27 +176,26 @@ def _example() -> tuple:
     no_offsets, no_bytes = read_only([0], np.int64), read_only([], np.uint8)
     run = RunArrays(read_only([0, 2], np.int64), read_only([0, 1], np.int64), read_only([1, 2], np.uint64), no_offsets,
                     no_bytes, read_only([2.0, 1.0], np.float64))
-    segments = (read_only([0, 1], np.int64), read_only([0, 1], np.int64), read_only([0], np.int64),
-                read_only([1], np.uint64), read_only([1], np.int64), read_only([1], np.int64), no_offsets, no_bytes)
+    groups = JudgmentArrays(read_only([0, 1], np.int64), read_only([0], np.int64), read_only([1], np.uint64),
+                            read_only([1], np.int64), read_only([1], np.int64), no_offsets, no_bytes)
     alignment = np.zeros(1, dtype=np.int64)  # computed per run, as the cutoffs and multiples: writable
-    return (alignment, alignment, run, segments, False, KEEP_LAST, TIES_DOCID_DESCENDING, 1,
+    rule = JoinRule(KEEP_LAST, TIES_DOCID_DESCENDING, read_only([], np.int64), False)
+    return (QueryPairs(alignment, alignment), run, read_only([0, 1], np.int64), groups, rule, 1,
             np.iinfo(np.int64).max, False, np.array([5], dtype=np.int64), np.array([1.0], dtype=np.float64))
 
 
-def _work(run_query: np.ndarray, qrels_query: np.ndarray, run: RunArrays, segments: tuple, *rest: object) -> int:
-    """A call's rows: the run's rows and the judgments' (both held in tuples)."""
-    return run[1].shape[0] + segments[2].shape[0]
+def _work(queries: QueryPairs, run: RunArrays, query_segments: np.ndarray, groups: JudgmentArrays, *rest: object) -> int:
+    """A call's rows: the run's rows and the judgments'."""
+    return run.order.shape[0] + groups.rows.shape[0]
 
 
 @parallel_jit(example=_example, work=_work)
 def judgment_group_measures(
-    run_query: np.ndarray,
-    qrels_query: np.ndarray,
+    queries: QueryPairs,
     run: RunArrays,
-    segments: tuple,
-    is_string: bool,
-    duplicate_policy: int,
-    tie_order: int,
+    query_segments: np.ndarray,
+    groups: JudgmentArrays,
+    rule: JoinRule,
     rel_level: int,
     depth: int,
     judged_only: bool,
@@ -210,18 +204,18 @@ def judgment_group_measures(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """map_avgjg, P_avgjg at ``cutoffs`` and Rprec_mult_avgjg at ``multiples`` for each evaluated query.
 
-    Evaluated query e is run query ``run_query[e]`` and judged query ``qrels_query[e]`` (-1 when
-    absent). ``run``: ``(group_offsets, order, keys, offsets, data, scores)`` of the run's rows
-    grouped by query; ``segments``: ``(query_segments, offsets, judged_rows, judged_keys,
-    judged_labels, n_judged, qrels_offsets, qrels_data)``, each judged query's (group) segments
-    indexed as :class:`retrieval_eval.data.judgment_groups.JudgmentGroups` holds them. A
-    document repeated in the run takes the score ``duplicate_policy`` chooses; ``tie_order``
-    orders equal scores (by descending id, trec_eval, or input order).
+    Evaluated query e is run query ``queries.run_query[e]`` and judged query
+    ``queries.qrels_query[e]`` (-1 when absent); ``run``: the run's rows grouped by query. Judged
+    query q's groups are the segments ``query_segments[q] : query_segments[q + 1]``, and segment
+    s's judgments are group s of ``groups`` (the segments of
+    :class:`retrieval_eval.data.judgment_groups.JudgmentGroups`, with the qrels' id bytes). A
+    document repeated in the run takes the score ``rule.duplicate_policy`` chooses;
+    ``rule.tie_order`` orders equal scores (by descending id, trec_eval, or input order).
 
     Returns ``(average[e], precision[e, j], at_multiples[e, j], duplicate_rows[e])``, the last
     the query's first repeated run row under RAISE, else -1.
     """
-    n = run_query.shape[0]
+    n = queries.run_query.shape[0]
     average = np.zeros(n, dtype=np.float64)
     precision = np.zeros((n, cutoffs.shape[0]), dtype=np.float64)
     at_multiples = np.zeros((n, multiples.shape[0]), dtype=np.float64)
@@ -229,7 +223,7 @@ def judgment_group_measures(
     for e in prange(n):
         # As int64, the parallel build's unsigned loop index calls the serial build's specialization.
         _query_measures(
-            np.int64(e), run_query, qrels_query, run, segments, is_string, duplicate_policy, tie_order, rel_level,
-            depth, judged_only, cutoffs, multiples, average, precision, at_multiples, duplicate_rows,
+            np.int64(e), queries, run, query_segments, groups, rule, rel_level, depth, judged_only, cutoffs, multiples,
+            average, precision, at_multiples, duplicate_rows,
         )
     return average, precision, at_multiples, duplicate_rows
