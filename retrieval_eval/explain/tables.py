@@ -32,6 +32,7 @@ from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
 from ..io.label_sources import read_label_sources
+from ..io.run_files import join_text
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
@@ -341,7 +342,7 @@ def _pair_codes(query_ids: list[Any], doc_ids: list[Any]) -> tuple[np.ndarray, i
     where the query id ends), so one factorization of one column replaces a two-column join.
     """
     queries, docs = (pa.chunked_array([_as_text(piece) for piece in pieces], pa.string()) for pieces in (query_ids, doc_ids))
-    key = pc.binary_join_element_wise(pc.utf8_length(queries).cast(pa.string()), queries, docs, ":")
+    key = join_text([pc.utf8_length(queries), queries, docs], ":")
     codes, uniques = pd.factorize(key.to_numpy())
     return codes, len(uniques)
 

@@ -86,7 +86,19 @@ def trec_run_text(table: pa.Table, tag: str, *, label: str = "<run>") -> bytes:
     scores = pc.cast(table["score"], pa.float64()).cast(pa.string())
     ranks = arrow_array(_ranks_within_queries(query_ids)).cast(pa.string())
     # The tag ends each line: the lines' bytes, one after the other, are the file.
-    return text_bytes(pc.binary_join_element_wise(query_ids, "Q0", doc_ids, ranks, scores, tag + "\n", " "))
+    return text_bytes(join_text([query_ids, "Q0", doc_ids, ranks, scores, tag + "\n"], " "))
+
+
+def join_text(pieces: list[pa.Array | pa.ChunkedArray | str], separator: str) -> pa.Array | pa.ChunkedArray:
+    """Row i: the pieces' row i (a ``str`` piece: the same text on every row) joined by ``separator``.
+
+    Every piece is taken as ``large_string`` first: Arrow's join has no kernel for a mix of
+    ``string`` and ``large_string`` (what pandas and pandas-written parquet give), and the
+    joined rows may pass the 2 GiB that ``string`` offsets address.
+    """
+    text = pa.large_string()
+    arguments = [pa.scalar(piece, text) if isinstance(piece, str) else piece.cast(text) for piece in pieces]
+    return pc.binary_join_element_wise(*arguments, pa.scalar(separator, text))
 
 
 def text_bytes(lines: pa.Array) -> bytes:
@@ -102,7 +114,7 @@ def trec_field(column: pa.Array | pa.ChunkedArray, name: str, label: str) -> pa.
     values = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if pa.types.is_dictionary(values.type):
         values = values.dictionary_decode()
-    values = values.cast(pa.string()) if not pa.types.is_large_string(values.type) else values
+    values = values.cast(pa.large_string())
     bad = pc.or_(pc.equal(pc.utf8_length(values), 0), pc.match_substring_regex(values, r"\s"))
     if pc.any(bad).as_py():
         row = int(np.flatnonzero(numpy_view(bad))[0])

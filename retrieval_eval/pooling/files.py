@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from ..io import write_table
 from ..io.atomic import atomic_write
-from ..io.run_files import text_bytes, trec_field
+from ..io.run_files import join_text, text_bytes, trec_field
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,9 +46,9 @@ def write_qrels(qrels: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
     if Path(os.fspath(path)).suffix.lower() in _TABLE_EXTENSIONS:
         write_table(table, path, inputs=inputs)
         return
-    fields = [trec_field(table[name], name, os.fspath(path)).cast(pa.string()) for name in ("query_id", "doc_id")]
+    fields = [trec_field(table[name], name, os.fspath(path)) for name in ("query_id", "doc_id")]
     labels = table["relevance"].combine_chunks().cast(pa.string())
-    lines = pc.binary_join_element_wise(fields[0], "0", fields[1], labels, " ")
-    text = text_bytes(pc.binary_join_element_wise(lines, "\n", ""))
+    lines = join_text([fields[0], "0", fields[1], labels], " ")
+    text = text_bytes(join_text([lines, "\n"], ""))
     atomic_write(path, lambda temp: Path(temp).write_bytes(text), inputs=inputs)
 
