@@ -204,6 +204,34 @@ def test_a_misspelled_log_check_exits_2(capsys, tmp_path):
     assert code == 2 and err.endswith("unknown evaluator 'retrievalquery'; did you mean 'RetrievalQuery'?\n")
 
 
+def _with_option(where: tuple[str, ...], option: str, value: object) -> dict:
+    checks = json.loads(Path(CHECKS).read_text(encoding="utf-8"))
+    options = checks
+    for key in where:
+        options = options[key]
+    options[option] = value
+    return checks
+
+
+@pytest.mark.parametrize(
+    ("where", "option", "value", "message"),
+    [
+        (("default_evaluators", "RetrievalResult"), "max_rank", "five",
+         "default_evaluators: RetrievalResult: option 'max_rank'"),
+        (("default_evaluators", "RetrievalResult"), "mode", "anyy",
+         "default_evaluators: RetrievalResult: option 'mode': Extra inputs are not permitted"),
+        (("items", "travel-02", "evaluators", "RetrievalQuery"), "includes", 3,
+         "items.travel-02.evaluators: RetrievalQuery: option 'includes'"),
+    ],
+)
+def test_a_bad_option_in_the_checks_is_exit_2_with_one_line_and_no_output(capsys, tmp_path, where, option, value, message):
+    config = _write(tmp_path, "checks.json", _with_option(where, option, value))
+    out_path = tmp_path / "results.jsonl"
+    code, out, err = run_cli(capsys, "check", "--executions", LOG, "--config", config, "-o", str(out_path))
+    assert code == 2 and out == "" and not out_path.exists()
+    assert err.startswith(f"retrieval-eval: error: {config}: {message}") and err.count("\n") == 1
+
+
 def test_a_declared_custom_evaluator_is_skipped(capsys, tmp_path):
     source = gate.document(gate.item({"ToolUsage": {}, "ExactMatch": {}}, expected_response="x"))
     path = _write(tmp_path, "custom.json", source)

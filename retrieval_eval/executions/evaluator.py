@@ -26,6 +26,14 @@ def errored(message: str) -> dict[str, Any]:
     return {"result": "error", "error": f"Evaluator failed: {message}"}
 
 
+class OptionError(ConfigError):
+    """Options that do not parse: not an object, an unknown option, a value of the wrong type or out of range.
+
+    Options that parse but leave nothing to check (no keywords, no expected items) are not one:
+    the reference systems score such a case as invalid, and so does this project.
+    """
+
+
 class DeterministicEvaluator(ABC):
     """Base class: options parsing with field-naming errors, and the errored record on failure."""
 
@@ -34,12 +42,14 @@ class DeterministicEvaluator(ABC):
     @classmethod
     def _parse(cls, options: Any) -> Any:
         if not isinstance(options, Mapping):
-            raise ConfigError(f"{cls.__name__}: the options must be an object, got {type(options).__name__}")
+            raise OptionError(f"{cls.__name__}: the options must be an object, got {type(options).__name__}")
         try:
             return cls._options_model.model_validate(options)
         except ValidationError as exc:
             field, message = first_error(exc)
-            raise ConfigError(f"{cls.__name__}: " + (f"option '{field}': {message}" if field else message)) from None
+            if field:
+                raise OptionError(f"{cls.__name__}: option '{field}': {message}") from None
+            raise ConfigError(f"{cls.__name__}: {message}") from None
 
     @classmethod
     def run(cls, options: Mapping[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:

@@ -34,7 +34,8 @@ from ..errors import ConfigError, InputError, OutputError
 from ..io import read_json_file, write_json, write_table
 from ..io.atomic import atomic_write
 from ._validation import path_argument
-from .batch import plan_checks, plan_per_record, run_checks, score_objects
+from .batch import EVALUATORS, plan_checks, plan_per_record, run_checks, score_objects
+from .evaluator import OptionError
 from .evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from .log import read_execution_log
 from .. import views
@@ -123,8 +124,9 @@ def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike)
     Raises
     ------
     ConfigError
-        ``log`` or ``config`` is of the wrong type (named), or the configuration names an
-        evaluator that cannot check a log.
+        ``log`` or ``config`` is of the wrong type (named), the configuration names an
+        evaluator that cannot check a log, or gives one options that do not parse (naming
+        where in the file), before any record is checked.
     InputError
         The log or the configuration file is not what is expected (naming the file, row or field).
     """
@@ -138,7 +140,7 @@ def check_log(log: str | os.PathLike[str] | ExecutionTables, config: ConfigLike)
     if "items" in evaluators or "default_evaluators" in evaluators:
         plan = plan_per_record(_per_record(tables, evaluators, label))
     else:
-        _only_loggable(evaluators, label, "")
+        _check_log_evaluators(evaluators, label, "")
         plan = plan_checks(tables.records.num_rows, evaluators)
     results = run_checks(tables, plan)
     results = results.append_column("id", pc.take(tables.records.column("id"), results.column("record")))
@@ -155,7 +157,7 @@ def _read_config(config: ConfigLike) -> Mapping[str, Any]:
     return value
 
 
-def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
+def _check_log_evaluators(evaluators: Any, label: str | None, where: str) -> None:
     if not isinstance(evaluators, Mapping):
         raise InputError(
             f"expected an object of evaluators, got {type(evaluators).__name__}", source=label, field=where or None
@@ -166,6 +168,7 @@ def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
             raise ConfigError(f"{prefix}an evaluator's name is a string, got {name!r}")
     others = [name for name in evaluators if name not in LOG_CHECKS]
     if not others:
+        _refuse_bad_options(evaluators, prefix)
         return
     name, close = others[0], near_miss(others[0])
     if name in BUILT_IN:
@@ -175,6 +178,17 @@ def _only_loggable(evaluators: Any, label: str | None, where: str) -> None:
         )
     hint = f"did you mean {close!r}?" if close is not None else f"a log is checked with {', '.join(LOG_CHECKS)}"
     raise ConfigError(f"{prefix}unknown evaluator {name!r}; {hint}")
+
+
+def _refuse_bad_options(evaluators: Mapping[str, Any], prefix: str) -> None:
+    """Options that do not parse are the file's error: every record would error on them."""
+    for name, options in evaluators.items():
+        try:
+            EVALUATORS[name].from_options(options)
+        except OptionError as exc:
+            raise ConfigError(f"{prefix}{exc}") from None
+        except ConfigError:
+            continue  # options that assert nothing: each record's result is invalid, as the reference scores it
 
 
 def _object(config: Mapping[str, Any], key: str, label: str | None, where: str, known: tuple[str, ...]) -> Any:
@@ -189,7 +203,7 @@ def _object(config: Mapping[str, Any], key: str, label: str | None, where: str, 
 
 def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str | None) -> list[dict[str, Any]]:
     defaults = _object(config, "default_evaluators", label, "", _PER_RECORD)
-    _only_loggable(defaults, label, "default_evaluators")
+    _check_log_evaluators(defaults, label, "default_evaluators")
     items = _object(config, "items", label, "", _PER_RECORD)
     if not isinstance(items, Mapping):
         kind = type(items).__name__
@@ -202,7 +216,7 @@ def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str |
                 f"expected an object with 'evaluators', got {type(item).__name__}", source=label, field=where
             )
         own = _object(item, "evaluators", label, where, _ITEM)
-        _only_loggable(own, label, f"{where}.evaluators")
+        _check_log_evaluators(own, label, f"{where}.evaluators")
         mode = item.get("evaluators_mode", "extend")
         if mode not in ("extend", "replace"):
             raise InputError(

@@ -21,7 +21,8 @@ from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import KeywordMatch, RetrievalQuery, ToolUse, check_log
 from retrieval_eval.executions import log as log_module
 from retrieval_eval.executions.answer_checks import word_table
-from retrieval_eval.executions.batch import RESULT_SCHEMA, plan_checks, plan_per_record, run_checks, score_objects
+from retrieval_eval.executions.batch import EVALUATORS, RESULT_SCHEMA, plan_checks, plan_per_record, run_checks, score_objects
+from retrieval_eval.executions.evaluator import OptionError
 from retrieval_eval.executions.log import read_execution_log
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.executions.tool_use import tool_names
@@ -118,11 +119,28 @@ def write_jsonl(folder: Path, logged: list[dict]) -> Path:
 @given(st.lists(records, min_size=1, max_size=4), evaluator_maps())
 def test_check_log_of_a_file_agrees_with_the_per_item_evaluators_and_both_readings(logged, evaluators):
     logged = [{"id": f"r{number}", **record} for number, record in enumerate(logged)]
+    malformed = _first_malformed(evaluators)
     with tempfile.TemporaryDirectory() as folder:
         path = write_jsonl(Path(folder), logged)
         assert read_execution_log(path).equals(log_module._read_reference(str(path)))
+        if malformed is not None:  # options that do not parse are the configuration's one error, no record checked
+            with pytest.raises(ConfigError, match=f"^{re.escape(malformed)}$"):
+                check_log(path, evaluators)
+            return
         checked = check_log(path, evaluators)
     assert_agrees(logged, [evaluators] * len(logged), checked.results.drop_columns(["id"]))
+
+
+def _first_malformed(evaluators: dict) -> str | None:
+    """The error of the first options that do not parse, as the per-item evaluator raises it (None: all parse)."""
+    for name, options in evaluators.items():
+        try:
+            EVALUATORS[name].from_options(options)
+        except OptionError as exc:
+            return str(exc)
+        except ConfigError:
+            pass  # parses, asserts nothing: an invalid result per record
+    return None
 
 
 def test_flattened_records_take_the_shapes_of_a_log_and_name_the_bad_ones():
