@@ -121,3 +121,18 @@ def test_explain_help_loads_no_heavy_module():
     from tests.test_cli_imports import loaded_after
 
     assert not loaded_after(["explain", "--help"]) & {"pandas", "numba", "scipy", "pyarrow", "pydantic", "matplotlib"}
+
+
+def test_a_run_lacking_a_query_is_compared_over_the_shared_queries_and_named(capsys, tmp_path):
+    lines = (DATA / "run_dense.trec").read_text().splitlines(keepends=True)
+    lacking = tmp_path / "dense_without_q3.trec"
+    lacking.write_text("".join(line for line in lines if not line.startswith("q3 ")))
+    args = [str(DATA / "qrels.trec"), str(DATA / "run.trec"), str(lacking), "-m", "ndcg_cut.10"]
+    assert main(["explain", *args]) == 0
+    out = capsys.readouterr().out
+    explanation = explain(*args[:3], ["ndcg_cut.10"])
+    queries = explanation.queries[explanation.queries["query_id"] != "q3"]
+    shared = queries["ndcg_cut.10_b"].mean() - queries["ndcg_cut.10"].mean()
+    row = next(line for line in out.splitlines() if line.startswith("ndcg_cut.10 "))
+    assert row.split()[-1] == f"{shared:+.4f}" != f"{explanation.means['b']['ndcg_cut.10'] - explanation.means['a']['ndcg_cut.10']:+.4f}"
+    assert "deltas are over the queries both runs define: b lacks 1 query the other run has (q3)\n" in out

@@ -15,7 +15,8 @@ scores and labels with 7 significant digits (what the page shows, and float32's 
 
 What the script draws, from that data: the summary (the mean of each metric per run, computed here with
 the explanation's ``means`` (the Evaluator's), or pandas' NaN-skipping mean of the column where it has
-none; with run B the difference of the means and B's wins, ties and losses on the first metric), a plot
+none; with run B the difference of the means over the queries both runs define, a line naming what each
+run lacks when that is fewer than all, and B's wins, ties and losses on the first metric), a plot
 of the distribution of the deltas of the first metric (of its values without B), the worst queries (the
 largest losses of B, or the lowest values without B; "worse" follows the first metric's direction,
 ``higher_is_better``); the query table, sortable (click a header: ascending, again: descending, empty values last,
@@ -146,8 +147,10 @@ class _PageData:
         if with_b:
             columns.append(_column("outcome", "B", "text", self.codes(queries["outcome"])))
 
-        given = explanation.means
-        summary: dict[str, Any] = {"means": [_means(queries, given, metric, with_b) for metric in metrics]}
+        summary: dict[str, Any] = {"means": [_means(explanation, metric) for metric in metrics]}
+        note = explanation.comparison_note()
+        if note is not None:
+            summary["note"] = note
         higher = explanation.higher_is_better.get(metrics[0], True)
         if with_b:
             counts = queries["outcome"].value_counts()
@@ -210,18 +213,17 @@ class _PageData:
         return "{" + ",".join(parts) + "}"
 
 
-def _means(queries: pd.DataFrame, given: dict[str, dict[str, float]], metric: str, with_b: bool) -> dict[str, Any]:
+def _means(explanation: Explanation, metric: str) -> dict[str, Any]:
     """The mean of ``metric`` per run: the explanation's own (the Evaluator's) where it has them, else the
-    NaN-skipping mean of the column; with B the delta of the means."""
+    NaN-skipping mean of the column; with B the delta over the queries both define (:meth:`Explanation.delta`)."""
 
     def mean(run: str, column: str) -> float:
-        value = given.get(run, {}).get(metric)
-        return float(queries[column].mean()) if value is None else float(value)
+        value = explanation.means.get(run, {}).get(metric)
+        return float(explanation.queries[column].mean()) if value is None else float(value)
 
     means: dict[str, Any] = {"metric": metric, "a": _finite(mean("a", metric))}
-    if with_b:
-        a, b = mean("a", metric), mean("b", f"{metric}_b")
-        means.update(b=_finite(b), delta=_finite(b - a))
+    if explanation.paired:
+        means.update(b=_finite(mean("b", f"{metric}_b")), delta=_finite(explanation.delta(metric)))
     return means
 
 

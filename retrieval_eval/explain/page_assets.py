@@ -107,6 +107,7 @@ explorerData().then((data) => {
   }
   means.append(meansBody);
   const facts = el("div", {}, el("h2", {text: "Summary"}), el("div", {class: "scroll"}, means));
+  if (data.summary.note) facts.append(el("p", {id: "shared-queries", class: "hint", text: data.summary.note}));
   facts.append(el("p", {class: "hint", text: "A = " + data.runs[0] + (withB ? ", B = " + data.runs[1] : "")
     + "; " + n + " queries, top " + data.top + " documents each."}));
   if (withB) {

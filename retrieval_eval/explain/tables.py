@@ -37,6 +37,7 @@ from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
+from .shared import comparison_note, lacking, mean_delta, shared_means
 
 RUNS = ("a", "b")
 #: The columns of ``queries`` that are not metrics: a metric asked by one of these names would be lost.
@@ -70,6 +71,16 @@ class Explanation:
     sources: dict[str, str | None] = field(default_factory=dict)
     means: dict[str, dict[str, float]] = field(default_factory=dict)
     higher_is_better: dict[str, bool] = field(default_factory=dict)
+    shared_means: dict[str, dict[str, float]] = field(default_factory=dict)
+    lacking: dict[str, list] = field(default_factory=dict)
+
+    def delta(self, metric: str) -> float:
+        """B's mean of ``metric`` minus A's, over the queries where both define it (:mod:`.shared`)."""
+        return mean_delta(self.queries, self.shared_means, metric)
+
+    def comparison_note(self) -> str | None:
+        """What each run lacks, when a delta is over fewer queries than the table has (None otherwise)."""
+        return comparison_note(self.queries, self.metrics, self.lacking) if self.paired else None
 
     @property
     def paired(self) -> bool:
@@ -188,6 +199,8 @@ def explain(
          "topics": _label(topics), "docs": _label(docs)},
         {key: {row.metric: row.mean for row in result.rows} for key, result in zip(RUNS, results)},
         {name: REGISTRY.definition(metric).higher_is_better for name, metric in evaluator.names},
+        shared_means(queries, evaluator.names, evaluator.plan.geometric_metrics) if len(runs) == 2 else {},
+        lacking(*(result.query_ids.to_pandas() for result in results)) if len(runs) == 2 else {},
     )  # fmt: skip
 
 

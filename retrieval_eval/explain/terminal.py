@@ -62,12 +62,15 @@ def summary_report(explanation: Explanation, *, worst: int = 10) -> str:
         cells = [name, _number(mean_a)]
         if paired:
             mean_b = explanation.means["b"][name]
-            cells += [_number(mean_b), _number(mean_b - mean_a, signed=True)]
+            cells += [_number(mean_b), _number(explanation.delta(name), signed=True)]
         rows.append(cells)
     rows.append([f"holes (top {explanation.top}, total)", str(int(queries["holes"].sum()))]
                 + ([str(int(queries["holes_b"].sum())), ""] if paired else []))  # fmt: skip
     rows.append(["missed (total)", str(int(queries["missed"].sum()))] + ([str(int(queries["missed_b"].sum())), ""] if paired else []))
     lines += [""] + _aligned(header, rows)
+    note = explanation.comparison_note()
+    if note is not None:
+        lines.append(note)
     if paired:
         first = explanation.metrics[0]
         outcomes = queries["outcome"].value_counts()

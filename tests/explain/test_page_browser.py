@@ -115,6 +115,23 @@ def test_the_page_loads_clean_with_the_summary_and_fits_1024_pixels(browser, pag
     assert page.errors == []
 
 
+def test_a_run_lacking_a_query_is_compared_over_the_shared_queries_on_the_page(browser, page, tmp_path):
+    assert page.evaluate("document.getElementById('shared-queries')") is None  # both runs score every query
+    lines = (DATA / "run_dense.trec").read_text().splitlines(keepends=True)
+    lacking = tmp_path / "dense_without_q3.trec"
+    lacking.write_text("".join(line for line in lines if not line.startswith("q3 ")))
+    explanation = explain(DATA / "qrels.trec", DATA / "run.trec", lacking, ["ndcg_cut.10"], top=10)
+    write_explorer(explanation, tmp_path / "explorer.html")
+    shown = _open(browser, tmp_path / "explorer.html")
+    shared = explanation.queries[explanation.queries["query_id"] != "q3"]
+    delta = shared["ndcg_cut.10_b"].mean() - shared["ndcg_cut.10"].mean()
+    assert _shown(shown, "#means tbody tr")[0][3] == f"{delta:.4f}"
+    assert shown.evaluate("document.getElementById('shared-queries').textContent") == explanation.comparison_note()
+    assert "b lacks 1 query the other run has (q3)" in explanation.comparison_note()
+    browser.drain(0.2)
+    assert shown.errors == []
+
+
 @pytest.mark.parametrize("column", ["query_id", "ndcg@10", "P@5_delta", "holes_b", "outcome"])
 def test_a_header_click_sorts_as_pandas_ascending_then_descending(page, paired, column):
     _reset(page)

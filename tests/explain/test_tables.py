@@ -132,6 +132,25 @@ def test_tables_are_the_definitions(metrics, ties, case):
     higher = first != "holes@3"
     want = [None if math.isnan(d) else "tie" if d == 0 else "win" if (d > 0) == higher else "loss" for d in delta]
     assert [None if pd.isna(o) else o for o in queries["outcome"]] == want
+    assert_compared_over_shared_queries(explanation, results)
+
+
+def assert_compared_over_shared_queries(explanation: Explanation, results: dict) -> None:
+    """Each delta is B's exactly rounded mean minus A's over the queries both define; the lacking queries are
+    named; the note is there exactly when some delta leaves a query out."""
+    queries = explanation.queries
+    for name in explanation.metrics:
+        pairs = [(x, y) for x, y in zip(queries[name], queries[name + "_b"]) if not (math.isnan(x) or math.isnan(y))]
+        want = math.fsum(y for _, y in pairs) / len(pairs) - math.fsum(x for x, _ in pairs) / len(pairs) if pairs else math.nan
+        got = explanation.delta(name)
+        assert got == want or (math.isnan(got) and math.isnan(want))
+    ids = {key: result.query_ids.to_pylist() for key, result in results.items()}
+    assert explanation.lacking == {"a": [q for q in ids["b"] if q not in ids["a"]], "b": [q for q in ids["a"] if q not in ids["b"]]}
+    complete = all(queries[name].notna().all() and queries[name + "_b"].notna().all() for name in explanation.metrics)
+    note = explanation.comparison_note()
+    assert (note is None) == complete
+    for key, lacked in explanation.lacking.items():
+        assert (lacked != []) == (note is not None and f"{key} lacks " in note)
 
 
 @pytest.mark.parametrize(
@@ -174,3 +193,14 @@ def test_bad_arguments_are_refused(kwargs, match):
         explain(qrels, run, **kwargs)
     with pytest.raises(ConfigError, match="not among"):
         explain(qrels, run, metrics=["P@1"]).query("nope")
+
+
+def test_a_query_one_run_lacks_is_left_out_of_the_deltas_and_named():
+    qrels = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q3"], "doc_id": ["a", "b", "a", "c"], "relevance": [1, 0, 1, 1]})
+    a = pd.DataFrame({"query_id": ["q1", "q2", "q3"], "doc_id": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
+    b = a[a["query_id"] != "q3"]
+    explanation = explain(qrels, a, b, ["P_1"])  # trec_eval's query set: the run's queries
+    # A: P_1 = 1, 0, 1 (mean 2/3); B lacks q3: 1, 0 (mean 1/2). Over the shared q1, q2 the runs are equal.
+    assert explanation.means["a"]["P_1"] == 2 / 3 and explanation.means["b"]["P_1"] == 0.5
+    assert explanation.delta("P_1") == 0.0
+    assert explanation.comparison_note() == "deltas are over the queries both runs define: b lacks 1 query the other run has (q3)"
