@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.columns import COLUMN_ALIASES, resolve_columns
 from retrieval_eval.io.readers import COERCERS, RUN_ROLES
+from retrieval_eval.natural_order import natural_key
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _GLOB_CHARACTERS = re.compile(r"[*?\[]")
@@ -61,7 +62,7 @@ def parquet_files(source: str | os.PathLike[str] | Iterable[str | os.PathLike[st
 
 def _expand(item: str) -> list[str]:
     if _GLOB_CHARACTERS.search(item) and not os.path.exists(item):
-        matches = sorted(glob.glob(item, recursive=True), key=_natural_key)
+        matches = sorted(glob.glob(item, recursive=True), key=natural_key)
         files = [path for path in matches if os.path.isfile(path) and _is_parquet(path)]
         if not files:
             raise InputError("no parquet file matches this pattern", source=item)
@@ -70,7 +71,7 @@ def _expand(item: str) -> list[str]:
     if path.is_dir():
         files = sorted(
             (str(p) for p in path.rglob("*") if p.is_file() and _is_parquet(str(p)) and not _hidden(p, path)),
-            key=_natural_key,
+            key=natural_key,
         )
         if not files:
             raise InputError("no parquet file (.parquet, .pq) in this directory", source=item)
@@ -88,10 +89,6 @@ def _is_parquet(path: str) -> bool:
 
 def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(("_", ".")) for part in path.relative_to(root).parts)
-
-
-def _natural_key(path: str) -> list[object]:
-    return [int(piece) if piece.isdigit() else piece for piece in re.split(r"(\d+)", path)]
 
 
 def count_rows(files: Iterable[str]) -> int:

@@ -29,11 +29,12 @@ _PAIR_COLUMNS = ["a", "b", "mean_a", "mean_b", "difference", "p_t_holm", "p_rand
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """The best against the runner-up: ``summary`` (one sentence), the ``wins`` and ``losses`` shown (largest first)."""
+    """The best against the runner-up: ``summary`` (one sentence), the ``wins`` and ``losses`` shown (largest
+    first; None when there is none)."""
 
     summary: str
-    wins: Grid
-    losses: Grid
+    wins: Grid | None
+    losses: Grid | None
 
 
 def pairwise_grid(board: Leaderboard) -> tuple[str, Grid] | None:
@@ -60,6 +61,10 @@ def head_to_head(board: Leaderboard) -> HeadToHead | None:
         return None
     best, runner_up = board.table.index[0], board.table.index[1]
     counts = frame["outcome"].value_counts()
+    if counts.get("tie", 0) == len(frame):
+        summary = (f"The best, {best}, and the runner-up, {runner_up}, are identical on {board.objective} on every "
+                   f"one of the {len(frame)} queries.")  # fmt: skip
+        return HeadToHead(summary, None, None)
     summary = (
         f"The best, {best}, against the runner-up, {runner_up}, on {board.objective} query by query: "
         f"{counts.get('win', 0)} wins, {counts.get('tie', 0)} ties and {counts.get('loss', 0)} losses for the best, "
@@ -69,8 +74,10 @@ def head_to_head(board: Leaderboard) -> HeadToHead | None:
     return HeadToHead(summary, _largest(frame, "win"), _largest(frame, "loss"))
 
 
-def _largest(frame: pd.DataFrame, outcome: str) -> Grid:
+def _largest(frame: pd.DataFrame, outcome: str) -> Grid | None:
     rows = frame[frame["outcome"] == outcome]
+    if rows.empty:
+        return None
     rows = rows.reindex(rows["difference"].abs().sort_values(ascending=False, kind="stable").index)
     shown = rows.head(SHOWN_QUERIES)[["query_id", "best", "runner_up", "difference"]]
     return frame_grid(shown, [str, number, number, number])

@@ -106,14 +106,14 @@ def _comparisons(result: SweepResult) -> list[str]:
     board, parts = result.leaderboard, []
     duel = head_to_head(board)
     if duel is not None:
+        sides = [f"<div><h3>Largest {kind} of the best</h3>{_scrolling(html_table(grid, css_class=kind))}</div>"
+                 for kind, grid in (("wins", duel.wins), ("losses", duel.losses)) if grid is not None]  # fmt: skip
         parts += [
             '<section id="head-to-head"><h2>The best against the runner-up</h2>',
             f"<p>{html.escape(duel.summary)}</p>",
-            '<div class="side-by-side">',
-            "<div><h3>Largest wins of the best</h3>", _scrolling(html_table(duel.wins, css_class="wins")), "</div>",
-            "<div><h3>Largest losses of the best</h3>", _scrolling(html_table(duel.losses, css_class="losses")), "</div>",
-            "</div></section>",
-        ]  # fmt: skip
+            *(['<div class="side-by-side">', *sides, "</div>"] if sides else []),
+            "</section>",
+        ]
     pairs = pairwise_grid(board)
     if pairs is not None:
         summary, grid = pairs

@@ -32,11 +32,10 @@ def markdown_report(result: SweepResult, *, title: str = "Sweep report", agreeme
     ]
     duel = head_to_head(board)
     if duel is not None:
-        parts += [
-            "## The best against the runner-up", markdown_text(duel.summary),
-            "### Largest wins of the best", markdown_table(duel.wins),
-            "### Largest losses of the best", markdown_table(duel.losses),
-        ]  # fmt: skip
+        parts += ["## The best against the runner-up", markdown_text(duel.summary)]
+        for kind, grid in (("wins", duel.wins), ("losses", duel.losses)):
+            if grid is not None:
+                parts += [f"### Largest {kind} of the best", markdown_table(grid)]
     pairs = pairwise_grid(board)
     if pairs is not None:
         parts += ["## Every pair", markdown_text(pairs[0]), markdown_table(pairs[1])]

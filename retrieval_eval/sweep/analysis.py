@@ -90,7 +90,8 @@ def sweep(
         for name in runs:
             value = known.at[name, cost] if name in known.index else None
             cost_value(value, configuration=name, cost=cost, source="parameters")
-    board = leaderboard(qrels, runs, metrics, **ranking)
+    tie_costs = {name: tuple(float(known.at[name, cost]) for cost in costs) for name in runs} if costs else None
+    board = leaderboard(qrels, runs, metrics, tie_costs=tie_costs, **ranking)
     # Checked once the metric columns are known (as the leaderboard names them).
     clashes = [column for column in known.columns if column in board.table.columns or column == "pareto"]
     if clashes:

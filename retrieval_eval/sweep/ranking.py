@@ -10,7 +10,9 @@ per-query scores of the *objective* metric are aligned across runs by ``query_po
 
 Queries are then put in id order, so that nothing depends on the order runs or rows came in.
 The configurations are ranked by the objective's mean (descending, or ascending for a metric
-where lower is better; equal means by configuration name). Each one is compared with the best,
+where lower is better); exactly equal means go by cost when costs are given (the cheaper first,
+the costs compared in their order), then by name in natural order (``k20`` before ``k100``).
+A run of configurations with identical scores on every query is said in the notes. Each one is compared with the best,
 paired over queries: the t-test and the Fisher randomization test (:mod:`.stats`), each with
 Holm's adjustment over the comparisons, the paired effect size, and the queries it wins, ties
 and loses. A configuration is *tied with the best* when its Holm-adjusted randomization p-value
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -43,6 +45,7 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..metrics.names import Metric
 from ..metrics.selection import resolve_named_metrics
+from ..natural_order import natural_key
 from ..policies import QUERY_POLICIES
 from .. import views
 from ..views import counted
@@ -128,6 +131,7 @@ def leaderboard(
     seed: int = SEED.default,
     all_pairs: bool = False,
     progress: Callable[..., None] | None = None,
+    tie_costs: Mapping[str, Sequence[float]] | None = None,
 ) -> Leaderboard:
     """Score every run of ``runs`` (configuration name -> run) against ``qrels`` and rank them.
 
@@ -139,6 +143,8 @@ def leaderboard(
     naming it. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
     ``progress(done, total, name)`` is called after each run is scored, and a callback that
     takes a keyword ``phase`` through each phase of the statistics too (:mod:`.progress`).
+    ``tie_costs`` (configuration name -> its costs, in one order for all; a sweep's cost
+    columns) ranks configurations with exactly equal means the cheaper first.
     """
     check_runs(runs)
     if query_policy not in QUERY_POLICIES:
@@ -180,7 +186,7 @@ def leaderboard(
         }
     )
     higher = REGISTRY.definition(goal_metric).higher_is_better
-    order = sorted(names, key=lambda name: (-means.at[name, goal] if higher else means.at[name, goal], name))
+    order = _ranked(names, means[goal], higher, tie_costs)
     table = means.loc[order]
     table.insert(0, "rank", np.arange(1, len(order) + 1))
     # C order, as the statistics have always been given it: numpy sums a row of a Fortran-ordered array
@@ -193,7 +199,7 @@ def leaderboard(
         f"{name} has no score for {count} queries the other runs have; they are left out of the comparison"
         for name, count in lost.items()
         if count
-    ]
+    ] + _identical_runs(matrix, order, goal, tie_costs is not None)
     table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes, report).set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
@@ -207,6 +213,32 @@ def leaderboard(
         table, per_query_scores, goal, metric_list, notes, canonical, alpha,
         pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher),
     )  # fmt: skip
+
+
+def _ranked(names: list[str], means: pd.Series, higher: bool, tie_costs: Mapping[str, Sequence[float]] | None) -> list[str]:
+    """The configurations best first: by mean, then (exact ties) by costs, by natural name order, by name."""
+
+    def key(name: str) -> tuple:
+        mean = means.at[name]
+        costs = tuple(tie_costs[name]) if tie_costs is not None else ()
+        return (-mean if higher else mean, costs, natural_key(name), name)
+
+    return sorted(names, key=key)
+
+
+def _identical_runs(matrix: np.ndarray, order: list[str], goal: str, by_cost: bool) -> list[str]:
+    """A note for each run of consecutive ranks whose scores on ``goal`` are the same on every query."""
+    if len(order) < 2:
+        return []
+    same = np.all(matrix[1:] == matrix[:-1], axis=1)
+    starts = np.flatnonzero(same & ~np.concatenate(([False], same[:-1])))
+    ends = np.flatnonzero(same & ~np.concatenate((same[1:], [False]))) + 1
+    rule = "by cost, then by name" if by_cost else "by name"
+    return [
+        f"ranks {start + 1}-{end + 1} ({', '.join(order[start : end + 1])}) are identical on every query compared on {goal}: "
+        f"ordered {rule}"
+        for start, end in zip(starts, ends)
+    ]
 
 
 def _objective(objective: str | None, named: list[tuple[str, Metric]], options: EvaluationOptions) -> tuple[str, Metric]:

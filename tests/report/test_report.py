@@ -12,7 +12,7 @@ import pytest
 from retrieval_eval.report import html_report, markdown_report, to_html, to_latex, to_markdown
 from retrieval_eval.report.comparisons import SHOWN_QUERIES
 from retrieval_eval.report.legend import inversion
-from retrieval_eval.sweep.analysis import sweep
+from retrieval_eval.sweep.analysis import SweepResult, sweep
 from retrieval_eval.sweep.ranking import Leaderboard
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
@@ -195,6 +195,22 @@ def test_every_pair_and_the_head_to_head_are_shown_when_present(grid):
     assert summary in plain(markdown) and summary in html_report(result, with_plots=False)
     assert "## Every pair" in markdown and f"Holm-adjusted over all 66 pairs" in markdown
     assert markdown_rows(markdown.split("## Every pair")[1].split("##")[0])[1][:2] == [pairs.at[0, "a"], pairs.at[0, "b"]]
+
+
+def identical_leaders() -> SweepResult:
+    """A sweep whose best two configurations score the same on every query, with a worse third."""
+    same = run(good=0.8, seed=2)
+    return sweep(qrels(), {"k100": same, "k20": same.copy(), "k5": run(good=0.2, seed=3)}, ["ndcg@5"], **FAST)
+
+
+def test_identical_leaders_are_said_identical_with_no_empty_tables():
+    result = identical_leaders()
+    page = html_report(result, with_plots=False)
+    sentence = "The best, k20, and the runner-up, k100, are identical on ndcg@5 on every one of the 30 queries."
+    assert sentence in page and sentence in markdown_report(result)
+    assert "wins" not in tables_of(page) and "losses" not in tables_of(page)
+    assert "Largest wins" not in markdown_report(result) and "Largest losses" not in markdown_report(result)
+    assert "ranks 1-2 (k20, k100) are identical on every query compared on ndcg@5: ordered by name" in page
 
 
 def test_without_comparisons_there_is_no_such_section(grid):

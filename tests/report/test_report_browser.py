@@ -11,6 +11,7 @@ from retrieval_eval.report.html import figure_data
 from tests.browser import BROKEN_IMAGES, OVERFLOW, Browser
 
 from .sweeps import with_comparisons
+from .test_report import identical_leaders
 
 pytest.importorskip("matplotlib")
 
@@ -50,6 +51,18 @@ def test_the_grid_report_loads_clean_decodes_every_plot_and_fits_1024_pixels(bro
     assert any(image["shown"] < image["natural"] for image in images)  # some scaled down: wider than their column
     boxes = page.evaluate(_SCROLL_BOXES)
     assert [box["table"] for box in boxes] == ["leaderboard", "wins", "losses", "effects"]
+    browser.drain(0.2)
+    assert page.errors == []
+
+
+def test_identical_leaders_show_their_sentence_and_no_empty_table(browser, tmp_path):
+    path = tmp_path / "identical.html"
+    write_report(identical_leaders(), path)
+    page = browser.open(path, width=1024, height=768)
+    _fits(page)
+    duel = page.evaluate("document.getElementById('head-to-head').innerText")
+    assert "are identical on ndcg@5 on every one of the 30 queries" in duel
+    assert page.evaluate("document.querySelectorAll('#head-to-head table').length") == 0
     browser.drain(0.2)
     assert page.errors == []
 

@@ -46,3 +46,15 @@ def test_without_parameters_only_the_leaderboard():
     runs, _ = _setup()
     result = sweep(qrels(), runs, ["ndcg@5"], **FAST)
     assert result.effects is None and result.pareto is None and len(result.table) == 4
+
+
+def test_identical_configurations_rank_the_cheapest_first_and_it_is_on_the_front():
+    same = run(good=0.7, seed=3)
+    runs = {"k100": same, "k20": same.copy(), "k5": run(good=0.2, seed=4)}
+    parameters = pd.DataFrame({"top_k": [100, 20, 5], "latency_ms": [50.0, 12.0, 3.0]},
+                              index=pd.Index(list(runs), name="configuration"))  # fmt: skip
+    result = sweep(qrels(), runs, ["ndcg@5"], parameters=parameters, costs=["latency_ms"], **FAST)
+    table = result.table
+    assert list(table.index) == ["k20", "k100", "k5"]  # k20 as cheap as it is good; text order would put k100 first
+    assert table.loc["k20", "pareto"] and not table.loc["k100", "pareto"]
+    assert "ranks 1-2 (k20, k100) are identical on every query compared on ndcg@5: ordered by cost, then by name" in result.leaderboard.notes

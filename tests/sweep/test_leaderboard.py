@@ -77,7 +77,8 @@ def test_queries_missing_from_a_run_are_left_out_or_scored_zero():
     kept = leaderboard(qrels(), {"full": full, "partial": partial}, ["ndcg@5"], options=EvaluationOptions(query_set="both"), **FAST)
     assert kept.table.loc["partial", "queries_lost"] == 2 and kept.table.loc["full", "queries_lost"] == 0
     assert kept.per_query.shape == (2, 28)
-    assert kept.notes == ["partial has no score for 2 queries the other runs have; they are left out of the comparison"]
+    assert kept.notes == ["partial has no score for 2 queries the other runs have; they are left out of the comparison",
+                          "ranks 1-2 (full, partial) are identical on every query compared on ndcg@5: ordered by name"]
     zero = leaderboard(
         qrels(), {"full": full, "partial": partial}, ["ndcg@5"], options=EvaluationOptions(query_set="both"), query_policy="zero", **FAST
     )
@@ -133,3 +134,25 @@ def test_the_leaderboard_goes_by_the_names_asked_and_finds_the_objective_under_a
     assert list(board.table.index) == list(expected.index) == ["good", "poor"]
     # An objective not listed joins the metrics under its own name.
     assert leaderboard(qrels(), runs, ["P@3"], objective="RR", **FAST).metrics == ["P@3", "RR"]
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (["k100", "k20", "k5"], ["k5", "k20", "k100"]),  # digit runs as numbers, not text ("k100" < "k20")
+        (["b2_top10", "b10_top5", "b2_top5"], ["b2_top5", "b2_top10", "b10_top5"]),
+        (["x", "X1", "x1", "x01"], ["X1", "x", "x01", "x1"]),  # text by code point; equal numbers by their text
+    ],
+)
+def test_exactly_equal_means_go_by_the_natural_order_of_names_and_are_named_identical(names, expected):
+    same = run(good=0.5, seed=6)
+    board = leaderboard(qrels(), {name: same.copy() for name in names}, ["ndcg@5"], **FAST)
+    assert list(board.table.index) == expected
+    assert board.notes == [f"ranks 1-{len(names)} ({', '.join(expected)}) are identical on every query compared on ndcg@5: ordered by name"]
+
+
+def test_only_runs_of_identical_ranks_are_named():
+    same, other = run(good=0.9, seed=6), run(good=0.1, seed=7)
+    board = leaderboard(qrels(), {"a": same, "b": same.copy(), "c": other}, ["ndcg@5"], **FAST)
+    assert list(board.table.index) == ["a", "b", "c"]
+    assert board.notes == ["ranks 1-2 (a, b) are identical on every query compared on ndcg@5: ordered by name"]
