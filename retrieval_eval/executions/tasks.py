@@ -25,7 +25,6 @@ no task was scored; ``fully_met_rate`` is the share of scored tasks fully met.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -36,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError, InputError
+from ..io.jsonio import check_json_bytes, parse_json
 from ..judging.backends import Completion
 from ..judging.outcomes import Totals
 from ..judging.settings import JudgeSettings
@@ -139,13 +139,11 @@ def _records(source: str):
         text = Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", source=source) from None
-    for number, raw in enumerate(text.splitlines(), 1):
+    check_json_bytes(text.encode("utf-8"), source, lines=True)
+    for number, raw in enumerate(text.split("\n"), 1):
         if not raw.strip():
             continue
-        try:
-            record = json.loads(raw)
-        except ValueError as error:
-            raise InputError(f"not JSON: {error.msg}", source=source, row=number) from None
+        record = parse_json(raw, source, line=number)
         if not isinstance(record, dict):
             raise InputError(f"a line is a JSON object, got {type(record).__name__}", source=source, row=number)
         yield number, record

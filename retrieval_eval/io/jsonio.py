@@ -21,6 +21,7 @@ import json
 import json.decoder
 import json.scanner
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,14 @@ from retrieval_eval.kernels.text.json_depth import json_nesting
 #: document with its retrieval executions nests about 10 deep and a log record about 8.
 MAX_DEPTH = 64
 _BOM = b"\xef\xbb\xbf"
+#: A ``\\uD800``-``\\uDFFF`` escape: half of a pair that spells a character beyond U+FFFF, or, alone, no
+#: character at all (the json module decodes it to a lone surrogate, which no UTF-8 text can hold).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+#: An escape of a high surrogate not followed by a low one, or of a low one not preceded by a high one.
+_LONE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 def read_json_source(src: Source) -> pa.Table | list:
@@ -184,7 +193,10 @@ def parse_json(text: str, label: str, *, line: int | None = None) -> Any:
     if line is not None:
         text = text.rstrip("\r\n")  # so that an error at the end of the line is at its end, not on the next
     try:
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
+        if _SURROGATE_ESCAPE.search(text) is not None:  # rare: only then is every string looked at
+            _refuse_lone_surrogates(value, text, label, line)
+        return value
     except json.JSONDecodeError as exc:
         failure: Exception = exc
         position = exc.pos
@@ -200,6 +212,45 @@ def parse_json(text: str, label: str, *, line: int | None = None) -> Any:
         raise InputError(f"duplicate key {failure.key!r} in the object {where}", source=label, row=line) from None
     error = _ExtraData if failure.msg == "Extra data" else InputError
     raise error(f"invalid JSON {where}: {failure.msg}", source=label, row=line) from None
+
+
+def _refuse_lone_surrogates(value: Any, text: str, label: str, line: int | None) -> None:
+    """Raise naming the first string of ``value`` (keys included) that holds a lone surrogate, and where."""
+    path = _lone_surrogate_path(value, "")
+    if path is None:
+        return
+    match = _LONE_ESCAPE.search(text)
+    if line is None and match is not None:
+        line = text.count("\n", 0, match.start()) + 1
+    escape = f" ({match.group()})" if match is not None else ""
+    raise InputError(
+        f"a string holds a lone surrogate{escape}, half of an escaped pair and no character: it cannot be UTF-8 text",
+        source=label, row=line, field=path or None,
+    )  # fmt: skip
+
+
+def _lone_surrogate_path(value: Any, path: str) -> str | None:
+    """The path (``[2].doc_id``) of the first string under ``value`` that UTF-8 cannot encode, else None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            found = _lone_surrogate_path(key, where)
+            if found is None:
+                found = _lone_surrogate_path(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate_path(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 class _ExtraData(InputError):

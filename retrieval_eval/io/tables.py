@@ -216,17 +216,37 @@ def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) ->
     NaN counts as missing (null) except for scores, where NaN is a value the data layer
     judges; so is it in Arrow's ``from_pandas`` convention.
     """
-    plain = _plain_list_array(values, role) if isinstance(values, list) else None
-    if plain is not None:
-        return pa.chunked_array([plain])
     try:
+        plain = _plain_list_array(values, role) if isinstance(values, list) else None
+        if plain is not None:
+            return pa.chunked_array([plain])
         array = pa.array(values, from_pandas=role != "score")
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
         # OverflowError: a Python int beyond int64 (Arrow raises it bare).
         raise conversion_error(values, role, label, field, exc) from exc
+    except UnicodeEncodeError:
+        raise _lone_surrogate(values, label, field) from None
     # A pandas column backed by several Arrow chunks (pandas 3 strings from read_parquet) already
     # converts to a ChunkedArray; wrapping it again would rebuild it one Python value at a time.
     return array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
+
+
+def _lone_surrogate(values: Sequence | pd.Series, label: str, field: str) -> InputError:
+    """The error for a string no UTF-8 text can hold (a lone surrogate), naming its row."""
+    listed = list(values)
+    row = next(i for i, value in enumerate(listed, start=1) if isinstance(value, str) and not _encodes(value))
+    return InputError(
+        f"{listed[row - 1]!r} holds a lone surrogate, half of a pair and no character: it cannot be UTF-8 text",
+        source=label, row=row, field=field,
+    )  # fmt: skip
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _plain_list_array(values: list, role: str) -> pa.Array | None:

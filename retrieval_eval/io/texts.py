@@ -17,13 +17,13 @@ naming the file, the line and the field.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
+from .jsonio import check_json_bytes, parse_json
 
 _TOPIC = re.compile(r"<top>(.*?)</top>", re.DOTALL | re.IGNORECASE)
 _NUM = re.compile(r"<num>\s*(?:Number:)?\s*([^\s<]+)", re.IGNORECASE)
@@ -131,13 +131,13 @@ def _trec_topics(content: str, source: str) -> dict[str, str]:
 
 
 def _json_records(content: str, source: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
-    for row, line in enumerate(content.splitlines(), start=1):
+    # As every JSON Lines reader of the package: bytes checked, lines split at "\n" only (a string may
+    # hold U+2028), and each parsed with the same checks (a repeated key, a lone surrogate).
+    check_json_bytes(content.encode("utf-8", "surrogatepass"), source, lines=True)
+    for row, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"is not JSON ({error.msg})", source=source, row=row) from None
+        record = parse_json(line, source, line=row)
         if not isinstance(record, dict):
             raise InputError(f"expected a JSON object, got {type(record).__name__}", source=source, row=row)
         for name in required:

@@ -98,7 +98,7 @@ def test_responses_from_a_separate_file_and_the_ground_truth(tmp_path):
     ([task("a", "c", "c")], "field 'criteria[1].name': criterion 'c' twice"),
     ([{**task("a", "c"), "query": ""}], "field 'query': must be a non-empty string, got empty"),
     ([task("a", "c"), "[1, 2]"], "row 2: a line is a JSON object"),
-    (["{oops"], "row 1: not JSON"),
+    (["{oops"], "row 1: invalid JSON at line 1"),
 ])  # fmt: skip
 def test_dataset_errors_name_the_file_the_line_and_the_field(tmp_path, records, message):
     dataset = write_lines(tmp_path / "tasks.jsonl", records)

@@ -53,7 +53,7 @@ def test_document_titles_keep_only_the_documents_asked_for(tmp_path):
     ("name", "content", "row", "field", "match"),
     [
         ("q.jsonl", '{"query_id": "1", "text": "a"}\n{"query_id": "2"}\n', 2, "text", "expected a 'text' field"),
-        ("q.jsonl", '{"query_id": "1", "text": "a"}\n{"query_id": \n', 2, None, "is not JSON"),
+        ("q.jsonl", '{"query_id": "1", "text": "a"}\n{"query_id": \n', 2, None, "invalid JSON at line 2"),
         ("q.jsonl", '["1", "a"]\n', 1, None, "expected a JSON object"),
         ("q.jsonl", '{"query_id": "1", "text": 7}\n', 1, "text", "expected a string"),
         ("q.tsv", "1\ta\n2 b\n", 2, None, "found no tab"),
