@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from retrieval_eval.cli import main
+from retrieval_eval.errors import ConfigError
 from retrieval_eval.explain import explain
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -86,7 +87,6 @@ def test_a_run_of_other_queries_exits_2_with_one_line(tmp_path, capsys):
     ("extra", "match"),
     [
         (["--query", "nope"], "query 'nope' is not among"),
-        (["--top", "0"], "--top must be at least 1"),
         (["-o", "out.txt"], "expected .html"),
         (["--topics", "absent.tsv"], "absent.tsv: cannot be read"),
         (["-m", "holes"], "name of a column"),
@@ -136,3 +136,31 @@ def test_a_run_lacking_a_query_is_compared_over_the_shared_queries_and_named(cap
     row = next(line for line in out.splitlines() if line.startswith("ndcg_cut.10 "))
     assert row.split()[-1] == f"{shared:+.4f}" != f"{explanation.means['b']['ndcg_cut.10'] - explanation.means['a']['ndcg_cut.10']:+.4f}"
     assert "deltas are over the queries both runs define: b lacks 1 query the other run has (q3)\n" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["explain", QRELS, RUN, "--top", "0"], "argument --top: expected an integer from 1 to 2^63 - 1, got 0"),
+        (["explain", QRELS, RUN, "--top", "99999999999999999999"],
+         "argument --top: expected an integer from 1 to 2^63 - 1, got 99999999999999999999"),
+        (["explain", QRELS, RUN, "--top", "9" * 5000], "argument --top: expected an integer from 1 to 2^63 - 1, got a number of 5000 digits"),
+        (["explain", QRELS, RUN, "--worst", "-1"], "argument --worst: expected an integer from 0 to 2^63 - 1, got -1"),
+        (["explain", QRELS, RUN, "--top", "ten"], "argument --top: expected an integer, got 'ten'"),
+        (["pool", RUN, "--depth", "0", "-o", "p.tsv"], "argument --depth/-k: expected an integer from 1 to 2^63 - 1, got 0"),
+        (["fuse", RUN, RUN, "--top-k-in", "-3", "-o", "f.trec"], "argument --top-k-in: expected an integer from 1 to 2^63 - 1, got -3"),
+        (["fuse", RUN, RUN, "--top-k-out", "0", "-o", "f.trec"], "argument --top-k-out: expected an integer from 1 to 2^63 - 1, got 0"),
+    ],
+)
+def test_a_count_past_int64_or_below_its_least_is_a_usage_error_naming_the_option(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
+
+
+@pytest.mark.parametrize("top", [10**20, 0, True, 2.0])
+def test_the_library_refuses_a_top_it_cannot_index_with(top):
+    with pytest.raises(ConfigError, match="top must be a positive integer \\(documents per query\\) up to 2\\^63 - 1, got"):
+        explain(QRELS, RUN, top=top)

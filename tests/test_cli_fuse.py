@@ -70,7 +70,6 @@ def test_fuse_writes_a_table_by_its_extension_with_a_tag(capsys, tmp_path):
         (["--method", "wsum", "--weights", "a,b"], "--weights takes one number per run, separated by commas"),
         (["--method", "wsum", "--weights", "1,0", "--param", "weights=1"], "the parameter weights is given twice (and --weights)"),
         (["--method", "wsum", "--weights", "1,0,0"], "weights must be 2 numbers (one per run), got 3"),
-        (["--method", "rrf", "--top-k-out", "0"], "top_k_out must be a positive integer"),
         (["--method", "probfuse", "--param", "n_segments=2"], "qrels"),
     ],
 )

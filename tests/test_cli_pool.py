@@ -76,7 +76,6 @@ def test_conflicts_raise_by_default_with_no_output_and_are_written(files, tmp_pa
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["pool", "{a}", "--depth", "0", "-o", "{out}"], "depth must be a positive integer"),
     (["pool", "{a}", "--depth", "2", "-o", "{a}"], "{a}"),
     (["pool", "{a}", "{missing}", "--depth", "2", "-o", "{out}"], "missing.trec"),
     (["pool", "{a}", "--depth", "2", "-o", "{tmp}/pool.xlsx"], "extension"),

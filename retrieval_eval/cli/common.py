@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable
@@ -13,6 +14,9 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..metrics.options import EvaluationOptions
+
+_INT64_MAX = 2**63 - 1
+_TOO_LARGE = _INT64_MAX + 1
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_NOTHING_CHECKED = 3  # `check`: no evaluator ran on any item, which a gate must not take for a pass
@@ -54,6 +58,24 @@ def check_outputs(outputs: dict[str, str | None], inputs: list[str | None]) -> N
 
 def is_glob(path: str) -> bool:
     return any(character in path for character in "*?[") and not os.path.exists(path)
+
+
+def integer_from(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to 2^63 - 1, the most the kernels index with (a count
+    of documents or queries); anything else is a usage error naming the option."""
+
+    def integer(text: str) -> int:
+        digits = text.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", digits):
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+        # Past 19 digits the value is past 2^63 - 1 (and Python refuses to convert 4,300 digits or more).
+        value = int(digits) if len(digits.lstrip("+-").lstrip("0")) <= 19 else _TOO_LARGE
+        if not minimum <= value <= _INT64_MAX:
+            shown = digits if len(digits) <= 40 else f"a number of {len(digits)} digits"
+            raise argparse.ArgumentTypeError(f"expected an integer from {minimum} to 2^63 - 1, got {shown}")
+        return value
+
+    return integer
 
 
 def usage(message: str) -> ConfigError:

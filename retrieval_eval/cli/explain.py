@@ -11,7 +11,7 @@ from typing import Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, integer_from, usage
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -47,19 +47,17 @@ def add_explain_command(commands: Any) -> None:
     explaining.add_argument("-l", "--rel-level", type=int, default=EvaluationOptions.default("rel_level"),
                             help="a label >= this is relevant: TREC measures and the missed documents (default %(default)s)")
     explaining.add_argument("--ties", choices=TIE_ORDERS, help="order of equal scores (default: each metric's reference)")
-    explaining.add_argument("--top", type=int, default=20, help="documents shown per query and run (default %(default)s)")
+    explaining.add_argument("--top", type=integer_from(1), default=20, help="documents shown per query and run (default %(default)s)")
     explaining.add_argument("--topics", help="query texts: TREC topics, TSV query_id<TAB>text, or JSONL query_id,text")
     explaining.add_argument("--docs", help="document titles or texts: JSONL, parquet or TSV with doc_id and title or text")
     explaining.add_argument("--query", metavar="Q", help="print this query's values, ranked lists and missed documents")
-    explaining.add_argument("--worst", type=int, default=10, help="queries listed in the summary with RUN_B (default %(default)s)")
+    explaining.add_argument("--worst", type=integer_from(0), default=10, help="queries listed in the summary with RUN_B (default %(default)s)")
     explaining.add_argument("-o", "--output",
                             help="explain.html: the explorer page; .parquet, .csv or .jsonl: the per-query table")
     explaining.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
 def explain_command(args: argparse.Namespace) -> int:
-    if args.top < 1:
-        raise usage(f"--top must be at least 1, got {args.top}")
     suffix = Path(args.output).suffix.lower() if args.output else None
     if suffix is not None and suffix not in (*_PAGE_SUFFIXES, *_TABLE_SUFFIXES):
         raise usage(f"-o {args.output}: expected .html (the page) or {', '.join(_TABLE_SUFFIXES)} (the per-query table)")

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, usage
+from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, integer_from, usage
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 from .pool import POOL_TIES
 
@@ -44,11 +44,11 @@ def add_judge_command(commands: Any) -> None:
     parser.register("action", None, GivenOnce)
     parser.add_argument("qrels", metavar="QRELS", help="the human judgments (TREC qrels or a table)")
     parser.add_argument("runs", nargs="*", metavar="RUN", help="runs (TREC, .tsv, .jsonl, .parquet...)")
-    parser.add_argument("--depth", "-k", type=int, help="judge the unjudged documents at ranks 1..K of the runs")
+    parser.add_argument("--depth", "-k", type=integer_from(1), help="judge the unjudged documents at ranks 1..K of the runs")
     parser.add_argument("--rejudge", action="store_true",
                         help="judge the pairs people judged instead (no runs), to check the judge against them "
                              "(retrieval-eval agree QRELS OUT)")
-    parser.add_argument("--sample", type=int, metavar="N", help="with --rejudge: N of the judged pairs, drawn at random")
+    parser.add_argument("--sample", type=integer_from(1), metavar="N", help="with --rejudge: N of the judged pairs, drawn at random")
     parser.add_argument("--seed", type=int, default=0, help="the seed of --sample (default 0)")
     parser.add_argument("--topics", required=True, help="query texts: TREC topics, JSONL (query_id, text) or TSV")
     parser.add_argument("--docs", required=True, help="document texts: JSONL, parquet or TSV with doc_id and text")

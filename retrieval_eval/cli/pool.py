@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, check_outputs, emit
+from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, check_outputs, emit, integer_from
 
 #: The tie orders and merge policies, kept here as literals so that ``--help`` imports no pandas or numba;
 #: tests check that they are :data:`retrieval_eval.pooling.pools.POOL_TIES` and :data:`~.merge.MERGE_POLICIES`.
@@ -49,7 +49,7 @@ def add_pool_commands(commands: Any) -> None:
     )
     pooling.register("action", None, GivenOnce)
     pooling.add_argument("runs", nargs="+", metavar="RUN", help="runs (TREC, .tsv, .jsonl, .parquet...); named by their path")
-    pooling.add_argument("--depth", "-k", type=int, required=True, help="pool the ranks 1..K of each run")
+    pooling.add_argument("--depth", "-k", type=integer_from(1), required=True, help="pool the ranks 1..K of each run")
     pooling.add_argument("--qrels", help="judgments already made: their documents are left out")
     pooling.add_argument("-o", "--output", required=True, help="the pool (.tsv, .csv, .jsonl, .json, .parquet)")
     pooling.add_argument("--ties", choices=POOL_TIES, default="docid",

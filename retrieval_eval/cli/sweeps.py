@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, progress_bar, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, integer_from, progress_bar, usage
 
 if TYPE_CHECKING:
     from ..judging.ranking_agreement import RankingAgreement
@@ -147,8 +147,8 @@ def _add_fusion_grid_flags(ranking: argparse.ArgumentParser) -> None:
     group.add_argument("--fuse", action="append", default=[], metavar="METHOD:KEY=VALUES",
                        help="a fusion grid entry, repeatable (see above)")
     group.add_argument("--fusion-grid", metavar="GRID.json", help="a JSON file of fusion grid entries (see above)")
-    group.add_argument("--top-k-in", type=int, metavar="N", help="fuse each run's first N documents per query")
-    group.add_argument("--top-k-out", type=int, metavar="N", help="score each fused run's first N documents per query")
+    group.add_argument("--top-k-in", type=integer_from(1), metavar="N", help="fuse each run's first N documents per query")
+    group.add_argument("--top-k-out", type=integer_from(1), metavar="N", help="score each fused run's first N documents per query")
     ranking.add_argument("--ties", choices=TIE_ORDERS,
                          help="order of equal scores for every metric: descending doc id (trec_eval), input order "
                          "(Azure) or as ranx sorts a Run (ranx: a fusion sweep then scores as ranx.optimize_fusion); "
@@ -216,8 +216,8 @@ def add_fuse_command(commands: Any) -> None:
     fusing.add_argument("--weights", metavar="W1,W2,...", help="one weight per run, in run order (wsum, wmnz, mixed, ...)")
     fusing.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a parameter of the method, repeatable: k=60 (rrf), gamma=0.5 (gmnz), sigma=0.01 (logn_isr)")
-    fusing.add_argument("--top-k-in", type=int, metavar="N", help="fuse each run's first N documents per query")
-    fusing.add_argument("--top-k-out", type=int, metavar="N", help="keep the fused run's first N documents per query")
+    fusing.add_argument("--top-k-in", type=integer_from(1), metavar="N", help="fuse each run's first N documents per query")
+    fusing.add_argument("--top-k-out", type=integer_from(1), metavar="N", help="keep the fused run's first N documents per query")
     fusing.add_argument("--qrels", help="judgments the trained methods (probfuse, segfuse, ...) estimate from")
     fusing.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="last",
                         help="a document repeated in a query of one run: its last score (default, as ranx reads a run), "

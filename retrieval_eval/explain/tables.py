@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..io.label_sources import read_label_sources
 from ..io.run_files import join_text
 from ..metrics.evaluator import EvaluationPlan, Evaluator
-from ..metrics.names import Metric
+from ..metrics.names import Metric, documents_per_query
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from .shared import comparison_note, lacking, mean_delta, shared_means
@@ -144,9 +144,7 @@ def explain(
     >>> explanation = explain("data/qrels.trec", "data/run.trec", "data/run_dense.trec", ["ndcg@10"])  # doctest: +SKIP
     >>> explanation.queries.sort_values("ndcg@10_delta").head(10)  # doctest: +SKIP
     """
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-        raise ConfigError(f"top must be a positive integer (documents shown per query), got {top!r}")
-    top = int(top)
+    top = documents_per_query("top", top)
     if metrics is None:
         # The Evaluator's default set, less Azure's `holes` (the count of unjudged retrieved documents),
         # whose name is the column of holes in the top N.

@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
+from ..metrics.names import documents_per_query
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
 from ..kernels.fusion.bundles import StackedRuns
 from ..kernels.fusion.fusion_align import align_runs
@@ -125,7 +126,7 @@ def align(
     runs = _read_runs(runs)
     run_names = _run_names(runs, names)
     policy = duplicate_policy_code(duplicates, what="duplicates")
-    top_k = _ALL if top_k_in is None else _positive_count("top_k_in", top_k_in)
+    top_k = _ALL if top_k_in is None else documents_per_query("top_k_in", top_k_in, optional=True)
 
     query_ids, query_of_run = _query_union(runs)
     doc_values = _concatenated_ids(runs, "doc_id", [run.doc_ids.values for run in runs])
@@ -172,12 +173,6 @@ def _run_names(runs: list[Run], names: Sequence[str] | None) -> tuple[str, ...]:
     if isinstance(names, str) or len(names) != len(runs) or not all(isinstance(name, str) for name in names):
         raise ConfigError(f"names must be {len(runs)} strings (one per run), got {names!r}")
     return tuple(names)
-
-
-def _positive_count(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ConfigError(f"{name} must be a positive integer (documents per query) or None, got {value!r}")
-    return int(value)
 
 
 def _concatenated_ids(runs: list[Run], field: str, columns: list[pa.Array]) -> pa.Array:

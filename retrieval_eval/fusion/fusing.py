@@ -20,6 +20,7 @@ import pyarrow as pa
 from ..data import Run
 from ..data.ids import QueryGroups
 from ..errors import ConfigError, InputError
+from ..metrics.names import documents_per_query
 from ..io.arrays import arrow_array, read_only
 from ..kernels.fusion.fusion_order import fused_order
 from .aligned import AlignedRuns, align
@@ -121,9 +122,7 @@ def fused_rows(aligned: AlignedRuns, fused: Fused, *, top_k_out: int | None = No
     """
     counts = aligned.rows_per_query
     if top_k_out is not None:
-        if isinstance(top_k_out, bool) or not isinstance(top_k_out, (int, np.integer)) or top_k_out < 1:
-            raise ConfigError(f"top_k_out must be a positive integer (documents per query) or None, got {top_k_out!r}")
-        counts = np.minimum(counts, top_k_out)
+        counts = np.minimum(counts, documents_per_query("top_k_out", top_k_out, optional=True))
     out_offsets = read_only(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
     insertion = _NO_INSERTION if fused.insertion is None else fused.insertion
     return fused_order(aligned.offsets, fused.scores, insertion, out_offsets), out_offsets

@@ -12,7 +12,7 @@ from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
 from .families import FAMILIES
 from .family import Family
-from .names import MAX_INTEGER, Metric, number_text, parse_cutoff, positive_integer, relevance_level_value, split_name
+from .names import Metric, parse_cutoff, positive_integer, relevance_level_value, split_name
 
 
 class Registry:

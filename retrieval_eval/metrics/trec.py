@@ -29,11 +29,11 @@ from ..errors import ConfigError
 from ..kernels.trec import trec as kernel
 from ..kernels.trec import trec_gains
 from . import trec_ranked
-from .definition import non_negative, unit_interval
+from .definition import non_negative
 from .family import Family
 from .names import Metric
 from .options import Conventions, EvaluationOptions
-from .trec_common import FAMILY, MAIN, REL, TrecInputs, measure, parameter, relevance_level, unbounded
+from .trec_common import FAMILY, MAIN, TrecInputs, measure, parameter, relevance_level, unbounded
 
 if TYPE_CHECKING:
     from ..data import JudgedRanks, Qrels, Run
