@@ -49,11 +49,13 @@ A compilation on a terminal is announced once per process on stderr (it takes se
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
 import pkgutil
 import sys
+import threading
 import time
 import types
 from typing import Any, Callable
@@ -192,7 +194,10 @@ class Kernel:
                 _python_seconds_between += time.perf_counter() - start
             return result
         parallel = self.is_parallel and work >= SERIAL_BELOW
-        return _call_compiled(self.parallel if parallel else self.serial, args, build_name(self, parallel))
+        if not parallel:
+            return _call_compiled(self.serial, args, build_name(self, False))
+        with _parallel_launch():
+            return _call_compiled(self.parallel, args, build_name(self, True))
 
     def __repr__(self) -> str:
         return f"<kernel {self.name}>"
@@ -363,6 +368,23 @@ def _runs_python(kernel: Kernel, work: int) -> bool:
     if work <= LOADED_UP_TO:
         return True
     return "numba" not in sys.modules and _python_seconds_between < NUMBA_IMPORT_SECONDS
+
+
+# numba's workqueue threading layer aborts the process (it does not raise) when two Python threads
+# launch parallel regions at once (numba/np/ufunc/workqueue.c), so launches are serialized while it
+# may be the layer: until the first launch has chosen one, and for as long as it is workqueue.
+_PARALLEL_LAUNCH = threading.Lock()
+
+
+def _parallel_launch() -> Any:
+    """A context that serializes parallel launches unless numba's layer is known to be threadsafe (tbb, omp)."""
+    import numba
+
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel region has run yet, so none is chosen
+        return _PARALLEL_LAUNCH
+    return _PARALLEL_LAUNCH if layer == "workqueue" else contextlib.nullcontext()
 
 
 def _call_compiled(build: Any, args: tuple, name: str) -> Any:
