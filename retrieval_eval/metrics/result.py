@@ -171,13 +171,12 @@ class EvaluationResult(EvaluationSummary):
 
     def values(self, metric: str | Metric) -> np.ndarray:
         """The per-query values of ``metric``: a :class:`Metric`, the name it was asked by, or any of its names (``P_5``, ``precision@5``)."""
-        by_name = dict(self.names)
-        if isinstance(metric, str) and metric in by_name:
-            return self.columns[by_name[metric]]
-        for candidate, values in self.columns.items():
-            if candidate == metric or str(candidate) == metric:
-                return values
-        if isinstance(metric, str):
+        if not isinstance(metric, str):
+            if metric in self.columns:
+                return self.columns[metric]
+        elif metric in self._metric_of_name:
+            return self.columns[self._metric_of_name[metric]]
+        else:
             from ..errors import ConfigError
             from .registry import REGISTRY
 
@@ -188,6 +187,11 @@ class EvaluationResult(EvaluationSummary):
             if parsed in self.columns:
                 return self.columns[parsed]
         raise KeyError(f"{metric} was not evaluated; evaluated: {', '.join(name for name, _ in self.names)}")
+
+    @cached_property
+    def _metric_of_name(self) -> dict[str, Metric]:
+        # Built once: trec_eval's front end looks up thousands of measures (-m P.1,...,10000) one by one.
+        return {**{str(metric): metric for metric in self.columns}, **dict(self.names)}
 
     @cached_property
     def per_query(self) -> pd.DataFrame:
