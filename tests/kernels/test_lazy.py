@@ -174,3 +174,23 @@ def test_a_compile_on_a_terminal_is_announced_once_and_a_cached_load_is_not(tmp_
 @needs_jit
 def test_a_compile_is_not_announced_when_stderr_is_not_a_terminal(tmp_path):
     assert NOTICE not in stderr_of(tmp_path / "cache", terminal=False)
+
+
+@needs_jit
+def test_one_long_id_is_hashed_compiled_with_the_python_builds_bits(monkeypatch):
+    # The python build steps once per byte position of the longest id: a 1 MB id took 7 s that way.
+    from retrieval_eval.kernels.core.hashing import fnv1a_hashes
+
+    monkeypatch.setenv(_config.MODE_VARIABLE, "auto")
+    ran = []
+    call = _config._call_compiled
+    monkeypatch.setattr(_config, "_call_compiled", lambda build, args, name: ran.append(name) or call(build, args, name))
+    monkeypatch.setattr(fnv1a_hashes, "_builds", {"python": fnv1a_hashes.python})  # nothing loaded yet
+    ids = [b"q" * (_config.PYTHON_UP_TO // 20 + 1), b"x"]
+    offsets = np.cumsum([0, *map(len, ids)]).astype(np.int64)
+    data = np.frombuffer(b"".join(ids), dtype=np.uint8)
+    hashes = fnv1a_hashes(offsets, data)
+    assert ran == ["hashing.fnv1a_hashes"]
+    short = np.array([0, 1], dtype=np.int64)
+    assert hashes[1] == fnv1a_hashes.python(short, data[-1:])[0]
+    assert hashes[0] == fnv1a_hashes.python(offsets[:2], data[: offsets[1]])[0]

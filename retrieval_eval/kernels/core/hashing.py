@@ -36,7 +36,20 @@ def _numpy_fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     return out
 
 
-@parallel_jit(example=_string_example, python=_numpy_fnv1a_hashes)
+# One byte position of the python build (a few numpy calls on the rows that long) costs 5-10 us, as
+# much as 10-100 rows of work elsewhere: 20 rows a position puts a single 1 MB id (7 s as python)
+# above the crossover, where the compiled loop hashes it in a millisecond.
+_ROWS_PER_POSITION = 20
+
+
+def _hash_work(offsets: np.ndarray, data: np.ndarray) -> int:
+    """The work of hashing: the rows, or 20 per byte of the longest id if more (the python build's steps)."""
+    rows = offsets.shape[0] - 1
+    longest = int(np.diff(offsets).max(initial=0))
+    return max(rows, _ROWS_PER_POSITION * longest)
+
+
+@parallel_jit(example=_string_example, python=_numpy_fnv1a_hashes, work=_hash_work)
 def fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """FNV-1a 64 hash of each row's bytes: ``h = (h XOR byte) * 1099511628211 mod 2^64``."""
     n = offsets.shape[0] - 1
