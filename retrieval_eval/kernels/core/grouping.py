@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
-from .hashing import same_bytes
+from .hashing import byte_position_work, same_bytes
 
 
 def _integer_ids_example() -> tuple:
@@ -45,7 +45,11 @@ def _numpy_segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarra
     return np.flatnonzero(np.concatenate((np.ones(1, dtype=np.bool_), differs))).astype(np.int64)
 
 
-@parallel_jit(example=_integer_ids_example, python=_numpy_segment_starts)
+def _segment_work(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> int:
+    return byte_position_work(offsets) if is_string else keys.shape[0]
+
+
+@parallel_jit(example=_integer_ids_example, python=_numpy_segment_starts, work=_segment_work)
 def segment_starts(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray, is_string: bool) -> np.ndarray:
     """Indices where a run of equal consecutive ids begins (always starts with 0 when n > 0).
 

@@ -36,20 +36,21 @@ def _numpy_fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     return out
 
 
-# One byte position of the python build (a few numpy calls on the rows that long) costs 5-10 us, as
-# much as 10-100 rows of work elsewhere: 20 rows a position puts a single 1 MB id (7 s as python)
-# above the crossover, where the compiled loop hashes it in a millisecond.
-_ROWS_PER_POSITION = 20
+# A byte position of a python build that steps through the ids a position at a time costs 3-4 us
+# (a few numpy calls on the rows still that long), as much as about 4 rows of work elsewhere: at 4
+# a position, an id of 125k bytes or more (0.4 s as python) is past the crossover, where the
+# compiled loop reads a byte in a nanosecond (a 1 MB id: 3.4 s as python).
+ROWS_PER_BYTE_POSITION = 4
 
 
-def _hash_work(offsets: np.ndarray, data: np.ndarray) -> int:
-    """The work of hashing: the rows, or 20 per byte of the longest id if more (the python build's steps)."""
+def byte_position_work(offsets: np.ndarray) -> int:
+    """The work of a call that steps through string ids a byte position at a time: the rows, or 4 a byte of the longest id if more."""
     rows = offsets.shape[0] - 1
     longest = int(np.diff(offsets).max(initial=0))
-    return max(rows, _ROWS_PER_POSITION * longest)
+    return max(rows, ROWS_PER_BYTE_POSITION * longest)
 
 
-@parallel_jit(example=_string_example, python=_numpy_fnv1a_hashes, work=_hash_work)
+@parallel_jit(example=_string_example, python=_numpy_fnv1a_hashes, work=lambda offsets, data: byte_position_work(offsets))
 def fnv1a_hashes(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """FNV-1a 64 hash of each row's bytes: ``h = (h XOR byte) * 1099511628211 mod 2^64``."""
     n = offsets.shape[0] - 1
