@@ -83,6 +83,40 @@ def test_a_run_of_other_queries_exits_2_with_one_line(tmp_path, capsys):
     assert "no judged query of the qrels" in err and "\n" not in err
 
 
+def many_missed(tmp_path: Path, missed: int) -> tuple[str, str]:
+    """Qrels where query q1 has ``missed`` relevant documents the run does not retrieve (and one it does)."""
+    qrels, run = tmp_path / "qrels.trec", tmp_path / "run.trec"
+    qrels.write_text("q1 0 found 1\n" + "".join(f"q1 0 gone{i} {1 + i % 2}\n" for i in range(missed)))
+    run.write_text("q1 Q0 found 1 2.0 r\nq1 Q0 hole 2 1.0 r\n")
+    return str(qrels), str(run)
+
+
+@pytest.mark.parametrize(("missed", "more"), [(0, None), (10, None), (11, "1"), (189, "179"), (1189, "1,179")])
+def test_query_lists_the_first_10_missed_documents_and_how_many_more(tmp_path, capsys, missed, more):
+    qrels, run = many_missed(tmp_path, missed)
+    assert main(["explain", qrels, run, "-m", "P@5", "--query", "q1"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    gone = explain(qrels, run, metrics=["P@5"]).query("q1").missed
+    assert len(gone) == missed
+    listed = ", ".join(f"{doc} ({int(label)})" for doc, label in zip(gone["doc_id"][:10], gone["label"][:10])) or "none"
+    assert line == f"relevant, not retrieved by a: {listed}" + (f", ... {more} more" if more else "")
+
+
+@pytest.mark.parametrize(("metric", "worst"), [("ndcg@10", 3), ("holes@10", 4), ("P@5", 0)])
+def test_a_single_run_summary_lists_its_worst_queries_as_asked(capsys, metric, worst):
+    assert main(["explain", QRELS, RUN, "-m", metric, "--worst", str(worst)]) == 0
+    out = capsys.readouterr().out
+    queries = explain(QRELS, RUN, metrics=[metric]).queries
+    # the lowest values first, or the highest for a metric where lower is better (holes@10); ties in the queries' order
+    expected = queries.sort_values(metric, ascending=metric != "holes@10", kind="stable").head(worst)
+    if not worst:
+        assert "worst" not in out
+        return
+    listed = out.split(f"worst {worst} queries by {metric}:\n")[1].splitlines()
+    assert listed[0].split() == ["query", "a"]
+    assert [line.split() for line in listed[1:]] == [[q, f"{v:.4f}"] for q, v in zip(expected["query_id"], expected[metric])]
+
+
 @pytest.mark.parametrize(
     ("extra", "match"),
     [

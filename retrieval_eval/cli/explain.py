@@ -51,7 +51,9 @@ def add_explain_command(commands: Any) -> None:
     explaining.add_argument("--topics", help="query texts: TREC topics, TSV query_id<TAB>text, or JSONL query_id,text")
     explaining.add_argument("--docs", help="document titles or texts: JSONL, parquet or TSV with doc_id and title or text")
     explaining.add_argument("--query", metavar="Q", help="print this query's values, ranked lists and missed documents")
-    explaining.add_argument("--worst", type=integer_from(0), default=10, help="queries listed in the summary with RUN_B (default %(default)s)")
+    explaining.add_argument("--worst", type=integer_from(0), default=10,
+                            help="how many of the worst queries on the first metric the summary lists "
+                            "(by the delta with RUN_B, else by value; default %(default)s)")
     explaining.add_argument("-o", "--output",
                             help="explain.html: the explorer page; .parquet, .csv or .jsonl: the per-query table")
     explaining.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -12,12 +12,15 @@ import pandas as pd
 from .tables import Explanation
 
 _TITLE_WIDTH = 40
+#: Relevant documents not retrieved listed per run before "... N more".
+MISSED_SHOWN = 10
 #: After a label that a judge gave (the qrels name the source of each label), as in "2*".
 JUDGED_MARK = "*"
 
 
 def query_report(explanation: Explanation, query_id: Any) -> str:
-    """One query: its metric values (and deltas), its ranked list(s) side by side and its missed documents.
+    """One query: its metric values (and deltas), its ranked list(s) side by side and its missed documents
+    (the first :data:`MISSED_SHOWN` of each run, then how many more).
 
     Each row is a rank: doc id, label ("hole" when unjudged), score, and with run B where the
     document went: on A's side "left" (not in B's top N) or "-> r" (at rank r in B), on B's side
@@ -42,15 +45,18 @@ def query_report(explanation: Explanation, query_id: Any) -> str:
     lines += _ranked_table(view.ranked, view.changes, explanation.top, paired) + [""]
     for key in ("a", "b") if paired else ("a",):
         missed = view.missed[view.missed["run"] == key]
-        sources = missed["label_source"] if "label_source" in missed else [None] * len(missed)
+        shown = missed.head(MISSED_SHOWN)
+        sources = shown["label_source"] if "label_source" in shown else [None] * len(shown)
         listed = ", ".join(f"{doc} ({_label(label, source)})"
-                           for doc, label, source in zip(missed["doc_id"], missed["label"], sources))
-        lines.append(f"relevant, not retrieved by {key}: {listed or 'none'}")
+                           for doc, label, source in zip(shown["doc_id"], shown["label"], sources))
+        more = len(missed) - len(shown)
+        lines.append(f"relevant, not retrieved by {key}: {listed or 'none'}" + (f", ... {more:,} more" if more else ""))
     return "\n".join(lines)
 
 
 def summary_report(explanation: Explanation, *, worst: int = 10) -> str:
-    """The means of each run, and with run B its wins, ties and losses and the ``worst`` queries by delta."""
+    """The means of each run, with run B its wins, ties and losses, and the ``worst`` queries on the first
+    metric: by B's delta with run B, by A's value without (the lowest, or the highest where lower is better)."""
     queries = explanation.queries
     paired = explanation.paired
     names = explanation.run_names
@@ -71,20 +77,33 @@ def summary_report(explanation: Explanation, *, worst: int = 10) -> str:
     note = explanation.comparison_note()
     if note is not None:
         lines.append(note)
+    first = explanation.metrics[0]
     if paired:
-        first = explanation.metrics[0]
         outcomes = queries["outcome"].value_counts()
         lines += ["", f"b against a on {first}: {outcomes.get('win', 0)} wins, {outcomes.get('tie', 0)} ties, "
                   f"{outcomes.get('loss', 0)} losses" + _undefined(queries)]  # fmt: skip
-        delta = queries[first + "_delta"]
-        order = delta.to_numpy() if explanation.higher_is_better[first] else -delta.to_numpy()
-        picked = queries.iloc[np.argsort(order, kind="stable")[: min(worst, int(np.isfinite(order).sum()))]]
-        lines += ["", f"worst {len(picked)} queries for b by {first} delta:"]
-        texts = picked["text"].notna().any()
-        rows = [[str(row["query_id"]), _number(row[first]), _number(row[first + "_b"]), _number(row[first + "_delta"], signed=True)]
-                + ([_short(row["text"])] if texts else []) for _, row in picked.iterrows()]  # fmt: skip
-        lines += _aligned(["query", "a", "b", "delta"] + (["text"] if texts else []), rows)
+    if worst:
+        lines += [""] + _worst(explanation, first, worst)
     return "\n".join(lines)
+
+
+def _worst(explanation: Explanation, first: str, worst: int) -> list[str]:
+    """The ``worst`` queries on ``first`` (by B's delta with run B, by A's value without), worst first; ties
+    in the queries' order, NaN left out."""
+    queries = explanation.queries
+    paired = explanation.paired
+    key = first + "_delta" if paired else first
+    values = queries[key].to_numpy(dtype=np.float64)
+    order = values if explanation.higher_is_better.get(first, True) else -values
+    picked = queries.iloc[np.argsort(order, kind="stable")[: min(worst, int(np.isfinite(order).sum()))]]
+    title = f"worst {len(picked)} queries for b by {first} delta:" if paired else f"worst {len(picked)} queries by {first}:"
+    texts = picked["text"].notna().any()
+    columns = [first, first + "_b"] if paired else [first]
+    rows = [[str(row["query_id"]), *(_number(row[column]) for column in columns)]
+            + ([_number(row[key], signed=True)] if paired else []) + ([_short(row["text"])] if texts else [])
+            for _, row in picked.iterrows()]  # fmt: skip
+    header = ["query", "a"] + (["b", "delta"] if paired else []) + (["text"] if texts else [])
+    return [title] + _aligned(header, rows)
 
 
 def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired: bool) -> list[str]:
