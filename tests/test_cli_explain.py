@@ -117,6 +117,18 @@ def test_a_single_run_summary_lists_its_worst_queries_as_asked(capsys, metric, w
     assert [line.split() for line in listed[1:]] == [[q, f"{v:.4f}"] for q, v in zip(expected["query_id"], expected[metric])]
 
 
+def test_a_metric_named_as_a_column_is_refused_saying_whether_it_has_other_names(monkeypatch):
+    with pytest.raises(ConfigError) as refused:
+        explain(QRELS, RUN, metrics=["holes"])
+    assert str(refused.value).endswith(": it has no other name, so explain cannot show it; an Evaluator gives it per "
+                                       "query (retrieval-eval evaluate -m holes -o per_query.parquet)")
+    from retrieval_eval.explain import tables
+
+    monkeypatch.setattr(tables, "RESERVED", (*tables.RESERVED, "ndcg_cut.10"))  # a column of that name
+    with pytest.raises(ConfigError, match=r": ask for it as 'ndcg@10' or 'ndcg_cut_10'$"):
+        explain(QRELS, RUN, metrics=["ndcg_cut.10"])
+
+
 @pytest.mark.parametrize(
     ("extra", "match"),
     [

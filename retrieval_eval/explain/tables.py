@@ -151,12 +151,9 @@ def explain(
         metrics = [name for name, _ in EvaluationPlan.resolve(None, options=options).names if name not in RESERVED]
     evaluator = Evaluator(qrels, metrics, options=options)
     names = [name for name, _ in evaluator.names]
-    clashes = [name for name in names if name in RESERVED]
+    clashes = [(name, metric) for name, metric in evaluator.names if name in RESERVED]
     if clashes:
-        raise ConfigError(
-            f"the metric {clashes[0]!r} has the name of a column of the explanation ({', '.join(RESERVED)}): "
-            "ask for it by another of its names"
-        )
+        raise _clash(*clashes[0])
     runs = [Run.read(run) for run in (run_a, run_b) if run is not None]
     results = [evaluator.evaluate(run) for run in runs]
     ties = _tie_order(evaluator)
@@ -200,6 +197,15 @@ def explain(
         shared_means(queries, evaluator.names, evaluator.plan.geometric_metrics) if len(runs) == 2 else {},
         lacking(*(result.query_ids.to_pandas() for result in results)) if len(runs) == 2 else {},
     )  # fmt: skip
+
+
+def _clash(name: str, metric: Metric) -> ConfigError:
+    """The error for a metric asked by the name of a column of ``queries``: its other names, or that it has none."""
+    others = [spelling for spelling in REGISTRY.spellings(metric) if spelling not in RESERVED]
+    fix = (f"ask for it as {' or '.join(map(repr, others))}" if others else
+           "it has no other name, so explain cannot show it; an Evaluator gives it per query "
+           f"(retrieval-eval evaluate -m {name} -o per_query.parquet)")
+    return ConfigError(f"the metric {name!r} has the name of a column of the explanation ({', '.join(RESERVED)}): {fix}")
 
 
 def _tie_order(evaluator: Evaluator) -> str:

@@ -97,6 +97,29 @@ class Registry:
                 raise
             raise ConfigError(f"metric {_quoted(text)}: {error}") from None
 
+    def spellings(self, metric: Metric) -> list[str]:
+        """The names that parse to ``metric``: its canonical name, then each alias written out with the
+        metric's cutoff and parameters (``ndcg_cut.10`` -> ``ndcg@10``, ``ndcg_cut_10``, ``ndcg_cut.10``);
+        an alias that cannot say them (``{k}`` of a metric without a cutoff) is left out."""
+        canonical = self.parse(metric)
+        definition = self.definition(canonical)
+        candidates = [str(canonical)] + [str(Metric(alias, canonical.k, canonical.params)) for alias in definition.name_aliases]
+        fields = {key: value for key, value in definition.params if value is not None} | dict(canonical.params)
+        for alias in definition.aliases:
+            if alias not in definition.name_aliases:
+                try:
+                    candidates.append(alias.format(k=canonical.k, **fields))
+                except KeyError:  # a placeholder of a parameter this metric does not set
+                    continue
+        return [spelling for spelling in dict.fromkeys(candidates) if self._names(spelling, canonical)]
+
+    def _names(self, text: str, metric: Metric) -> bool:
+        """Whether ``text`` parses to ``metric``."""
+        try:
+            return self.parse(text) == metric
+        except ConfigError:
+            return False
+
     def with_cutoff(self, metric: Metric, k: int) -> Metric:
         """The cutoff form of ``metric`` at ``k`` (``ndcg`` -> ``ndcg@k``; ``precision@5`` -> ``precision@k``)."""
         definition = self._definitions.get((metric.name, True))

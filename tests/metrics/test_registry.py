@@ -42,6 +42,28 @@ def test_parse_examples(text, expected):
     assert REGISTRY.parse(text) == expected
 
 
+@given(definition=st.sampled_from(DEFINITIONS), k=st.integers(1, 10_000))
+def test_every_spelling_of_a_metric_parses_back_to_it(definition, k):
+    metric = example_metric(definition, k)
+    spellings = REGISTRY.spellings(metric)
+    assert spellings[0] == str(REGISTRY.parse(str(metric))) and len(set(spellings)) == len(spellings)
+    assert all(REGISTRY.parse(spelling) == REGISTRY.parse(str(metric)) for spelling in spellings)
+
+
+@pytest.mark.parametrize(
+    ("text", "spellings"),
+    [
+        ("holes", ["holes"]),  # no alias: the name it was asked by is its only one
+        ("ndcg_cut.10", ["ndcg@10", "ndcg_cut_10", "ndcg_cut.10"]),
+        ("top3_max_relevance", ["max_relevance@3", "top3_max_relevance"]),
+        ("rprec_mult_2", ["rprec_mult(mult=2.0)", "rprec_mult_2.0"]),
+        ("map", ["map", "ap"]),
+    ],
+)
+def test_spellings_write_each_alias_out_with_the_cutoff_and_parameters(text, spellings):
+    assert REGISTRY.spellings(REGISTRY.parse(text)) == spellings
+
+
 def test_default_cutoff_applies_only_to_cutoff_metrics():
     assert REGISTRY.parse("xdcg", default_k=7) == Metric("xdcg", 7)
     assert REGISTRY.parse("holes", default_k=7) == Metric("holes")
