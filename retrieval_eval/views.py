@@ -454,3 +454,40 @@ def checks_html(check: Any, statuses: Table) -> str:
     summary = check.summary
     tables = [evaluators_table(summary, where=".summary"), codes_table(summary, where=".summary"), statuses]
     return html_view(type(check).__name__, _check_facts(summary), tables)
+
+
+# -- explanations -----------------------------------------------------------------------------
+
+
+def explanation_table(explanation: Any, limit: int = ROWS) -> Table:
+    """Per metric of an :class:`~retrieval_eval.explain.Explanation`: each run's mean (``Explanation.mean``)
+    and with run B the delta of the means over the queries both runs define (``Explanation.delta``)."""
+    paired = explanation.paired
+    metrics = list(explanation.metrics)
+
+    def row(metric: str) -> list[Any]:
+        cells = [metric, explanation.mean("a", metric)]
+        return cells + [explanation.mean("b", metric), explanation.delta(metric)] if paired else cells
+
+    columns = ["metric", "mean a"] + (["mean b", "delta (b - a)"] if paired else [])
+    caption = f"means: {counted(len(metrics), 'metric')} (each query in .queries)"
+    return Table.head(caption, columns, map(row, metrics), len(metrics), limit)
+
+
+def _explanation_facts(explanation: Any) -> list[tuple[str, Any]]:
+    a, b = explanation.run_names
+    runs = [("a", a)] + ([("b", b)] if explanation.paired else [])
+    return [*runs, ("metric", explanation.metrics[0]), ("queries", len(explanation.queries)), ("top", explanation.top)]
+
+
+def explanation_repr(explanation: Any) -> str:
+    """The runs, the first metric (the one the outcome follows), the numbers of queries and documents shown,
+    then each metric's means (and delta)."""
+    return text_view(type(explanation).__name__, _explanation_facts(explanation), explanation_table(explanation, TEXT_ROWS))
+
+
+def explanation_html(explanation: Any) -> str:
+    """As :func:`explanation_repr`, with the note that names the queries a run lacks (when a delta is over fewer)."""
+    note = explanation.comparison_note()
+    return html_view(type(explanation).__name__, _explanation_facts(explanation), [explanation_table(explanation)],
+                     [] if note is None else [note])  # fmt: skip

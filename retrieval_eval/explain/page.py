@@ -214,16 +214,11 @@ class _PageData:
 
 
 def _means(explanation: Explanation, metric: str) -> dict[str, Any]:
-    """The mean of ``metric`` per run: the explanation's own (the Evaluator's) where it has them, else the
-    NaN-skipping mean of the column; with B the delta over the queries both define (:meth:`Explanation.delta`)."""
-
-    def mean(run: str, column: str) -> float:
-        value = explanation.means.get(run, {}).get(metric)
-        return float(explanation.queries[column].mean()) if value is None else float(value)
-
-    means: dict[str, Any] = {"metric": metric, "a": _finite(mean("a", metric))}
+    """The mean of ``metric`` per run (:meth:`Explanation.mean`); with B the delta over the queries both
+    define (:meth:`Explanation.delta`)."""
+    means: dict[str, Any] = {"metric": metric, "a": _finite(explanation.mean("a", metric))}
     if explanation.paired:
-        means.update(b=_finite(mean("b", f"{metric}_b")), delta=_finite(explanation.delta(metric)))
+        means.update(b=_finite(explanation.mean("b", metric)), delta=_finite(explanation.delta(metric)))
     return means
 
 

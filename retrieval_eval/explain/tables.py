@@ -28,6 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import views
 from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
@@ -74,6 +75,12 @@ class Explanation:
     shared_means: dict[str, dict[str, float]] = field(default_factory=dict)
     lacking: dict[str, list] = field(default_factory=dict)
 
+    def mean(self, run: str, metric: str) -> float:
+        """Run ``run``'s ("a"/"b") mean of ``metric``: the Evaluator's (``means``) where the explanation has it,
+        else the NaN-skipping mean of its column (an explanation built by hand)."""
+        value = self.means.get(run, {}).get(metric)
+        return float(self.queries[metric + ("_b" if run == "b" else "")].mean()) if value is None else float(value)
+
     def delta(self, metric: str) -> float:
         """B's mean of ``metric`` minus A's, over the queries where both define it (:mod:`.shared`)."""
         return mean_delta(self.queries, self.shared_means, metric)
@@ -81,6 +88,12 @@ class Explanation:
     def comparison_note(self) -> str | None:
         """What each run lacks, when a delta is over fewer queries than the table has (None otherwise)."""
         return comparison_note(self.queries, self.metrics, self.lacking) if self.paired else None
+
+    def __repr__(self) -> str:
+        return views.explanation_repr(self)
+
+    def _repr_html_(self) -> str:
+        return views.explanation_html(self)
 
     @property
     def paired(self) -> bool:
