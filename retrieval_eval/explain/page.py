@@ -22,8 +22,9 @@ largest losses of B, or the lowest values without B; "worse" follows the first m
 ``higher_is_better``); the query table, sortable (click a header: ascending, again: descending, empty values last,
 ties in the queries' order) and filterable (text or query id, a metric's range, B's outcome, "has
 holes"), drawn a page of 50 rows at a time so that 10,000 queries stay responsive; and a query's detail
-(its ranked lists with labels and holes, the relevant documents not retrieved, what entered, left or
-moved with B). Keys: j/k or the arrows move the selection, Enter opens it, / focuses the filter.
+(with B first what entered, left or moved, then its ranked lists with labels and holes, then the relevant
+documents not retrieved; each list drawn 100 rows at first, the missed documents 10, and a button adds
+the next 100, so that a top of a million documents opens at once). Keys: j/k or the arrows move the selection, Enter opens it, / focuses the filter.
 When the first page is drawn it sets ``window.explorerReady`` to ``performance.now()`` (milliseconds
 since navigation began).
 """

@@ -3,7 +3,9 @@
 The script reads the JSON data of the page (``#explorer-data``, described in :mod:`.page`), builds
 every element with the DOM API and writes every string with ``textContent`` (never ``innerHTML``),
 so an id or title is always text. The query table holds only one page of rows (``PAGE`` = 50) in the
-DOM; sorting and filtering compute the order of the query indices once per change.
+DOM, and each list of a query's detail its first rows (``DETAIL_ROWS`` = 100; the missed documents
+``MISSED_ROWS`` = 10) and a button that adds ``MORE_ROWS`` = 100 at a time, so any ``top`` opens at once;
+sorting and filtering compute the order of the query indices once per change.
 """
 
 STYLE = """
@@ -34,6 +36,7 @@ td.text { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
 #detail .lists { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 #detail .list { max-width: 100%; overflow-x: auto; }
 #detail td.title { max-width: 18em; overflow: hidden; text-overflow: ellipsis; }
+#detail button.more { margin: 0.2em 0 0.6em; font: inherit; font-size: 0.85em; }
 tr.hole td { background: #fff4d6; }
 tr.hole td.label { font-weight: bold; color: #8a5a00; }
 tr.relevant td.label { color: #11651c; font-weight: bold; }
@@ -63,6 +66,8 @@ async function explorerData() {
 
 explorerData().then((data) => {
   const PAGE = 50;
+  // The detail's lists: the rows each shows at first (the missed documents: a glance), and how many a click adds.
+  const DETAIL_ROWS = 100, MISSED_ROWS = 10, MORE_ROWS = 100;
   const S = data.strings;
   const text = (i) => (i < 0 ? "" : S[i]);
   const n = data.columns[0].values.length;
@@ -295,27 +300,44 @@ explorerData().then((data) => {
     select(order[at < 0 ? 0 : Math.min(order.length - 1, Math.max(0, at + step))]);
   }
 
-  // The rows of query q (and run r) of a part: one group of part.start per query and run.
-  const rowsOf = (part, q, r = 0) => {
-    const out = [];
+  // The rows of query q (and run r) of a part: one group of part.start per query and run, as [first row, count].
+  const groupOf = (part, q, r = 0) => {
     const g = q * part.groups + r;
-    for (let i = part.start[g]; i < part.start[g + 1]; i++) out.push(i);
-    return out;
+    return [part.start[g], part.start[g + 1] - part.start[g]];
   };
   const rankOf = (part, q, r, i) => (part.rank ? part.rank[i] : i - part.start[q * part.groups + r] + 1);
+  const grouped = (count) => count.toLocaleString("en-US");
 
   // A label's cell; a label a judge gave (part.judged, present when the qrels name their sources) is marked "*".
   const labelCell = (part, i, shown) => (part.judged && part.judged[i]
     ? el("td", {class: "label num judged", text: shown + "*", title: "given by a judge, not by people"})
     : el("td", {class: "label num", text: shown}));
 
-  function listTable(caption, headers, rows) {
+  // A list of `total` rows (row(k) gives the k-th as [cells, class]) that holds its first `first` rows and a
+  // button adding MORE_ROWS at a time: a top of a million documents is a few hundred rows in the DOM until asked for.
+  function listTable(caption, headers, total, row, first) {
     const t = el("table", {});
     t.append(el("caption", {text: caption}), el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", {text: h})))));
     const tb = el("tbody");
-    for (const [cells, cls] of rows) tb.append(el("tr", cls ? {class: cls} : {}, ...cells));
     t.append(tb);
-    return el("div", {class: "list"}, t);
+    const list = el("div", {class: "list"}, t);
+    const more = el("button", {type: "button", class: "more"});
+    let shown = 0;
+    const grow = (upTo) => {
+      const rows = [];
+      for (; shown < Math.min(total, upTo); shown++) {
+        const [cells, cls] = row(shown);
+        rows.push(el("tr", cls ? {class: cls} : {}, ...cells));
+      }
+      tb.append(...rows);
+      const left = total - shown;
+      more.textContent = "\u2026 " + grouped(left) + " more: show " + grouped(Math.min(left, MORE_ROWS));
+      if (!left) more.remove();
+    };
+    more.addEventListener("click", () => grow(shown + MORE_ROWS));
+    grow(first);
+    if (shown < total) list.append(more);
+    return list;
   }
 
   function openDetail(q) {
@@ -323,41 +345,49 @@ explorerData().then((data) => {
     if (byKey.text && byKey.text.values[q]) parts.push(el("p", {class: "query-text", text: byKey.text.values[q]}));
     const values = columns.filter((c) => c.kind !== "text").map((c) => c.label + " " + fmt(c.values[q], c.kind));
     parts.push(el("p", {class: "hint", text: values.join(" \u00b7 ")}));
-    const lists = el("div", {class: "lists"});
     const R = data.ranked, M = data.missed, C = data.changes;
+    // What changed first (with B), then the ranked lists, then the relevant documents not retrieved.
+    if (withB) {
+      const words = ["entered", "left", "moved"];
+      const [from, total] = groupOf(C, q);
+      const list = listTable("changes in the top " + data.top + " from A to B (" + grouped(total) + ")",
+        ["doc", "change", "rank A", "rank B"], total, (k) => {
+          const i = from + k;
+          return [[el("td", {class: "doc", text: text(C.doc[i])}), el("td", {class: "change", text: words[C.change[i]]}),
+                   el("td", {class: "num", text: fmt(C.rank_a[i])}), el("td", {class: "num", text: fmt(C.rank_b[i])})], ""];
+        }, DETAIL_ROWS);
+      list.classList.add("changes");
+      parts.push(list);
+    }
+    const lists = el("div", {class: "lists"});
     data.runs.forEach((name, run) => {
-      const rows = rowsOf(R, q, run).map((i) => {
-        const hole = R.label[i] === null;
-        const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])})];
-        if (R.title) cells.push(el("td", {class: "title", text: text(R.title[i])}));
-        cells.push(labelCell(R, i, hole ? "hole" : fmt(R.label[i])), el("td", {class: "num", text: fmt(R.score[i])}));
-        return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
-      });
+      const [from, total] = groupOf(R, q, run);
       const list = listTable("ranked by " + name + " (top " + data.top + ")",
-                             ["rank", "doc"].concat(R.title ? ["title"] : [], ["label", "score"]), rows);
+        ["rank", "doc"].concat(R.title ? ["title"] : [], ["label", "score"]), total, (k) => {
+          const i = from + k;
+          const hole = R.label[i] === null;
+          const cells = [el("td", {class: "num", text: String(rankOf(R, q, run, i))}), el("td", {class: "doc", text: text(R.doc[i])})];
+          if (R.title) cells.push(el("td", {class: "title", text: text(R.title[i])}));
+          cells.push(labelCell(R, i, hole ? "hole" : fmt(R.label[i])), el("td", {class: "num", text: fmt(R.score[i])}));
+          return [cells, hole ? "hole" : R.label[i] > 0 ? "relevant" : ""];
+        }, DETAIL_ROWS);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("ranked");
       lists.append(list);
     });
     parts.push(lists);
     const missedLists = el("div", {class: "lists"});
     data.runs.forEach((name, run) => {
-      const rows = rowsOf(M, q, run).map((i) => [[el("td", {class: "doc", text: text(M.doc[i])})].concat(
-        M.title ? [el("td", {class: "title", text: text(M.title[i])})] : [], [labelCell(M, i, fmt(M.label[i]))]), ""]);
-      const list = listTable("relevant, not retrieved by " + name + " (" + rows.length + ")",
-                             ["doc"].concat(M.title ? ["title"] : [], ["label"]), rows);
+      const [from, total] = groupOf(M, q, run);
+      const list = listTable("relevant, not retrieved by " + name + " (" + grouped(total) + ")",
+        ["doc"].concat(M.title ? ["title"] : [], ["label"]), total, (k) => {
+          const i = from + k;
+          return [[el("td", {class: "doc", text: text(M.doc[i])})].concat(
+            M.title ? [el("td", {class: "title", text: text(M.title[i])})] : [], [labelCell(M, i, fmt(M.label[i]))]), ""];
+        }, MISSED_ROWS);
       list.setAttribute("data-run", run === 0 ? "a" : "b"); list.classList.add("missed");
       missedLists.append(list);
     });
     parts.push(missedLists);
-    if (withB) {
-      const words = ["entered", "left", "moved"];
-      const rows = rowsOf(C, q).map((i) => [[el("td", {class: "doc", text: text(C.doc[i])}),
-        el("td", {class: "change", text: words[C.change[i]]}), el("td", {class: "num", text: fmt(C.rank_a[i])}),
-        el("td", {class: "num", text: fmt(C.rank_b[i])})], ""]);
-      const list = listTable("changes in the top " + data.top + " from A to B (" + rows.length + ")", ["doc", "change", "rank A", "rank B"], rows);
-      list.classList.add("changes");
-      parts.push(list);
-    }
     detail.replaceChildren(...parts);
     detail.setAttribute("data-q", q);
     if (detail.getBoundingClientRect().top > window.innerHeight) detail.scrollIntoView({block: "start"});

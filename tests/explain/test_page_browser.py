@@ -1,7 +1,8 @@
 """The explorer page in a real browser (headless Chromium, one process for the module): it loads clean and fits
 1024 pixels; sorting and filtering show the rows pandas gives for the same sort and filter; a click opens the
-query's detail with the explanation's documents; the keys move the selection; a hostile id stays text; and a
-10,000-query x 20-document page (two runs) becomes interactive within a bound, its time and size measured."""
+query's detail with the explanation's documents (what changed first, ten missed documents and more on demand, a top
+of 100,000 a hundred rows at a time); the keys move the selection; a hostile id stays text; and a 10,000-query x
+20-document page (two runs) becomes interactive within a bound, its time and size measured."""
 
 from __future__ import annotations
 
@@ -381,4 +382,73 @@ def test_labels_a_judge_gave_are_marked(browser, tmp_path):
                            "td.parentNode.children[1].textContent)")
     shown = set(explanation.query("q0").ranked["doc_id"])
     assert sorted(marked) == sorted(doc for doc in unjudged if doc in shown) and marked
+    assert page.errors == []
+
+
+#: The classes of the detail's lists in the order of the page.
+DETAIL_ORDER = "Array.from(document.querySelectorAll('#detail .list')).map((list) => list.classList[1] + (list.dataset.run || ''))"
+#: Per list of the detail (by selector): its rows' first cells and its "more" button's text (null: none).
+LIST = """(selector) => { const list = document.querySelector(selector); const more = list.querySelector('button.more');
+  return {rows: Array.from(list.querySelectorAll('tbody tr')).map((tr) => tr.children[0].textContent),
+          second: Array.from(list.querySelectorAll('tbody tr')).map((tr) => tr.children[1].textContent),
+          more: more ? more.textContent : null}; }"""
+
+
+def _list(page, selector: str) -> dict:
+    return page.evaluate(f"({LIST})({json.dumps(selector)})")
+
+
+def test_the_detail_shows_the_changes_first_and_ten_missed_documents_then_more_on_demand(browser, tmp_path):
+    qrels, run_a, run_b = tmp_path / "qrels.trec", tmp_path / "a.trec", tmp_path / "b.trec"
+    qrels.write_text("q1 0 found 1\n" + "".join(f"q1 0 gone{i} {1 + i % 2}\n" for i in range(189)) + "q2 0 d 1\n")
+    run_a.write_text("q1 Q0 found 1 2.0 a\nq1 Q0 hole 2 1.0 a\nq2 Q0 d 1 1.0 a\n")
+    run_b.write_text("q1 Q0 hole 1 2.0 b\nq1 Q0 found 2 1.0 b\nq1 Q0 gone0 3 0.5 b\nq2 Q0 d 1 1.0 b\n")
+    explanation = explain(qrels, run_a, run_b, ["P@5"])
+    write_explorer(explanation, tmp_path / "page.html")
+    page = _open(browser, tmp_path / "page.html")
+    _click(page, "#queries tbody tr:nth-child(1)")
+    assert page.evaluate("document.querySelector('#detail h2').textContent") == "Query q1"
+    assert page.evaluate(DETAIL_ORDER) == ["changes", "rankeda", "rankedb", "misseda", "missedb"]
+    gone = explanation.query("q1").missed
+    docs = {run: gone[gone["run"] == run]["doc_id"].tolist() for run in ("a", "b")}
+    assert (len(docs["a"]), len(docs["b"])) == (189, 188)
+    assert page.evaluate("document.querySelector('#detail .missed[data-run=a] caption').textContent") == (
+        f"relevant, not retrieved by {run_a} (189)")
+    shown = _list(page, "#detail .missed[data-run=a]")
+    assert shown["rows"] == docs["a"][:10] and shown["more"] == "… 179 more: show 100"
+    _click(page, "#detail .missed[data-run=a] button.more")
+    shown = _list(page, "#detail .missed[data-run=a]")
+    assert shown["rows"] == docs["a"][:110] and shown["more"] == "… 79 more: show 79"
+    _click(page, "#detail .missed[data-run=a] button.more")
+    shown = _list(page, "#detail .missed[data-run=a]")
+    assert shown["rows"] == docs["a"] and shown["more"] is None  # every document, exactly, and no button left
+    assert _list(page, "#detail .missed[data-run=b]")["rows"] == docs["b"][:10]  # each list grows on its own
+    changes = explanation.query("q1").changes
+    shown = _list(page, "#detail .changes")
+    assert list(zip(shown["rows"], shown["second"])) == list(zip(changes["doc_id"], changes["change"])) and shown["more"] is None
+    _click(page, "#queries tbody tr:nth-child(2)")  # a query with nothing missed: empty lists, no button
+    assert page.evaluate("document.querySelectorAll('#detail button.more').length") == 0
+    browser.drain(0.2)
+    assert page.errors == []
+
+
+def test_a_top_of_100000_documents_opens_its_detail_with_100_rows_and_a_more_control(browser, tmp_path):
+    explanation = synthetic(2, 100_000, seed=1)
+    path = tmp_path / "deep.html"
+    write_explorer(explanation, path)
+    page = _open(browser, path)
+    _click(page, "#queries tbody tr:nth-child(2)")
+    query = explanation.queries["query_id"].iloc[1]
+    assert page.evaluate("document.querySelector('#detail h2').textContent") == f"Query {query}"
+    assert page.evaluate("document.querySelectorAll('#detail tr').length") < 500  # not 400,000 rows at once
+    ranked = explanation.ranked[(explanation.ranked["query_id"] == query) & (explanation.ranked["run"] == "b")]
+    shown = _list(page, "#detail .ranked[data-run=b]")
+    assert shown["rows"] == [str(rank) for rank in range(1, 101)] and shown["second"] == ranked["doc_id"].head(100).tolist()
+    assert shown["more"] == "… 99,900 more: show 100"
+    _click(page, "#detail .ranked[data-run=b] button.more")
+    shown = _list(page, "#detail .ranked[data-run=b]")
+    assert shown["second"] == ranked["doc_id"].head(200).tolist() and shown["more"] == "… 99,800 more: show 100"
+    assert _list(page, "#detail .ranked[data-run=a]")["more"] == "… 99,900 more: show 100"
+    assert _list(page, "#detail .changes")["more"] == "… 99,900 more: show 100"
+    browser.drain(0.2)
     assert page.errors == []
