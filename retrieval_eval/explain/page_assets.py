@@ -10,7 +10,7 @@ sorting and filtering compute the order of the query indices once per change.
 
 STYLE = """
 *, *::before, *::after { box-sizing: border-box; }
-body { font-family: system-ui, sans-serif; color: #222; line-height: 1.35; max-width: 80em;
+body { font-family: system-ui, sans-serif; color: #222; line-height: 1.35; max-width: 160em;
        margin: 0 auto; padding: 0.8em 1.2em; font-size: 14px; }
 h1 { font-size: 1.3em; margin: 0.2em 0 0.4em; overflow-wrap: anywhere; }
 h2 { font-size: 1.05em; margin: 0.8em 0 0.3em; }

@@ -4,8 +4,9 @@ The page, in order: the facts (objective, configurations, queries, the tests' le
 leaderboard with its parameter, cost and Pareto columns, its notes, how to read it
 (:mod:`.legend`), the best against the runner-up and every pair (:mod:`.comparisons`, when the
 sweep computed them), the marginal effects, and the plots (:mod:`.plots`), each with a title and
-a caption. It fits a 1024-pixel-wide window: a table wider than the page scrolls inside its own
-box, and the plots scale to their column.
+a caption. It fits a 1024-pixel-wide window and uses a wide window's width (up to 160em, where lines
+of text grow too long to read): a table wider than the page scrolls inside its own box, and the plots
+scale to their column.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 _STYLE = """
 *, *::before, *::after { box-sizing: border-box; }
-body { font-family: system-ui, sans-serif; color: #222; line-height: 1.4; max-width: 80em;
+body { font-family: system-ui, sans-serif; color: #222; line-height: 1.4; max-width: 160em;
        margin: 0 auto; padding: 1em 1.5em; }
 p, dd, figcaption { overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1em; }

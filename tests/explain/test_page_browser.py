@@ -1,8 +1,9 @@
 """The explorer page in a real browser (headless Chromium, one process for the module): it loads clean and fits
 1024 pixels; sorting and filtering show the rows pandas gives for the same sort and filter; a click opens the
 query's detail with the explanation's documents (what changed first, ten missed documents and more on demand, a top
-of 100,000 a hundred rows at a time); the keys move the selection; a hostile id stays text; and a 10,000-query x
-20-document page (two runs) becomes interactive within a bound, its time and size measured."""
+of 100,000 a hundred rows at a time); the keys move the selection; a hostile id stays text; a wide window is used up
+to 160em; and a 10,000-query x 20-document page (two runs) becomes interactive within a bound, its time and size
+measured."""
 
 from __future__ import annotations
 
@@ -452,3 +453,19 @@ def test_a_top_of_100000_documents_opens_its_detail_with_100_rows_and_a_more_con
     assert _list(page, "#detail .changes")["more"] == "… 99,900 more: show 100"
     browser.drain(0.2)
     assert page.errors == []
+
+
+#: The body's width and the window's, and an em of the body, in CSS pixels.
+WIDTHS = """({body: document.body.getBoundingClientRect().width, window: document.documentElement.clientWidth,
+  em: parseFloat(getComputedStyle(document.body).fontSize)})"""
+
+
+def test_a_wide_window_is_used_up_to_160em(browser, page):
+    for width in (2000, 3000):
+        wide = browser.open(page.url, width=width, height=900)
+        wide.evaluate(READY)
+        sizes = wide.evaluate(WIDTHS)
+        assert sizes["body"] == pytest.approx(min(sizes["window"], 160 * sizes["em"]), abs=1), sizes  # not 80em
+        assert sizes["body"] > 80 * sizes["em"]
+        overflow = wide.evaluate(OVERFLOW)
+        assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"], overflow

@@ -88,6 +88,23 @@ def test_a_wide_leaderboard_and_a_long_pairwise_table_scroll_in_their_own_boxes(
     assert any(line.startswith("table.leaderboard right edge") for line in overflow["outside"]), overflow
 
 
+def test_a_wide_window_is_used_up_to_160em_and_the_wide_leaderboard_scrolls_less(browser, fusion, tmp_path):
+    path = tmp_path / "fusion.html"
+    write_report(with_comparisons(fusion), path)
+    boxes = {}
+    for width in (1024, 2400, 3200):
+        page = browser.open(path, width=width, height=900)
+        sizes = page.evaluate("({body: document.body.getBoundingClientRect().width, window: document.documentElement.clientWidth,"
+                              " em: parseFloat(getComputedStyle(document.body).fontSize)})")
+        assert sizes["body"] == pytest.approx(min(sizes["window"], 160 * sizes["em"]), abs=1), sizes  # not capped at 80em
+        boxes[width] = {box["table"]: box for box in page.evaluate(_SCROLL_BOXES)}["leaderboard"]["clientWidth"]
+        overflow = page.evaluate(OVERFLOW)
+        assert overflow["outside"] == [] and overflow["scrollWidth"] <= overflow["clientWidth"], overflow
+        browser.drain(0.1)
+        assert page.errors == []
+    assert boxes[1024] < boxes[2400] < boxes[3200]
+
+
 def test_the_checks_catch_a_console_error_a_broken_image_and_a_page_too_wide(browser, tmp_path):
     wide = '<table><tr><td style="white-space: nowrap">' + "wide " * 400 + "</td></tr></table>"
     (tmp_path / "bad.html").write_text(
