@@ -9,6 +9,10 @@ per-query scores of the *objective* metric are aligned across runs by ``query_po
   ``-c`` reading: a query not answered is a query failed).
 
 Queries are then put in id order, so that nothing depends on the order runs or rows came in.
+A run scored on a query may have a metric undefined there (NaN, as in an evaluation's per-query
+table): each metric's mean is over the compared queries where it is defined, the mean
+:func:`~retrieval_eval.evaluate` gives on the same queries; the paired tests and intervals take
+the queries where the objective is defined for every run; the notes name the metric and the runs.
 The configurations are ranked by the objective's mean (descending, or ascending for a metric
 where lower is better); exactly equal means go by cost when costs are given (the cheaper first,
 the costs compared in their order), then by name in natural order (``k20`` before ``k100``).
@@ -78,11 +82,12 @@ class Leaderboard:
     ``ci_low``/``ci_high`` (the objective's bootstrap interval), ``p_t``/``p_t_holm`` and
     ``p_randomization``/``p_randomization_holm`` (against the best; NaN for the best itself),
     ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
-    ``tied_with_best`` and ``queries_lost``. ``per_query``: the aligned objective scores,
-    configurations x queries; every mean is over these aligned queries. ``metrics``: the metric
+    ``tied_with_best`` and ``queries_lost``. ``per_query``: the objective's scores that the tests
+    pair, configurations x queries (the compared queries where it is defined for every run); each
+    metric's mean is over the compared queries where that metric is defined. ``metrics``: the metric
     columns, objective included, by the names asked for (``canonical`` maps each to the registry's
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
-    queries left out). ``alpha``: the level of the tests (``tied_with_best`` is a Holm-adjusted
+    queries left out, metrics undefined on some queries). ``alpha``: the level of the tests (``tied_with_best`` is a Holm-adjusted
     randomization p-value above it).
 
     ``pairwise`` (None unless ``all_pairs=True`` was asked): one row per pair of configurations
@@ -173,18 +178,19 @@ def leaderboard(
     for done, name in enumerate(names, start=1):
         per_query[name] = _scored(evaluator, runs[name], name)
         report("runs", done, len(names), name)
-    wide = _wide_tables(per_query, metric_list, report)
-    scores, lost = _aligned(wide[goal], query_policy)
-    if scores.shape[1] == 0:
+    wide, present = _wide_tables(per_query, metric_list, report)
+    compared, lost = _compared(present, query_policy)
+    if len(compared) == 0:
         raise InputError(
             f"the runs have no query with a {goal} score in common; query_policy='zero' scores a missing query 0"
         )
-    means = pd.DataFrame(
-        {
-            metric: _means(wide[metric].reindex(columns=scores.columns), zero=query_policy == "zero")
-            for metric in metric_list
-        }
-    )
+    aligned = {metric: _aligned(wide[metric], present, compared, zero=query_policy == "zero") for metric in metric_list}
+    # The tests pair the objective query by query: only where it is defined for every run.
+    scores = aligned[goal].loc[:, aligned[goal].notna().all(axis=0)]
+    if scores.shape[1] == 0:
+        raise InputError(f"the runs have no query with a {goal} score in common: on each query compared, {goal} is "
+                         "undefined for some run")
+    means = pd.DataFrame({metric: _means(aligned[metric]) for metric in metric_list})
     higher = REGISTRY.definition(goal_metric).higher_is_better
     order = _ranked(names, means[goal], higher, tie_costs)
     table = means.loc[order]
@@ -199,7 +205,7 @@ def leaderboard(
         f"{name} has no score for {count} queries the other runs have; they are left out of the comparison"
         for name, count in lost.items()
         if count
-    ] + _identical_runs(matrix, order, goal, tie_costs is not None)
+    ] + _undefined_notes(aligned, order, goal, scores.shape[1]) + _identical_runs(matrix, order, goal, tie_costs is not None)
     table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes, report).set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
@@ -282,16 +288,22 @@ def check_runs(runs: Any) -> None:
 
 def _wide_tables(
     per_query: Mapping[str, pd.DataFrame], metrics: list[str], report: Reporter
-) -> dict[str, pd.DataFrame]:
-    """Each metric's configurations x queries (queries in id order), NaN where a run has no score for a query.
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Each metric's configurations x queries (queries in id order), NaN where a run has no score for a
+    query, and which run was scored on which query (configurations x queries, booleans).
 
-    The queries are put in order once, and each run's scores are looked up by query id once per
-    metric (an index lookup, no union of indexes per metric).
+    A run scored on a query may still have NaN there: the metric is undefined on it (as in an
+    evaluation's per-query table), which is not the query missing from the run. The queries are
+    put in order once, and each run's scores are looked up by query id once per metric (an index
+    lookup, no union of indexes per metric).
     """
     indexed = {name: frame.set_index("query_id") for name, frame in per_query.items()}
     every = pd.Index([]).append([frame.index for frame in indexed.values()]).unique()
     queries = pd.Index(sorted(every, key=lambda query: (str(type(query)), query)), name="query_id")
     positions = {name: queries.get_indexer(frame.index) for name, frame in indexed.items()}
+    present = np.zeros((len(indexed), len(queries)), dtype=bool)
+    for row, name in enumerate(indexed):
+        present[row, positions[name]] = True
     label = f"aligning per-query scores: {counted(len(metrics), 'metric')} x {counted(len(indexed), 'configuration')}"
     wide = {}
     for done, metric in enumerate(metrics, start=1):
@@ -300,30 +312,57 @@ def _wide_tables(
             values[row, positions[name]] = frame[metric].to_numpy(np.float64)
         wide[metric] = pd.DataFrame(values, index=list(indexed), columns=queries)
         report("alignment", done, len(metrics), label)
-    return wide
+    return wide, pd.DataFrame(present, index=list(indexed), columns=queries)
 
 
-def _means(wide: pd.DataFrame, *, zero: bool) -> pd.Series:
+def _compared(present: pd.DataFrame, policy: str) -> tuple[pd.Index, dict[str, int]]:
+    """The queries compared (every run's under ``"intersection"``, any run's under ``"zero"``) and, for each
+    run, how many queries some other run was scored on it lacks (left out; 0 under ``"zero"``)."""
+    if policy == "zero":
+        return present.columns, {name: 0 for name in present.index}
+    lacking = (~present).sum(axis=1)
+    return present.columns[present.all(axis=0).to_numpy()], {name: int(lacking[name]) for name in present.index}
+
+
+def _aligned(wide: pd.DataFrame, present: pd.DataFrame, compared: pd.Index, *, zero: bool) -> pd.DataFrame:
+    """One metric's scores on the compared queries; ``zero``: 0 where a run was not scored on a query.
+
+    NaN stays where the metric is undefined on a query a run was scored on: it is left out of that
+    run's mean of that metric only, as an evaluation's summary leaves it out.
+    """
+    scores = wide.loc[:, compared]
+    return scores.mask(~present.loc[:, compared], 0.0) if zero else scores
+
+
+def _means(wide: pd.DataFrame) -> pd.Series:
     """Each configuration's mean over its queries with a score (NaN: none), exactly rounded (:func:`math.fsum`).
 
-    As an evaluation's summary takes its means, so that a leaderboard's mean is the summary's
-    wherever their queries are the same, and does not depend on the order of the queries.
-    ``zero``: a missing score counts as 0 (``query_policy="zero"``).
+    As an evaluation's summary takes its means (over the queries where the metric is defined),
+    so that a leaderboard's mean is the summary's wherever their queries are the same, and does
+    not depend on the order of the queries.
     """
     values = wide.to_numpy(np.float64)
-    if zero:
-        values = np.nan_to_num(values, nan=0.0)
     defined = ~np.isnan(values)
     means = [math.fsum(row[mask]) / int(mask.sum()) if mask.any() else math.nan for row, mask in zip(values, defined)]
     return pd.Series(means, index=wide.index, dtype=np.float64)
 
 
-def _aligned(wide: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, dict[str, int]]:
-    missing = wide.isna()
-    if policy == "zero":
-        return wide.fillna(0.0), {name: 0 for name in wide.index}
-    kept = ~missing.any(axis=0)
-    return wide.loc[:, kept], {name: int(missing.loc[name].sum()) for name in wide.index}
+def _undefined_notes(aligned: Mapping[str, pd.DataFrame], order: list[str], goal: str, tested: int) -> list[str]:
+    """A note for each metric undefined (NaN) on some compared query of some run, naming those runs and counts."""
+    notes = []
+    for metric, scores in aligned.items():
+        undefined = scores.isna().sum(axis=1)
+        concerned = [f"{undefined[name]} for {name}" for name in order if undefined[name]]
+        if not concerned:
+            continue
+        note = (
+            f"{metric} is undefined on some of the {counted(scores.shape[1], 'query', 'queries')} compared "
+            f"({', '.join(concerned)}): each mean of {metric} is over the queries where it is defined, as evaluate's"
+        )
+        if metric == goal:
+            note += f"; the tests and intervals pair the {counted(tested, 'query', 'queries')} where it is defined for every run"
+        notes.append(note)
+    return notes
 
 
 def _against_best(
