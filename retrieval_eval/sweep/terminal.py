@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..io.writers import json_ready
 from ..views import counted, marks_legend
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def sweep_json(result: SweepResult) -> str:
     board = result.leaderboard
 
     def records(frame: pd.DataFrame | None) -> Any:
-        return None if frame is None else json.loads(frame.to_json(orient="records"))
+        # Every float as Python writes it (repr: exact), not pandas' to_json, which rounds to 10 digits.
+        return None if frame is None else json_ready(frame.to_dict(orient="records"))
 
     document = {
         "objective": board.objective,
@@ -87,7 +89,7 @@ def sweep_json(result: SweepResult) -> str:
         "pairwise": records(board.pairwise),
         "effects": records(result.effects),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
 
 
 # -- columns ----------------------------------------------------------------------------------
