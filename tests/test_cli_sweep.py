@@ -117,3 +117,62 @@ def test_sweep_help_shows_the_settings_rules_without_loading_the_numerical_stack
     from tests.test_cli_imports import loaded_after
 
     assert not loaded_after(["sweep", "--help"]) & {"pandas", "numba", "scipy", "pyarrow", "matplotlib", "dask"}
+
+
+def _shared_flag_inputs(tmp_path: Path) -> tuple[str, str]:
+    """A qrels with a label -1 and a query the run lacks, and a run with a query the qrels lack and a repeated document."""
+    qrels = tmp_path / "qrels.trec"
+    qrels.write_text((DATA / "qrels.trec").read_text(encoding="utf-8") + "q0 0 doc2548703x -1\nqlost 0 d1 1\n", encoding="utf-8")
+    lines = (DATA / "run.trec").read_text(encoding="utf-8").splitlines()
+    query, q0, doc, _, score, tag = lines[5].split()
+    run = tmp_path / "run.trec"
+    run.write_text("\n".join([*lines, f"{query} {q0} {doc} 99 {float(score) + 50} {tag}", "qrun Q0 d9 1 1.0 t"]) + "\n",
+                   encoding="utf-8")  # fmt: skip
+    return str(qrels), str(run)
+
+
+@pytest.mark.parametrize(
+    "flags, other",
+    [
+        (["-l", "2"], ["-l", "1"]),
+        (["--rel-level", "2"], ["-l", "1"]),
+        (["-M", "3"], ["-M", "1000"]),
+        (["-c"], ["--query-set", "both"]),
+        (["--query-set", "union"], ["--query-set", "both"]),
+        (["--run-duplicates", "max"], ["--run-duplicates", "first"]),
+        (["--label-min", "-1", "-m", "fidelity"], ["--label-min", "-1", "-m", "fidelity", "--label-max", "9"]),
+    ],
+)
+def test_the_flags_sweep_shares_with_evaluate_give_evaluate_s_means(capsys, tmp_path, flags, other):
+    """The same flags, the same run: the sweep's mean of every metric is evaluate's (and the flag changes it)."""
+    qrels, run = _shared_flag_inputs(tmp_path)
+    metrics = ["-m", "map", "-m", "P@5", "-m", "ndcg@10"]
+    duplicates = [] if "--run-duplicates" in flags else ["--run-duplicates", "first"]
+
+    def evaluated(given: list[str]) -> dict[str, float]:
+        code, stdout, err = run_cli(capsys, "evaluate", qrels, run, *metrics, *duplicates, *given, "--format", "json")
+        assert code == 0, err
+        return {name: value["mean"] for name, value in json.loads(stdout)["metrics"].items()}
+
+    code, stdout, err = run_cli(capsys, "sweep", qrels, run, *metrics, *duplicates, *flags, "--format", "json", *FAST)
+    assert code == 0, err
+    (row,) = json.loads(stdout)["table"]
+    expected = evaluated(flags)
+    assert {name: row[name] for name in expected} == expected
+    assert expected != evaluated(other) or "--label-min" in flags
+    if "--label-min" in flags:  # without it, the label -1 is outside the label range of fidelity
+        code, _, err = run_cli(capsys, "sweep", qrels, run, *metrics, *duplicates, "-m", "fidelity", *FAST)
+        assert code == 2 and "label" in err
+
+
+def test_the_flags_shared_with_evaluate_are_one_definition():
+    from retrieval_eval.cli import build_parser
+    from retrieval_eval.cli.option_flags import SHARED_OPTIONS
+
+    commands = next(action for action in build_parser()._actions if action.dest == "command").choices
+
+    def shared(command: str) -> list[tuple]:
+        return [(a.option_strings, a.dest, a.help, a.choices, a.default, a.type, a.const, a.nargs)
+                for a in commands[command]._actions if a.dest in SHARED_OPTIONS]  # fmt: skip
+
+    assert len(shared("sweep")) == 7 and shared("sweep") == shared("evaluate")

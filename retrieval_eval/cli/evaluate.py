@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
-from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_ORDERS
+from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
 from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, is_glob, progress_bar, usage
+from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
     from ..metrics import EvaluationResult, EvaluationSummary, Evaluator
@@ -66,31 +67,17 @@ def add_evaluate_command(commands: Any) -> None:
                      "pytrec_eval's JSON {query: {metric: value}} (pytrec) or CSV rows query_id,metric,value (long)")
     run.add_argument("--azure", action="store_true",
                      help="QRELS is one file of Azure rows (retrieval_ground_truth + retrieved_documents per query)")
-    run.add_argument("--label-min", type=int, default=_default("label_min"), help="lowest label, the irrelevant grade (default %(default)s)")
-    run.add_argument("--label-max", type=int, default=_default("label_max"), help="highest label (default %(default)s)")
-    run.add_argument("-l", "--rel-level", type=int, default=_default("rel_level"),
-                     help="TREC measures: a label >= this is relevant (trec_eval -l; default %(default)s)")
-    run.add_argument("-M", "--max-docs", type=int,
-                     help="TREC measures: evaluate only the top N documents of each query (trec_eval -M)")
+    add_shared_option_flags(run)  # --label-min, --label-max, -l, -M, --query-set/-c, --run-duplicates
     run.add_argument("-J", "--judged-only", action="store_true",
                      help="TREC measures: drop retrieved documents the qrels do not judge before ranking (trec_eval -J)")
     run.add_argument("-N", "--collection-size", type=int,
                      help="TREC measures: documents in the collection (trec_eval -N)")
-    run.add_argument("-R", "--judgments", choices=JUDGMENT_FORMATS, default=_default("judgments"),
+    run.add_argument("-R", "--judgments", choices=JUDGMENT_FORMATS, default=option_default("judgments"),
                      help="how QRELS is laid out (trec_eval -R): qrels, qrels_jg (judgment groups), "
                      "qrels_prefs or prefs (preferences); default %(default)s")
-    queries = run.add_mutually_exclusive_group()
-    queries.add_argument("--query-set", choices=QUERY_SETS,
-                         help="queries evaluated: the judged ones, those in both, or all (default: both with a "
-                         "TREC measure, as trec_eval; qrels otherwise, as Azure)")
-    queries.add_argument("-c", dest="query_set", action="store_const", const="qrels",
-                         help="score judged queries missing from the run as 0 (trec_eval -c; --query-set qrels)")
     run.add_argument("--ties", choices=TIE_ORDERS,
                      help="order of equal scores for every metric: descending doc id (trec_eval), input order "
                      "(Azure) or as ranx sorts a Run (ranx); default: each metric's reference")
-    run.add_argument("--run-duplicates", choices=DUPLICATE_POLICIES,
-                     help="score kept for a document retrieved twice (default: raise with a TREC measure, "
-                     "as trec_eval; last otherwise, as Azure)")
     run.add_argument("--qrels-duplicates", choices=DUPLICATE_POLICIES,
                      help="label kept for a document judged twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
@@ -119,10 +106,6 @@ def add_evaluate_command(commands: Any) -> None:
                      "local cluster of N worker processes (needs the 'dask' extra)")
     run.add_argument("--temp-dir", help="where a streamed run's temporary partitions go (default: the system's)")
     run.add_argument("--debug", action="store_true", help="show tracebacks")
-
-
-def _default(option: str) -> Any:
-    return EvaluationOptions.default(option)
 
 
 def evaluate_command(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
 from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, integer_from, progress_bar, usage
+from .option_flags import add_shared_option_flags, shared_options
 
 if TYPE_CHECKING:
     from ..judging.ranking_agreement import RankingAgreement
@@ -47,6 +48,7 @@ def add_sweep_command(commands: Any) -> None:
     ranking.add_argument("--cost", action="append", default=[], metavar="COLUMN",
                          help="cost column of the sidecars for the Pareto front (lower is better), repeatable")
     ranking.add_argument("-k", type=int, default=DEFAULT_K, help=f"cutoff for metrics named without @k (default {DEFAULT_K})")
+    add_shared_option_flags(ranking)  # --label-min, --label-max, -l, -M, --query-set/-c, --run-duplicates, as evaluate's
     ranking.add_argument("--query-policy", choices=QUERY_POLICIES, default=QUERY_POLICIES[0],
                          help="queries compared: those every run has, or all with 0 where a run has none")
     for setting in STATISTICS:
@@ -97,7 +99,7 @@ def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, st
 
     board = result.leaderboard
     return ranking_agreement(args.qrels, args.agreement_qrels, runs, board.objective, alpha=board.alpha,
-                             options=EvaluationOptions(k=args.k, ties=args.ties))  # fmt: skip
+                             options=_options(args))  # fmt: skip
 
 
 def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]:
@@ -120,12 +122,17 @@ def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:
     statistics = {setting.name: getattr(args, setting.name) for setting in STATISTICS if getattr(args, setting.name) is not None}
     return dict(
         objective=args.objective,
-        options=EvaluationOptions(k=args.k, ties=args.ties),
+        options=_options(args),
         query_policy=args.query_policy,
         **statistics,
         all_pairs=args.all_pairs,
         progress=progress_bar() if sys.stderr.isatty() else None,
     )
+
+
+def _options(args: argparse.Namespace) -> EvaluationOptions:
+    """Every run's evaluation options: -k, --ties and the flags shared with ``evaluate``."""
+    return EvaluationOptions(k=args.k, ties=args.ties, **shared_options(args))
 
 
 _FUSION_SWEEP_HELP = """With --fuse or --fusion-grid, the RUN files are the runs to fuse (named by file name, without
