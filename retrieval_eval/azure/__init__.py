@@ -21,6 +21,7 @@ from .._lazy import lazy_attributes
 _EXPORTS = {
     "DocumentRetrievalEvaluator": ".document_retrieval",
     "EvaluationException": ".exceptions",
+    "NdcgOutsideUnitIntervalWarning": ".document_retrieval",
     "F1ScoreEvaluator": ".f1_score",
     "RelevanceEvaluator": ".judged.quality",
     "CoherenceEvaluator": ".judged.quality",

@@ -11,12 +11,17 @@ non-list containers and non-dict rows are errors; a None threshold means the def
 not a finite number (NaN, infinity, a bool, a string) is an error at construction; large
 label ranges do not overflow; an ideal DCG of 0 gives NaN instead of ZeroDivisionError; numpy
 integer labels and numpy float scores are accepted; the 10,000-row cap is not applied.
+
+Negative labels keep the SDK's negative gains, so ndcg@3 is the SDK's number even where it leaves
+[0, 1]; a call where it does gives one :class:`NdcgOutsideUnitIntervalWarning` (``evaluate``'s
+``ndcg_exp`` gives a label below 0 the gain 0 instead, and lies in [0, 1]).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -137,7 +142,7 @@ class DocumentRetrievalEvaluator:
         qrels = Qrels(qrels_table, source="retrieval_ground_truth", queries=QueryGroups.one_query(0, qrels_table.num_rows))
         run = Run(run_table, source="retrieved_documents", queries=QueryGroups.one_query(0, run_table.num_rows))
         alignment = QueryAlignment.one_query(0, retrieved=run_table.num_rows > 0)
-        return self._output(self._scores(qrels, run, alignment)[0])
+        return self._output(self._scores(qrels, run, alignment, stacklevel=4)[0])
 
     def evaluate_table(self, rows: Any, *, query_id_field: str = "query_id") -> pd.DataFrame:
         """Score a file (JSONL or parquet) or table of Azure rows in one columnar pass.
@@ -160,13 +165,18 @@ class DocumentRetrievalEvaluator:
     def _score_rows(self, rows: Any, query_id_field: str) -> tuple[np.ndarray, pa.Array]:
         collection = load_azure_rows(rows, query_id_field=query_id_field)
         alignment = align_to(collection.query_ids, collection.qrels, collection.run)
-        return self._scores(collection.qrels, collection.run, alignment), collection.query_ids
+        return self._scores(collection.qrels, collection.run, alignment, stacklevel=5), collection.query_ids
 
-    def _scores(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> np.ndarray:
-        """The nine properties at k = 3 for the aligned queries, then Azure's branch flag (columns: ``_COLUMN``)."""
+    def _scores(self, qrels: Qrels, run: Run, alignment: QueryAlignment, *, stacklevel: int) -> np.ndarray:
+        """The nine properties at k = 3 for the aligned queries, then Azure's branch flag (columns: ``_COLUMN``).
+
+        ``stacklevel``: the warning's, counted from :func:`_warn_outside_unit_interval` to the user's call.
+        """
         check_labels(qrels, self._labels)
-        output = DocumentRetrievalPass({K: metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels)})
+        matrix = metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels, azure_gains=True)
+        output = DocumentRetrievalPass({K: matrix})
         values = [_DEFINITION[name].extract(output, metric) for name, metric in _PROPERTIES.items()]
+        _warn_outside_unit_interval(values[_COLUMN["ndcg@3"]], stacklevel)
         return np.column_stack([*values, output.column(docret.RELEVANT_RETRIEVED, K)])
 
     def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
@@ -200,6 +210,24 @@ class DocumentRetrievalEvaluator:
             properties[f"{name}_threshold"] = threshold
             properties[f"{name}_higher_is_better"] = higher_is_better
         return evaluator_output("document_retrieval", float(properties["ndcg@3"]), self._threshold, properties)
+
+
+class NdcgOutsideUnitIntervalWarning(UserWarning):
+    """ndcg@3 of some query lies outside [0, 1]: negative labels have negative gains in the SDK, whose value is kept."""
+
+
+_OUTSIDE_UNIT_INTERVAL = (
+    "ndcg@3 is outside [0, 1] for {count}: azure-ai-evaluation gives negative labels negative gains (2^label - 1) "
+    "and this drop-in keeps its values; retrieval_eval.evaluate's ndcg_exp gives a label below 0 the gain 0"
+)
+
+
+def _warn_outside_unit_interval(ndcg: np.ndarray, stacklevel: int) -> None:
+    """One warning for a whole call, however many of its queries have an ndcg@3 outside [0, 1]."""
+    outside = int(np.count_nonzero((ndcg < 0.0) | (ndcg > 1.0)))
+    if outside:
+        shown = "1 query" if outside == 1 else f"{outside} queries"
+        warnings.warn(_OUTSIDE_UNIT_INTERVAL.format(count=shown), NdcgOutsideUnitIntervalWarning, stacklevel=stacklevel)
 
 
 def _property_values(row: np.ndarray) -> dict[str, Any]:

@@ -50,10 +50,11 @@ def _column(column: int) -> Callable[[DocumentRetrievalPass, Metric], np.ndarray
 DEFINITIONS = (
     MetricDefinition(
         "ndcg_exp", FAMILY,
-        "nDCG@k with exponential gain: sum_{i<=k} (2^r_i - 1)/log2(i+1) over the same sum for the ideal "
-        "ordering of all judged documents (Azure's ndcg@3). 0 when no retrieved document has a nonzero label "
-        "(every label 0, or nothing retrieved), as in Azure; else NaN when the ideal sum is 0, which takes "
-        "labels below 0.",
+        "nDCG@k with exponential gain: sum_{i<=k} g(r_i)/log2(i+1) over the same sum for the ideal "
+        "ordering of all judged documents, g(l) = 2^l - 1 (Azure's ndcg@3) for l >= 0 and 0 for a label below 0 "
+        "(not relevant, as label 0 and as in trec_eval; Azure's negative gains can leave [0, 1]), so the value "
+        "lies in [0, 1]. 0 when no retrieved document has a nonzero label (every label 0, or nothing retrieved), "
+        "as in Azure, and when no judged document has a label above 0.",
         higher_is_better=True, cutoff=True, bounds=unit_interval, azure_threshold=0.5, extract=_column(docret.NDCG_EXP),
     ),
     MetricDefinition(
@@ -126,8 +127,14 @@ def check_labels(qrels: Qrels, labels: LabelRange) -> None:
         )
 
 
-def metric_matrix(ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k: int, labels: LabelRange) -> np.ndarray:
-    """Every metric of the family at cutoff k for the aligned queries: float64 ``(n_queries, N_COLUMNS)``."""
+def metric_matrix(
+    ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k: int, labels: LabelRange, *, azure_gains: bool = False
+) -> np.ndarray:
+    """Every metric of the family at cutoff k for the aligned queries: float64 ``(n_queries, N_COLUMNS)``.
+
+    ``azure_gains``: ndcg_exp with azure-ai-evaluation's gains, negative for a negative label (the
+    drop-in keeps the SDK's values); by default a label below 0 has gain 0 and ndcg_exp lies in [0, 1].
+    """
     # The tables go as deep as the longest list read, whatever k (holes@100000000 on a short run).
     longest = max(int(ranked.n_ranked.max(initial=0)), int(qrels.n_judged.max(initial=0)))
     log2_discounts, xdcg_weights, xdcg_norm = docret.discount_tables(k, longest)
@@ -138,6 +145,7 @@ def metric_matrix(ranked: RankedRun, qrels: Qrels, alignment: QueryAlignment, k:
         qrels.queries.rows_per_query,
         k,
         labels.label_min,
+        azure_gains,
         log2_discounts,
         xdcg_weights,
         xdcg_norm,

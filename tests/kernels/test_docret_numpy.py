@@ -72,7 +72,7 @@ def workloads(draw: st.DrawFn) -> tuple:
         RankedArrays(ints(offsets), ints([len(q["ranked"]) for q in by_run]), ints(ranked_labels),
                      np.array(ranked_judged, dtype=np.bool_), ints([len(q["ranked"]) + q["repeats"] for q in by_run])),
         IdealArrays(ints(ideal_offsets), ints([len(q["labels"]) for q in by_qrels]), ints(ideal_labels)),
-        ints([len(q["labels"]) + q["judged_repeats"] for q in by_qrels]), k, draw(st.integers(-3, 1)),
+        ints([len(q["labels"]) + q["judged_repeats"] for q in by_qrels]), k, draw(st.integers(-3, 1)), draw(st.booleans()),
         *discount_tables(k, longest),
     )
 
@@ -93,7 +93,7 @@ def test_the_numpy_build_is_the_walk_to_the_bit(arguments):
 def test_no_queries():
     empty = np.zeros(0, dtype=np.int64)
     arguments = (QueryPairs(empty, empty), RankedArrays(empty, empty, empty, np.zeros(0, dtype=np.bool_), empty),
-                 IdealArrays(empty, empty, empty), empty, 10, 0, *discount_tables(10, 0))
+                 IdealArrays(empty, empty, empty), empty, 10, 0, False, *discount_tables(10, 0))
     assert_same_bits(walk(*arguments), numpy_document_retrieval_metrics(*arguments))
 
 

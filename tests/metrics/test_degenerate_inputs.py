@@ -45,7 +45,7 @@ def test_all_zero_labels_give_0_as_the_definitions_say():
 
 
 def test_nan_arises_only_where_the_definitions_say():
-    # ndcg_exp: a nonzero label retrieved, an ideal sum of 0 -- which takes a label below 0.
-    assert math.isnan(scores({"a": -1, "b": 0}, ["a"], label_min=-1)["ndcg_exp@1"])
+    # ndcg_exp never: a label below 0 has gain 0, and an ideal sum of 0 (no judged label above 0) gives 0.
+    assert scores({"a": -1, "b": 0}, ["a"], label_min=-1)["ndcg_exp@1"] == 0.0
     # fidelity: a nonzero label retrieved, no judged label above label_min.
     assert math.isnan(scores({"a": 1}, ["a"], label_min=1, label_max=4)["fidelity"])

@@ -25,6 +25,9 @@ Semantics copied from the SDK:
 * Always: ``holes`` = number of distinct retrieved ids not judged; ``holes_ratio = holes / |R|`` (rows, duplicates
   included); ``total_retrieved_documents = |R|`` and ``total_ground_truth_documents = |G|`` (rows).
 
+``retrieval_eval.evaluate``'s ndcg_exp (``azure_gains=False``) gives a label below 0 the gain 0 (``2^max(l, 0) - 1``,
+trec_eval's reading of negative labels), so it lies in [0, 1], and is 0 when the ideal DCG is 0.
+
 Extension not in the SDK: ``holes@k`` = (unjudged docs among the top ``min(k, n)`` ranked docs) / ``k``.
 
 Where the SDK is wrong, the oracle does the right thing instead:
@@ -62,6 +65,8 @@ def reference_docret(
     k: int = 3,
     label_min: int = 0,
     label_max: int = 4,
+    *,
+    azure_gains: bool = True,
 ) -> dict[str, float]:
     """Compute the Azure document-retrieval metrics of one query at cut-off ``k`` (see the module docstring).
 
@@ -70,6 +75,8 @@ def reference_docret(
     :param k: rank cut-off for ``ndcg_exp``, ``xdcg``, ``max_relevance`` and ``holes@k``.
     :param label_min: lowest label; it (and anything below) is "irrelevant" for fidelity.
     :param label_max: highest label.
+    :param azure_gains: ndcg_exp with the SDK's gains ``2^l - 1`` for every label (the drop-in's); False: as
+        ``retrieval_eval.evaluate`` defines it, a label below 0 has gain 0 and an ideal DCG of 0 gives 0.
     :return: float values for ``ndcg_exp@k, xdcg@k, fidelity, top1_relevance, max_relevance@k, holes,
         holes_ratio, holes@k, total_retrieved_documents, total_ground_truth_documents``, in that order.
     :raises ValueError: on invalid configuration or input (see the module docstring).
@@ -94,7 +101,11 @@ def reference_docret(
         else:
             top = labels[:k]
             ideal = sorted(qrels.values(), reverse=True)[:k]
-            ndcg = _ratio(_dcg(top), _dcg(ideal))
+            if azure_gains:
+                ndcg = _ratio(_dcg(top), _dcg(ideal))
+            else:
+                ideal_dcg = _dcg([max(label, 0) for label in ideal])
+                ndcg = _dcg([max(label, 0) for label in top]) / ideal_dcg if ideal_dcg else 0.0
             xdcg = _xdcg(top, k)
             fidelity = _fidelity(labels, qrels.values(), label_min + 1)
             top1 = labels[0]

@@ -5,8 +5,11 @@ family; columns are the constants below. For one query with ranked labels ``r_1.
 (unjudged = 0), ideal labels ``i_1 >= i_2 >= ...`` (distinct judged documents), ``R`` retrieved
 rows and ``G`` judged rows (both counting duplicates), and label minimum ``m``:
 
-- ndcg_exp@k = sum_{j<=min(k,n)} (2^r_j - 1)/log2(j+1) / sum_{j<=min(k,|I|)} (2^i_j - 1)/log2(j+1)
-  (exponential gain; NaN when the ideal sum is 0, which takes labels below 0)
+- ndcg_exp@k = sum_{j<=min(k,n)} g(r_j)/log2(j+1) / sum_{j<=min(k,|I|)} g(i_j)/log2(j+1), exponential
+  gain g(l) = 2^max(l, 0) - 1: a label below 0 has gain 0, as label 0 (not relevant, as in trec_eval),
+  so the value lies in [0, 1]; 0 when the ideal sum is 0 (no judged label above 0). With
+  ``azure_gains`` (the drop-in), g(l) = 2^l - 1 for every label, as azure-ai-evaluation: a negative
+  label has a negative gain, the value may leave [0, 1], and it is NaN when the ideal sum is 0
 - xdcg@k = 25 * sum_{j<=min(k,n)} r_j 0.6^(j-1) / sum_{j<=k} 0.6^(j-1)
 - fidelity = sum_{ranked d, l(d)>m} (2^(l(d)+1) - 1) / sum_{judged d, l(d)>m} (2^(l(d)+1) - 1)
   (weights in numeric label order; NaN when the denominator is 0, e.g. every judged label at m)
@@ -56,7 +59,7 @@ def _example() -> tuple:
         RankedArrays(read_only([0, 2], np.int64), np.full(1, 2, dtype=np.int64), np.array([1, 0], dtype=np.int64),
                      np.array([True, False]), np.full(1, 2, dtype=np.int64)),
         IdealArrays(read_only([0, 1], np.int64), read_only([1], np.int64), read_only([1], np.int64)),
-        np.ones(1, dtype=np.int64), 3, 0, *discount_tables(3, 2),
+        np.ones(1, dtype=np.int64), 3, 0, False, *discount_tables(3, 2),
     )
 
 
@@ -71,6 +74,7 @@ def _query_metrics(
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
+    azure_gains: bool,
     log2_discounts: np.ndarray,
     xdcg_weights: np.ndarray,
     xdcg_norm: float,
@@ -114,13 +118,14 @@ def _query_metrics(
     best = ranked_labels[base]
     for j in range(top):
         label = ranked_labels[base + j]
-        dcg += (2.0**label - 1.0) / log2_discounts[j]
+        dcg += (2.0 ** (label if azure_gains else max(label, 0)) - 1.0) / log2_discounts[j]
         xdcg += (25 * label) * xdcg_weights[j]
         best = max(best, label)
     idcg = 0.0
     for j in range(min(k, m)):
-        idcg += (2.0 ** ideal_labels[ideal_base + j] - 1.0) / log2_discounts[j]
-    out[i, NDCG_EXP] = dcg / idcg if idcg != 0.0 else np.nan
+        ideal = ideal_labels[ideal_base + j]
+        idcg += (2.0 ** (ideal if azure_gains else max(ideal, 0)) - 1.0) / log2_discounts[j]
+    out[i, NDCG_EXP] = dcg / idcg if idcg != 0.0 else (np.nan if azure_gains else 0.0)
     out[i, XDCG] = xdcg / xdcg_norm
     out[i, TOP1_RELEVANCE] = ranked_labels[base]
     out[i, MAX_RELEVANCE] = best
@@ -146,6 +151,7 @@ def document_retrieval_metrics(
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
+    azure_gains: bool,
     log2_discounts: np.ndarray,
     xdcg_weights: np.ndarray,
     xdcg_norm: float,
@@ -154,6 +160,8 @@ def document_retrieval_metrics(
 
     ``ranked``: each run query's documents in rank order; ``ideal_lists``: each qrels query's
     labels, best first; ``judged_rows``: each qrels query's judged rows, repeated documents included.
+    ``azure_gains``: ndcg_exp's gains as azure-ai-evaluation's, negative for a negative label (the
+    drop-in), else a label below 0 has gain 0 (see the module docstring).
 
     ``log2_discounts[j] = log2(j + 2)``, ``xdcg_weights[j] = 0.6^j`` for j < k, and ``xdcg_norm`` is
     their sum: computed by the caller with Python's ``math`` so the floats match Azure's bit for bit.
@@ -164,8 +172,9 @@ def document_retrieval_metrics(
     for i in prange(n_queries):
         # The parallel build's loop index is unsigned: as int64 it calls the same specialization as the serial one.
         _query_metrics(
-            np.int64(i), queries, ranked, ideal_lists, judged_rows, k, label_min, log2_discounts, xdcg_weights, xdcg_norm, out
-        )
+            np.int64(i), queries, ranked, ideal_lists, judged_rows, k, label_min, azure_gains, log2_discounts, xdcg_weights,
+            xdcg_norm, out,
+        )  # fmt: skip
     return out
 
 

@@ -22,6 +22,7 @@ def numpy_document_retrieval_metrics(
     judged_rows: np.ndarray,
     k: int,
     label_min: int,
+    azure_gains: bool,
     log2_discounts: np.ndarray,
     xdcg_weights: np.ndarray,
     xdcg_norm: float,
@@ -55,7 +56,9 @@ def numpy_document_retrieval_metrics(
     width = int(n.max(initial=0))
     in_top = j_of < top[q_of]
     q_top, j_top, top_labels = q_of[in_top], j_of[in_top], labels[in_top]
-    dcg = running(q_top, j_top, (two_to(top_labels) - 1.0) / log2_discounts[j_top], n_queries, width)[:, -1]
+    # ndcg_exp's gains: Azure's 2^l - 1 for every label, or a label below 0 with gain 0 (the walk's rule).
+    gain_top = top_labels if azure_gains else np.maximum(top_labels, 0)
+    dcg = running(q_top, j_top, (two_to(gain_top) - 1.0) / log2_discounts[j_top], n_queries, width)[:, -1]
     xdcg = running(q_top, j_top, (25 * top_labels) * xdcg_weights[j_top], n_queries, width)[:, -1]
     best = np.full(n_queries, np.iinfo(np.int64).min, dtype=np.int64)
     np.maximum.at(best, q_top, top_labels)
@@ -72,13 +75,15 @@ def numpy_document_retrieval_metrics(
     ideal_width = int(m.max(initial=0))
     in_ideal_top = i_of < np.minimum(k, m)[g_of]
     g_top, i_top = g_of[in_ideal_top], i_of[in_ideal_top]
-    idcg = running(g_top, i_top, (two_to(ideal[in_ideal_top]) - 1.0) / log2_discounts[i_top], n_queries, ideal_width)[:, -1]
+    ideal_top = ideal[in_ideal_top] if azure_gains else np.maximum(ideal[in_ideal_top], 0)
+    idcg = running(g_top, i_top, (two_to(ideal_top) - 1.0) / log2_discounts[i_top], n_queries, ideal_width)[:, -1]
     ideal_weighted = ideal > label_min
     ideal_weight = running(
         g_of[ideal_weighted], i_of[ideal_weighted], two_to(ideal[ideal_weighted] + 1) - 1.0, n_queries, ideal_width
     )[:, -1]
 
-    out[:, d.NDCG_EXP] = np.where(relevant, _ratio_or_nan(dcg, idcg), 0.0)
+    ndcg = _ratio_or_nan(dcg, idcg) if azure_gains else _ratio_or_zero(dcg, idcg)
+    out[:, d.NDCG_EXP] = np.where(relevant, ndcg, 0.0)
     out[:, d.XDCG] = np.where(relevant, xdcg / xdcg_norm, 0.0)
     out[:, d.TOP1_RELEVANCE] = top1
     out[:, d.MAX_RELEVANCE] = np.where(relevant, best, 0)
@@ -90,6 +95,11 @@ def _ratio_or_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a / b``, NaN where ``b`` is 0.0 (the walk's undefined ratio)."""
     out = np.full(a.shape[0], np.nan)
     return np.divide(a, b, out=out, where=b != 0.0)
+
+
+def _ratio_or_zero(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b``, 0.0 where ``b`` is 0.0 (ndcg_exp without negative gains: nothing judged relevant)."""
+    return np.divide(a, b, out=np.zeros(a.shape[0]), where=b != 0.0)
 
 
 def docret_work(queries: QueryPairs, ranked: RankedArrays, ideal_lists: IdealArrays, *rest: object) -> int:
