@@ -10,7 +10,13 @@
   otherwise the axis keeps matplotlib's own ticks (many costs, each its own value, are a
   scatter, not a row of colliding labels). Any other column (text, booleans, a mix) is
   *categorical*: its values at 0, 1, 2, ... in order, numbers first in numeric order, then
-  the rest in text order; long labels are cut to 24 characters in their middle.
+  the rest in text order; the means per value are marks at each category, not a line (the
+  categories have no order a line could follow). Long labels wrap onto lines of 24 characters,
+  broken after a separator, and only what does not fit in 3 lines is cut, at its end: a label
+  reads as the start of the name, never as two ends joined (``norm=m…ax`` read as max).
+- **Names on the cost plot.** The configurations on the front (at most 8) are named beside the
+  plot, each joined to its point by a leader line, the names in the order of their points and
+  at least their height apart (:func:`spread`), so that no two overlap however close the points.
 - **Missing values.** A configuration without a value for the column (NaN: the parameter does
   not apply to it, as ``k`` to a weighted sum in a fusion sweep) is left out of that plot, and
   the plot's title says how many configurations it shows.
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,8 +44,12 @@ MAX_TICKS = 12
 MIN_TICK_GAP = 1 / 25
 #: A positive numeric axis spanning this ratio or more is logarithmic.
 LOG_RATIO = 100.0
-#: Category labels (and configuration names under box plots) are cut to this many characters.
+#: Category labels (and configuration names under box plots and on the Pareto front) wrap at this many characters...
 LABEL_CHARS = 24
+#: ... onto at most this many lines; the rest is cut at the end.
+LABEL_LINES = 3
+#: Where a label may break: after one of these.
+_BREAKS = re.compile(r"[^,;_/| ]*[,;_/| ]?")
 #: The configurations on a cost plot's Pareto front are named on it when there are at most this many.
 MAX_NAMED = 8
 #: A heatmap's axes hold at most this many values each.
@@ -67,7 +78,7 @@ class Scatter:
     ``configurations``: those plotted (those with a value), best first; ``x``: the position of
     each along ``x_axis``; ``mean``, ``ci_low``, ``ci_high``: its objective and 95% interval.
     ``line``: the mean objective per distinct x (in x order), or None where every x has one
-    configuration. ``on_front``: whether each configuration is on the sweep's Pareto front (None
+    configuration; drawn as a line on a numeric axis, as a mark per value on a categorical one. ``on_front``: whether each configuration is on the sweep's Pareto front (None
     without costs); ``front``: the staircase of the front on this axis's cost (x ascending), None
     for a parameter. ``caption``: how to read it, in a sentence or two. ``named``: the points labelled
     with their configuration's name (those on the sweep's front, when at most :data:`MAX_NAMED`).
@@ -174,11 +185,12 @@ def parameter_scatter(
     line = None
     if len(distinct) < len(x):  # some value has several configurations: its mean is worth a line
         line = (distinct, np.array([means[x == value].mean() for value in distinct]))
+    joined = "the line joins" if axis.kind != "category" else "the black bar marks"
     return Scatter(
         title, axis, objective_label(objective, higher_is_better), tuple(map(str, kept.index)), x, means,
         kept["ci_low"].to_numpy(dtype=np.float64), kept["ci_high"].to_numpy(dtype=np.float64), line, None, None,
         "Each point is a configuration, its bar the 95% interval of its mean"
-        + ("; the line joins the mean over the configurations that share a value." if line is not None else "."),
+        + (f"; {joined} the mean over the configurations that share a value." if line is not None else "."),
     )  # fmt: skip
 
 
@@ -289,12 +301,43 @@ def _missing(value: object) -> bool:
 
 
 def short_label(text: str) -> str:
-    """``text`` cut to :data:`LABEL_CHARS` characters by an ellipsis in its middle: names of configurations
-    often differ only at their end (``method=wsum,norm=max,w0=0.3``)."""
-    if len(text) <= LABEL_CHARS:
-        return text
-    head = (LABEL_CHARS - 1) // 2
-    return text[:head] + "…" + text[len(text) - (LABEL_CHARS - 1 - head) :]
+    """``text`` wrapped onto lines of at most :data:`LABEL_CHARS` characters, each broken after a separator
+    (``,;_/|`` or a space) where one falls within it, else at the width; past :data:`LABEL_LINES` lines the
+    rest is cut at the end with an ellipsis. Nothing is cut from the middle: read line by line, the label is
+    the start of the text (``method=wsum,norm=min-max,w0=0.3`` -> ``method=wsum,`` / ``norm=min-max,w0=0.3``)."""
+    lines = [""]
+    for piece in _BREAKS.findall(text):
+        while piece:
+            room = LABEL_CHARS - len(lines[-1])
+            if len(piece) <= room:
+                lines[-1], piece = lines[-1] + piece, ""
+            elif lines[-1]:
+                lines.append("")
+            else:  # longer than a line: cut at the width
+                lines[-1], piece = piece[:LABEL_CHARS], piece[LABEL_CHARS:]
+                lines.append("")
+    lines = [line.rstrip() for line in lines if line.strip()] or [text]
+    if len(lines) > LABEL_LINES:
+        lines = [*lines[: LABEL_LINES - 1], lines[LABEL_LINES - 1][: LABEL_CHARS - 1] + "…"]
+    return "\n".join(lines)
+
+
+def spread(wanted: Sequence[float], gap: float, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    """Positions along ``[low, high]`` as close to ``wanted`` as one pass up and one down put them, in the
+    same order, each at least ``gap`` from the next (less only where ``len(wanted)`` of them cannot fit:
+    then evenly spaced). The labels of the Pareto front go there, beside their points."""
+    order = np.argsort(np.asarray(wanted, dtype=np.float64), kind="stable")
+    at = np.clip(np.asarray(wanted, dtype=np.float64)[order], low, high)
+    if len(at) > 1:
+        gap = min(gap, (high - low) / (len(at) - 1))
+        for i in range(1, len(at)):  # at most MAX_NAMED labels
+            at[i] = max(at[i], at[i - 1] + gap)
+        at[-1] = min(at[-1], high)
+        for i in range(len(at) - 2, -1, -1):
+            at[i] = min(at[i], at[i + 1] - gap)
+    placed = np.empty(len(at))
+    placed[order] = np.clip(at, low, high)  # the pass down may land an ulp below low
+    return placed
 
 
 def _share(shown: int, total: int, parameter: str) -> str:

@@ -1,8 +1,9 @@
 """Plots of a sweep, as PNG bytes (matplotlib, the optional ``plots`` extra).
 
 - the objective against each parameter: the configurations' means with their bootstrap
-  intervals as error bars, and the mean per value as a line;
-- the objective against each cost, with the Pareto front (:func:`cost_plot`);
+  intervals as error bars, and the mean per value as a line (a mark per value for a categorical one);
+- the objective against each cost, with the Pareto front (:func:`cost_plot`), its configurations
+  named beside the plot with leader lines, spread so that no two names overlap;
 - a heatmap of the objective over two parameters (the mean over configurations per cell);
 - the per-query distribution of the objective for the top configurations (box plots);
 - cutoff curves: a metric's mean at every k, one line per run.
@@ -32,9 +33,11 @@ from .plot_data import (
     lines_data,
     parameter_scatter,
     short_label,
+    spread,
 )
 
 _SIZE = (6.4, 4.2)  # inches at 100 dpi: 640 x 420 pixels, two side by side on a 1024-pixel page
+_NAME_SIZE = "x-small"  # the names of the points on the Pareto front
 
 
 def parameter_plot(table: pd.DataFrame, parameter: str, objective: str, *, higher_is_better: bool = True) -> bytes:
@@ -88,7 +91,11 @@ def _scatter(figure, axes, data: Scatter) -> None:
     axes.errorbar(
         data.x, data.mean, yerr=errors, fmt="o", alpha=0.6, capsize=3, color="tab:blue", label="configuration (95% CI)"
     )
-    if data.line is not None:
+    if data.line is not None and data.x_axis.kind == "category":
+        # Categories have no order between them for a line to follow: a bar at each value's mean.
+        axes.plot(*data.line, linestyle="none", marker="_", markersize=18, markeredgewidth=2, color="black",
+                  label="mean per value")  # fmt: skip
+    elif data.line is not None:
         axes.plot(*data.line, "-", color="black", label="mean per value")
     if data.front is not None:
         axes.plot(*data.front, drawstyle="steps-post", color="tab:orange", label="Pareto front")
@@ -97,13 +104,32 @@ def _scatter(figure, axes, data: Scatter) -> None:
             data.x[data.on_front], data.mean[data.on_front], "D", color="tab:orange", markersize=7,
             label="on the Pareto front",
         )  # fmt: skip
-    for index in data.named:
-        axes.annotate(short_label(data.configurations[index]), (data.x[index], data.mean[index]), xytext=(4, 4),
-                      textcoords="offset points", fontsize="x-small")  # fmt: skip
     _x_axis(axes, data.x_axis)
+    _name_points(figure, axes, data)
     axes.set_ylabel(data.y_label)
     axes.grid(alpha=0.3)
     axes.legend(fontsize="small")
+
+
+def _name_points(figure, axes, data: Scatter) -> None:
+    """The names of ``data.named`` beside the plot, right of it, each joined to its point by a leader
+    line: in the order of their points, at least the height of the tallest name apart (:func:`spread`)."""
+    if not data.named:
+        return
+    names = [short_label(data.configurations[index]) for index in data.named]
+    figure.canvas.draw()  # the axes' final limits and size in pixels
+    low, high = axes.get_ylim()
+    wanted = [(data.mean[index] - low) / (high - low) for index in data.named]
+    lines = max(name.count("\n") + 1 for name in names)
+    size = _font_points(_NAME_SIZE)
+    # The height of the tallest name (line spacing 1.2) and most of a line between two names, as axes fractions.
+    gap = (lines * 1.2 + 0.8) * size * figure.dpi / 72 / axes.get_window_extent().height
+    for index, name, at in zip(data.named, names, spread(wanted, gap)):
+        axes.annotate(
+            name, (data.x[index], data.mean[index]), xytext=(1.03, at), textcoords="axes fraction", ha="left",
+            va="center", fontsize=_NAME_SIZE, annotation_clip=False,
+            arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6, "shrinkA": 2, "shrinkB": 4},
+        )  # fmt: skip
 
 
 def _heatmap(figure, axes, data: Heatmap) -> None:
@@ -122,7 +148,9 @@ def _heatmap(figure, axes, data: Heatmap) -> None:
 
 def _boxes(figure, axes, data: Boxes) -> None:
     axes.boxplot(list(data.values))
-    axes.set_xticks(range(1, len(data.labels) + 1), data.labels, rotation=30, ha="right")
+    # Wrapped names (plot_data.short_label), tilted so that neighbours' lines do not run into each other.
+    axes.set_xticks(range(1, len(data.labels) + 1), data.labels, rotation=30, ha="right", rotation_mode="anchor",
+                    fontsize="small")  # fmt: skip
     axes.set_xlabel(data.x_label)
     axes.set_ylabel(data.y_label)
 
@@ -146,6 +174,13 @@ def _x_axis(axes, axis: Axis) -> None:
         long = len(axis.tick_labels) > 6 or max(map(len, axis.tick_labels), default=0) > 8
         axes.set_xticks(axis.ticks, axis.tick_labels, rotation=30 if long else 0, ha="right" if long else "center")
     axes.set_xlabel(axis.label)
+
+
+def _font_points(size: str) -> float:
+    """A font size (``"x-small"``, ...) in points, as matplotlib resolves it."""
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(size=size).get_size_in_points()
 
 
 def _pyplot():

@@ -102,10 +102,33 @@ def test_numeric_positions_keep_the_values_order(values):
         assert list(axis.ticks) == sorted({float(value) for value in values})
 
 
-def test_a_long_label_is_cut_in_its_middle():
-    name = "method=wsum,norm=min-max,w0=0.3"
-    assert short_label(name) == "method=wsum…n-max,w0=0.3"  # 11 characters, the ellipsis, the last 12
-    assert len(short_label(name)) == plot_data.LABEL_CHARS and short_label("k5_c128") == "k5_c128"
+def test_a_long_label_wraps_after_its_separators_and_is_never_cut_in_its_middle():
+    # Cut in the middle, it read "method=wsum…n-max,w0=0.3" and "norm=m…ax" (as max).
+    assert short_label("method=wsum,norm=min-max,w0=0.3") == "method=wsum,\nnorm=min-max,w0=0.3"
+    assert short_label("k5_c128") == "k5_c128" and short_label("norm=min-max") == "norm=min-max"
+    assert short_label("x" * 80) == "\n".join(["x" * 24, "x" * 24, "x" * 23 + "…"])  # cut at its end only
+
+
+@given(st.text(st.sampled_from("abc=0.,;_/| -"), max_size=120))
+def test_a_label_is_the_start_of_its_text_on_at_most_three_short_lines(text):
+    label = short_label(text)
+    lines = label.split("\n")
+    assert len(lines) <= plot_data.LABEL_LINES and all(len(line) <= plot_data.LABEL_CHARS for line in lines)
+    assert "…" not in label[:-1]  # an ellipsis only at the very end
+    kept, whole = "".join(label.removesuffix("…").split()), "".join(text.split())
+    assert whole.startswith(kept) and (kept == whole or label.endswith("…"))
+
+
+@given(st.lists(st.floats(-0.5, 1.5), max_size=8), st.floats(0.01, 0.3))
+def test_spread_keeps_the_order_and_the_gap_within_the_interval(wanted, gap):
+    at = plot_data.spread(wanted, gap)
+    assert len(at) == len(wanted) and ((at >= 0.0) & (at <= 1.0)).all()
+    order = np.argsort(np.asarray(wanted), kind="stable")
+    placed = at[order]
+    assert (np.diff(placed) >= min(gap, 1 / max(len(wanted) - 1, 1)) - 1e-12).all()
+    clipped = np.clip(wanted, 0.0, 1.0)
+    if len(wanted) < 2 or (np.diff(np.sort(clipped)) >= gap).all():
+        assert np.allclose(at, clipped, rtol=0, atol=1e-12)  # already apart: left where they are (to rounding)
 
 
 # -- the Pareto front -------------------------------------------------------------------------
@@ -222,3 +245,113 @@ def test_every_plot_has_a_title_axis_labels_and_a_caption(which, request):
                 assert ticks == list(data.labels)
         finally:
             pyplot.close(figure)
+
+
+# -- drawn: names that do not overlap, means per category as marks ---------------------------
+
+
+def _extents(figure, texts):
+    """Where each text is drawn (an annotation's text alone, without its leader line)."""
+    from matplotlib.text import Text
+
+    figure.canvas.draw()  # an annotation's text is placed when drawn
+    renderer = figure.canvas.get_renderer()
+    return [Text.get_window_extent(text, renderer) for text in texts]
+
+
+def _overlapping(boxes) -> list[tuple[int, int]]:
+    return [(i, j) for i, a in enumerate(boxes) for j, b in enumerate(boxes) if i < j and a.overlaps(b)]
+
+
+def _crowded_front() -> pd.DataFrame:
+    """8 configurations on the front, nearly equal in cost and objective, with long names."""
+    names = [f"method=wsum,norm=min-max,w0=0.{i},w1=0.{9 - i}" for i in range(8)]
+    return pd.DataFrame(
+        {"ndcg@10": 0.5 + 0.001 * np.arange(8), "ci_low": 0.45, "ci_high": 0.56, "latency_ms": 100.0 + np.arange(8),
+         "norm": ["min-max", "max"] * 4},
+        index=pd.Index(names, name="configuration"),
+    ).iloc[::-1]  # fmt: skip
+
+
+def test_the_names_on_a_crowded_pareto_front_do_not_overlap_and_lead_to_their_points():
+    pytest.importorskip("matplotlib")
+    from matplotlib import pyplot
+    from matplotlib.text import Annotation
+
+    from retrieval_eval.report.plots import figure_of
+
+    table = _crowded_front()
+    data = plot_data.cost_scatter(table, "latency_ms", "ndcg@10", pareto=pd.Series(True, index=table.index))
+    assert len(data.named) == 8
+    figure = figure_of(data)
+    try:
+        names = [text for text in figure.axes[0].texts if isinstance(text, Annotation)]
+        assert [name.get_text() for name in names] == [short_label(data.configurations[i]) for i in data.named]
+        assert [name.xy for name in names] == [(data.x[i], data.mean[i]) for i in data.named]  # a leader line each
+        assert all(name.arrow_patch is not None for name in names)
+        assert _overlapping(_extents(figure, names)) == []
+        # In the order of their points: the best objective named highest.
+        heights = [box.y0 for box in _extents(figure, names)]
+        assert np.argsort(heights).tolist() == np.argsort([data.mean[i] for i in data.named], kind="stable").tolist()
+    finally:
+        pyplot.close(figure)
+
+
+def test_the_names_under_the_boxes_do_not_overlap_and_are_whole():
+    pytest.importorskip("matplotlib")
+    from matplotlib import pyplot
+
+    from retrieval_eval.report.plots import figure_of
+
+    names = [f"method=wsum,norm=min-max,w0=0.{i},w1=0.{9 - i}" for i in range(5)]
+    per_query = pd.DataFrame(np.random.default_rng(0).random((5, 20)), index=names)
+    data = plot_data.boxes_data(per_query, "ndcg@10")
+    figure = figure_of(data)
+    try:
+        labels = figure.axes[0].get_xticklabels()
+        assert [label.get_text().replace("\n", "") for label in labels] == [f"{r}. {n}" for r, n in enumerate(names, 1)]
+        assert _rotated_overlaps(figure, labels) == []
+    finally:
+        pyplot.close(figure)
+
+
+def _rotated_overlaps(figure, labels) -> list[tuple[int, int]]:
+    """Pairs of labels, all tilted by one angle, whose text boxes overlap: compared in the labels' own frame,
+    where each is an upright box of its unrotated width and height hanging from its anchor (ha right, va top)."""
+    from matplotlib.transforms import Bbox
+
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    (angle,) = {label.get_rotation() for label in labels}
+    theta = np.deg2rad(angle)
+    unrotate = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+    boxes = []
+    for label in labels:
+        assert (label.get_ha(), label.get_va(), label.get_rotation_mode()) == ("right", "top", "anchor")
+        anchor = unrotate @ label.get_transform().transform(label.get_position())
+        label.set_rotation(0)
+        size = label.get_window_extent(renderer)
+        label.set_rotation(angle)
+        boxes.append(Bbox([[anchor[0] - size.width, anchor[1] - size.height], anchor]))
+    return _overlapping(boxes)
+
+
+@pytest.mark.parametrize("parameter, joined", [("norm", False), ("latency_ms", True)])
+def test_means_per_value_are_a_line_on_a_numeric_axis_and_marks_on_a_categorical_one(parameter, joined):
+    pytest.importorskip("matplotlib")
+    from matplotlib import pyplot
+
+    from retrieval_eval.report.plots import figure_of
+
+    table = _crowded_front()
+    table = pd.concat([table, table.assign(ndcg=0).rename(index=lambda name: name + "b")])  # two per value
+    data = plot_data.parameter_scatter(table, parameter, "ndcg@10")
+    assert data.line is not None and data.x_axis.kind == ("category" if not joined else "linear")
+    assert ("the line joins" in data.caption) == joined and ("the black bar marks" in data.caption) != joined
+    figure = figure_of(data)
+    try:
+        (line,) = [line for line in figure.axes[0].get_lines() if line.get_label() == "mean per value"]
+        assert (line.get_linestyle() != "None") == joined
+        assert line.get_xdata().tolist() == data.line[0].tolist()
+    finally:
+        pyplot.close(figure)
