@@ -78,10 +78,11 @@ class Scatter:
     ``configurations``: those plotted (those with a value), best first; ``x``: the position of
     each along ``x_axis``; ``mean``, ``ci_low``, ``ci_high``: its objective and 95% interval.
     ``line``: the mean objective per distinct x (in x order), or None where every x has one
-    configuration; drawn as a line on a numeric axis, as a mark per value on a categorical one. ``on_front``: whether each configuration is on the sweep's Pareto front (None
-    without costs); ``front``: the staircase of the front on this axis's cost (x ascending), None
-    for a parameter. ``caption``: how to read it, in a sentence or two. ``named``: the points labelled
-    with their configuration's name (those on the sweep's front, when at most :data:`MAX_NAMED`).
+    configuration; drawn as a line on a numeric axis, as a mark per value on a categorical one.
+    ``on_front``: whether each configuration is on the sweep's Pareto front (None without costs);
+    ``front``: the staircase of the front on this axis's cost (x ascending), None for a parameter.
+    ``caption``: how to read it, in a sentence or two. ``named``: the points labelled with their
+    configuration's name (those on the sweep's front, when at most :data:`MAX_NAMED`).
     """
 
     title: str

@@ -87,8 +87,8 @@ class Leaderboard:
     metric's mean is over the compared queries where that metric is defined. ``metrics``: the metric
     columns, objective included, by the names asked for (``canonical`` maps each to the registry's
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
-    queries left out, metrics undefined on some queries). ``alpha``: the level of the tests (``tied_with_best`` is a Holm-adjusted
-    randomization p-value above it).
+    queries left out, metrics undefined on some queries). ``alpha``: the level of the tests
+    (``tied_with_best`` is a Holm-adjusted randomization p-value above it).
 
     ``pairwise`` (None unless ``all_pairs=True`` was asked): one row per pair of configurations
     a < b in rank order, ``a``, ``b``, ``mean_a``, ``mean_b``, ``difference`` (= mean_a - mean_b),
