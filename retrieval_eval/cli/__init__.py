@@ -2,7 +2,10 @@
 
 Exit codes: 0 ran (and every threshold passed), 1 ran and a threshold failed, 2 bad usage or input,
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); interrupted or terminated, a command removes
-what it had begun to write (temporary files, buckets, staging) and prints one line.
+what it had begun to write (temporary files, buckets, staging) and prints one line. The outputs of a
+command are published together (:func:`~retrieval_eval.io.publication.published_together`): all of
+them, when the command ends without an error, or none (an output that cannot be written is one line
+naming its path and the reason, exit 2, and no other output of the command is written either).
 ``check`` exits 3 when nothing was checked (no evaluator ran on any item).
 Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
@@ -64,8 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["judge"] = judge_command
     commands["tasks"] = tasks_command
     command = commands.get(args.command, evaluate_command)
+    from ..io.publication import published_together
+
     try:
-        with _signals_raise():
+        with _signals_raise(), published_together():
             _check_numba_environment()
             return command(args)
     except (RetrievalEvalError, OSError) as error:

@@ -2,7 +2,8 @@
 
 Parts go to a staging directory beside the target (``.<name>.<token>.tmp``, a claimed scratch
 directory of :mod:`retrieval_eval.io.scratch`); only when every piece is scored is it renamed
-to the target, so a failed run never leaves a partial dataset where a complete one is
+to the target (:func:`~retrieval_eval.io.publication.publish`: with the other outputs of the
+command, or none of them), so a failed run never leaves a partial dataset where a complete one is
 expected. Without a target the parts still go to disk (the summary is read back from them one
 column at a time), to a scratch directory in the temporary directory, removed at the end.
 Staging that a killed run left behind (its lock is gone with its process) is removed by the
@@ -24,7 +25,9 @@ import pyarrow.dataset as pa_ds
 import pyarrow.parquet as pq
 
 from ..errors import OutputError
-from ..io.scratch import Scratch, adopt, claim_scratch, clear_stale_scratch
+from ..io.atomic import check_directory
+from ..io.publication import publish
+from ..io.scratch import Scratch, claim_scratch, clear_stale_scratch
 
 _PART = re.compile(r"^part-[\w.-]+\.parquet$")
 
@@ -51,7 +54,8 @@ class PerQueryDataset:
     """A per-query dataset being written (see the module docstring); use as a context manager.
 
     Leaving the ``with`` block by an exception removes the staging directory; :meth:`publish`
-    moves it to the target (replacing a dataset written before).
+    moves it to the target (replacing a dataset written before), or hands it to the enclosing
+    :func:`~retrieval_eval.io.publication.published_together`.
     """
 
     def __init__(self, output: str | os.PathLike[str] | None, temp_dir: str | os.PathLike[str] | None = None) -> None:
@@ -63,13 +67,14 @@ class PerQueryDataset:
             self._scratch = scratch_directory(temp_dir, PER_QUERY_SCRATCH)
         self.staging = self._scratch.path
         self._parts = 0
+        self._published = False
 
     def __enter__(self) -> "PerQueryDataset":
         return self
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
-        # After publish the staging path is gone (it was renamed to the target): only the lock is left.
-        self._scratch.remove()
+        if not self._published:  # published, the staging is the publication's to rename or remove
+            self._scratch.remove()
 
     def add(self, per_query: pd.DataFrame, name: str | None = None) -> None:
         """Write the next numbered part, or the part ``name`` (a name Dask's numbered parts cannot take)."""
@@ -103,12 +108,8 @@ class PerQueryDataset:
         """Move the parts to the target; returns its path (None without a target)."""
         if self.target is None:
             return None
-        # The dataset written before is first moved to a scratch name of its own (claimed, so that
-        # a run killed right then leaves it to be cleared), then removed.
-        previous = adopt(self.target, self.target) if self.target.exists() else None
-        os.replace(self.staging, self.target)
-        if previous is not None:
-            previous.remove()
+        self._published = True
+        publish(self._scratch, self.target)
         return str(self.target)
 
 
@@ -145,8 +146,7 @@ def _claim(target: Path) -> Scratch:
 
 def _check_target(target: Path) -> None:
     """The target may be new, or a per-query dataset this module wrote (only ``part-*.parquet`` files)."""
-    if not target.parent.is_dir():
-        raise OutputError(f"{target}: cannot write: directory {str(target.parent)!r} does not exist")
+    check_directory(target)
     if not target.exists():
         return
     if not target.is_dir():
