@@ -97,3 +97,59 @@ def test_help_has_examples_and_loads_no_heavy_module(argv):
             "print(sorted({m.partition('.')[0] for m in sys.modules} & {'pandas', 'numba', 'pyarrow', 'scipy'}), file=sys.stderr)") % (argv,)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "examples:" in done.stdout and done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def _jsonl_run(path, doc_ids):
+    import json
+
+    path.write_text("".join(json.dumps({"query_id": "q1", "doc_id": d, "score": 10.0 - i}) + "\n" for i, d in enumerate(doc_ids)))
+    return str(path)
+
+
+def test_a_pool_tsv_quotes_only_the_fields_that_need_it_and_reads_back(tmp_path, capsys):
+    import csv
+
+    ids = ["plain", "a,b", 'say "hi"', "tab\there", "l'x"]
+    run = _jsonl_run(tmp_path / "run.jsonl", ids)
+    output = tmp_path / "pool.tsv"
+    assert main(["pool", run, "--depth", "5", "-o", str(output)]) == 0
+    lines = output.read_text().splitlines()
+    run_name = run  # a run is named by its path
+    assert lines[0] == "query_id\tdoc_id\truns\tbest_rank\tn_runs"
+    assert f"q1\tplain\t{run_name}\t1\t1" in lines and f'q1\t"tab\there"\t{run_name}\t4\t1' in lines
+    assert f'q1\t"say ""hi"""\t{run_name}\t3\t1' in lines and f"q1\ta,b\t{run_name}\t2\t1" in lines
+    with open(output, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    assert sorted(row["doc_id"] for row in rows) == sorted(ids)
+    # The assessors add a relevance column; the package's reader takes the judged pool back, every id as it was.
+    judged = tmp_path / "judged.tsv"
+    with open(judged, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerows([["query_id", "doc_id", "relevance"], *(["q1", row["doc_id"], "1"] for row in rows)])
+    other = tmp_path / "other.trec"
+    other.write_text("q2 0 other 1\n")
+    merged = tmp_path / "merged.tsv"
+    assert main(["qrels", "merge", str(judged), str(other), "-o", str(merged)]) == 0
+    with open(merged, newline="", encoding="utf-8") as handle:
+        assert sorted(row["doc_id"] for row in csv.DictReader(handle, delimiter="\t")) == sorted([*ids, "other"])
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_pool_for_assessors_writes_a_formula_as_text_and_says_so(tmp_path, capsys, start):
+    import csv
+
+    run = _jsonl_run(tmp_path / "run.jsonl", [f"{start}HYPERLINK(1)", "plain", "'=already text"])
+    guarded, verbatim, jsonl = tmp_path / "pool.csv", tmp_path / "verbatim.csv", tmp_path / "pool.jsonl"
+    assert main(["pool", run, "--depth", "3", "-o", str(guarded)]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"retrieval-eval: 1 cell(s) of {guarded} start with =, +, -, @, a tab or a carriage return: written with "
+                   "a leading ' so that a spreadsheet shows them as text (--no-formula-guard: as they are)\n")
+    with open(guarded, newline="", encoding="utf-8") as handle:
+        doc_ids = sorted(row["doc_id"] for row in csv.DictReader(handle))
+    assert doc_ids == sorted([f"'{start}HYPERLINK(1)", "plain", "'=already text"])
+    assert main(["pool", run, "--depth", "3", "-o", str(verbatim), "--no-formula-guard"]) == 0
+    assert main(["pool", run, "--depth", "3", "-o", str(jsonl)]) == 0  # a machine format: never altered
+    assert capsys.readouterr().err == ""
+    with open(verbatim, newline="", encoding="utf-8") as handle:
+        assert f"{start}HYPERLINK(1)" in [row["doc_id"] for row in csv.DictReader(handle)]
+    assert f"{start}HYPERLINK(1)" in pd.read_json(jsonl, lines=True, dtype=False)["doc_id"].tolist()

@@ -323,19 +323,10 @@ def _per_query_text(result: EvaluationResult, style: str) -> str:
         from ..io.writers import json_ready
 
         return json.dumps(json_ready(result.to_dict()), indent=2, ensure_ascii=False, allow_nan=False)
-    import pyarrow as pa
-    import pyarrow.csv as pa_csv
+    from ..io.delimited import delimited_blocks
 
-    table = result.long_arrow()
     # Unquoted, as the summary's CSV is, unless an id holds a comma, a quote or a line break.
-    for quoting in ("none", "needed"):
-        sink = pa.BufferOutputStream()
-        try:
-            pa_csv.write_csv(table, sink, pa_csv.WriteOptions(include_header=False, quoting_style=quoting))
-        except pa.ArrowInvalid:
-            continue
-        break
-    return ",".join(table.column_names) + "\n" + sink.getvalue().to_pybytes().decode().rstrip("\n")
+    return b"".join(delimited_blocks(result.long_arrow(), ",")).decode().rstrip("\n")
 
 
 def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> str:

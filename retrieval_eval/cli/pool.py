@@ -24,7 +24,9 @@ The pool: every document in the top K of any run (each run ranked as trec_eval r
 ties by doc id descending), minus the documents the qrels already judge (any label, 0 too); one row per
 query and document: query_id, doc_id, runs (the runs that put it in their top K, in the order given; comma-
 joined in .tsv/.csv), best_rank, n_runs. Rows by query id, then doc id, as strings. Output by extension:
-.tsv, .csv, .jsonl, .json, .parquet; written whole or not at all.
+.tsv, .csv, .jsonl, .json, .parquet; written whole or not at all. In .tsv and .csv, made to be opened in a
+spreadsheet, a cell starting with =, +, -, @, a tab or a carriage return (which a spreadsheet would run as a
+formula) is written with a leading ' (shown as text, the quote hidden); --no-formula-guard writes it as it is.
 """
 
 _MERGE_EXAMPLES = """\
@@ -56,6 +58,8 @@ def add_pool_commands(commands: Any) -> None:
                          help="order of equal scores: docid (trec_eval's, default) or input (the run's order)")
     pooling.add_argument("--run-duplicates", choices=DUPLICATE_POLICIES, default="raise",
                          help="a document repeated in a run's query: raise (default, as trec_eval) or which score ranks it")
+    pooling.add_argument("--formula-guard", action=argparse.BooleanOptionalAction, default=True,
+                         help="in .tsv/.csv, a leading ' before a cell a spreadsheet would run as a formula (default: on)")
     pooling.add_argument("--debug", action="store_true", help="show tracebacks")
 
     qrels = commands.add_parser("qrels", help="work on judgment files (merge)",
@@ -83,7 +87,12 @@ def pool_command(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output}, [*args.runs, args.qrels])
     options = EvaluationOptions(ties=args.ties, run_duplicates=args.run_duplicates)
     pooled = pool_table(args.runs, args.depth, qrels=args.qrels, options=options)
-    write_pool(pooled, args.output, inputs=[path for path in [*args.runs, args.qrels] if path])
+    guarded = write_pool(pooled, args.output, inputs=[path for path in [*args.runs, args.qrels] if path],
+                         for_spreadsheets=args.formula_guard)
+    if guarded:
+        print(f"retrieval-eval: {guarded} cell(s) of {args.output} start with =, +, -, @, a tab or a carriage return: "
+              "written with a leading ' so that a spreadsheet shows them as text (--no-formula-guard: as they are)",
+              file=sys.stderr)
     import pyarrow.compute as pc
 
     queries = pc.count_distinct(pooled["query_id"]).as_py()
@@ -102,12 +111,12 @@ def qrels_command(args: argparse.Namespace) -> int:
     except MergeConflicts as raised:
         conflicts = raised.conflicts
         if args.conflicts:
-            write_table(conflicts, args.conflicts, inputs=inputs)
+            write_table(conflicts, args.conflicts, inputs=inputs, for_spreadsheets=True)
         _report(conflicts, "not merged (--duplicates raise); choose --duplicates new, old or max", args.conflicts)
         return EXIT_BAD_INPUT
     write_qrels(merged, args.output, inputs=inputs)
     if args.conflicts:
-        write_table(conflicts, args.conflicts, inputs=inputs)
+        write_table(conflicts, args.conflicts, inputs=inputs, for_spreadsheets=True)
     if len(conflicts):
         _report(conflicts, f"settled by --duplicates {args.duplicates}", args.conflicts)
     emit(f"merged {len(merged)} judgments: {args.output}")

@@ -33,7 +33,7 @@ from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
 from ..io.label_sources import read_label_sources
-from ..io.run_files import join_text
+from ..io.text_rows import join_text
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric, documents_per_query
 from ..metrics.options import EvaluationOptions

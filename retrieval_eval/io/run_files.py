@@ -18,9 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import OutputError
-from .arrays import arrow_array, numpy_view, string_buffers
+from .arrays import arrow_array, numpy_view
 from .atomic import atomic_write
 from .output_paths import check_output_paths
+from .text_rows import join_text, text_bytes
 from .writers import write_table
 
 #: The extensions written as TREC run text.
@@ -87,26 +88,6 @@ def trec_run_text(table: pa.Table, tag: str, *, label: str = "<run>") -> bytes:
     ranks = arrow_array(_ranks_within_queries(query_ids)).cast(pa.string())
     # The tag ends each line: the lines' bytes, one after the other, are the file.
     return text_bytes(join_text([query_ids, "Q0", doc_ids, ranks, scores, tag + "\n"], " "))
-
-
-def join_text(pieces: list[pa.Array | pa.ChunkedArray | str], separator: str) -> pa.Array | pa.ChunkedArray:
-    """Row i: the pieces' row i (a ``str`` piece: the same text on every row) joined by ``separator``.
-
-    Every piece is taken as ``large_string`` first: Arrow's join has no kernel for a mix of
-    ``string`` and ``large_string`` (what pandas and pandas-written parquet give), and the
-    joined rows may pass the 2 GiB that ``string`` offsets address.
-    """
-    text = pa.large_string()
-    arguments = [pa.scalar(piece, text) if isinstance(piece, str) else piece.cast(text) for piece in pieces]
-    return pc.binary_join_element_wise(*arguments, pa.scalar(separator, text))
-
-
-def text_bytes(lines: pa.Array) -> bytes:
-    """The characters of a string array one after the other, as UTF-8 bytes (its data buffer, no Python object per row)."""
-    if len(lines) == 0:
-        return b""
-    offsets, data = string_buffers(lines)
-    return data[offsets[0] : offsets[-1]].tobytes()
 
 
 def trec_field(column: pa.Array | pa.ChunkedArray, name: str, label: str) -> pa.Array:

@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.io.atomic import atomic_write
+from retrieval_eval.io.delimited import delimited_blocks
 from retrieval_eval.io.output_paths import check_output_paths
 from retrieval_eval.io.pandas_objects import is_dataframe, is_pandas_missing
 
@@ -42,6 +43,7 @@ def write_table(
     *,
     format: str | None = None,
     inputs: Iterable[str | os.PathLike[str]] = (),
+    for_spreadsheets: bool = False,
 ) -> None:
     """Write a table to ``path``, atomically (a crash never leaves half a file).
 
@@ -60,6 +62,13 @@ def write_table(
     inputs:
         The files (or directories) the table was made from: ``path`` may not be one of
         them (also by a hard link or a symlink), hold one, or be inside one.
+    for_spreadsheets:
+        CSV and TSV made for people to open in a spreadsheet: a text cell starting with
+        ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``
+        (:mod:`retrieval_eval.io.delimited`). Other formats are written as they are.
+
+    CSV and TSV fields are quoted only where they must be (a delimiter, a double quote or
+    a line break in them, or an empty string).
 
     Raises
     ------
@@ -74,7 +83,10 @@ def write_table(
         arrow = _as_arrow(table)
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise OutputError(f"{os.fspath(path)}: cannot convert the table: {exc}") from exc
-    atomic_write(path, lambda temp: _WRITERS[fmt](arrow, temp))
+    if fmt in _DELIMITERS:
+        atomic_write(path, lambda temp: _write_delimited(arrow, temp, _DELIMITERS[fmt], for_spreadsheets))
+    else:
+        atomic_write(path, lambda temp: _WRITERS[fmt](arrow, temp))
 
 
 def write_json(obj: Any, path: str | os.PathLike[str], *, inputs: Iterable[str | os.PathLike[str]] = ()) -> None:
@@ -133,10 +145,10 @@ def _write_parquet(table: pa.Table, temp: str) -> None:
     pq.write_table(table, temp)
 
 
-def _write_csv(table: pa.Table, temp: str, delimiter: str = ",") -> None:
-    import pyarrow.csv as pa_csv
-
-    pa_csv.write_csv(table, temp, pa_csv.WriteOptions(delimiter=delimiter))
+def _write_delimited(table: pa.Table, temp: str, delimiter: str, for_spreadsheets: bool) -> None:
+    with open(temp, "wb") as out:
+        for block in delimited_blocks(table, delimiter, for_spreadsheets=for_spreadsheets):
+            out.write(block)
 
 
 def _write_json_lines(table: pa.Table, temp: str, array: bool = False) -> None:
@@ -154,10 +166,9 @@ def _write_json_lines(table: pa.Table, temp: str, array: bool = False) -> None:
         out.write("\n]\n" if array and not first else ("]\n" if array else ""))
 
 
+_DELIMITERS = {"csv": ",", "tsv": "\t"}
 _WRITERS: Mapping[str, Callable[[pa.Table, str], None]] = {
     "parquet": _write_parquet,
-    "csv": _write_csv,
-    "tsv": lambda table, temp: _write_csv(table, temp, delimiter="\t"),
     "json": lambda table, temp: _write_json_lines(table, temp, array=True),
     "jsonl": _write_json_lines,
 }

@@ -3,7 +3,10 @@
 A pool goes to any table format of :func:`~retrieval_eval.io.write_table` by its extension
 (``.tsv``, ``.csv``, ``.jsonl``, ``.json``, ``.parquet``): a header row and the columns
 ``query_id``, ``doc_id``, ``runs``, ``best_rank``, ``n_runs``; in TSV and CSV ``runs`` is the run
-names joined by commas, in JSON and parquet a list. Merged qrels go to a table by those extensions
+names joined by commas, in JSON and parquet a list. A TSV or CSV pool is made for assessors to open in
+a spreadsheet: an id a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return) is written with a leading ``'`` (:mod:`retrieval_eval.io.delimited`),
+unless ``for_spreadsheets=False``. Merged qrels go to a table by those extensions
 (``query_id``, ``doc_id``, ``relevance``), and to TREC qrels text under any other name
 (``query_id 0 doc_id relevance`` lines, trec_eval's layout, the iteration field written as 0).
 """
@@ -20,7 +23,9 @@ import pyarrow.compute as pc
 
 from ..io import write_table
 from ..io.atomic import atomic_write
-from ..io.run_files import join_text, text_bytes, trec_field
+from ..io.delimited import formula_cell_count
+from ..io.run_files import trec_field
+from ..io.text_rows import join_text, text_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,13 +35,19 @@ _JOINED = (".csv", ".tsv")
 
 
 def write_pool(pool: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
-               inputs: Iterable[str | os.PathLike[str]] = ()) -> None:
-    """Write a pool (:func:`~retrieval_eval.pooling.pool`) to ``path``, a table format by its extension."""
+               inputs: Iterable[str | os.PathLike[str]] = (), for_spreadsheets: bool = True) -> int:
+    """Write a pool (:func:`~retrieval_eval.pooling.pool`) to ``path``, a table format by its extension.
+
+    Returns the number of cells written with a leading ``'`` (see the module; 0 but in TSV and CSV).
+    """
     table = pool if isinstance(pool, pa.Table) else pa.Table.from_pandas(pool, preserve_index=False)
-    if Path(os.fspath(path)).suffix.lower() in _JOINED:
+    joined = Path(os.fspath(path)).suffix.lower() in _JOINED
+    if joined:
         runs = table["runs"].combine_chunks()
         table = table.set_column(table.schema.get_field_index("runs"), "runs", pc.binary_join(runs, ","))
-    write_table(table, path, inputs=inputs)
+    guard = for_spreadsheets and joined
+    write_table(table, path, inputs=inputs, for_spreadsheets=guard)
+    return formula_cell_count(table) if guard else 0
 
 
 def write_qrels(qrels: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,

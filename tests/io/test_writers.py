@@ -37,7 +37,7 @@ def test_write_table_from_dataframe_named_index_becomes_a_column(tmp_path):
     assert back.column_names == ["query_id", "ndcg@10"]
     plain = pd.DataFrame({"a": [1, 2]})
     write_table(plain, tmp_path / "plain.csv")
-    assert (tmp_path / "plain.csv").read_text().splitlines()[0] == '"a"'  # RangeIndex dropped
+    assert (tmp_path / "plain.csv").read_text().splitlines()[0] == "a"  # RangeIndex dropped
 
 
 def test_write_table_format_argument(tmp_path):
