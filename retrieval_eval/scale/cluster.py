@@ -47,6 +47,7 @@ from .output import PerQueryDataset, write_part
 from .pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
 from .publish import Progress, finish, publish
 from .result import DatasetResult
+from .worker_logs import quiet_reported_errors
 
 _LOCAL = re.compile(r"^local(?::(?P<workers>.*))?$")
 # scheme://host:port, the scheme one of distributed's network transports (tcp when left out).
@@ -109,9 +110,10 @@ def evaluate_on_dask(
             ]
         tally = QueryTally(qrels.n_queries)
         judged_only = 0
-        for counts in _gather(client, tasks, progress):
-            tally.add(counts)
-            judged_only += counts.judged_only
+        with quiet_reported_errors(client, job.token):  # a bad file is the client's one line, not the workers' log too
+            for counts in _gather(client, tasks, progress):
+                tally.add(counts)
+                judged_only += counts.judged_only
         if broadcast:
             return finish(evaluator, tally, dataset, label)
         # Each partition scored its own judged-only queries: only their count is left to add up.
