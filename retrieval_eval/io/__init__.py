@@ -26,6 +26,8 @@ write_table
     parquet, CSV, TSV, JSON (records) or JSON Lines, from the extension; atomic.
 write_json
     A pretty JSON document (NaN and infinities written as ``null``); atomic.
+published_together
+    A block whose outputs are all renamed into place at its end, or none of them.
 read_json_file
     One JSON document, with errors naming the file, line and column.
 """
@@ -33,6 +35,7 @@ read_json_file
 from retrieval_eval.io.azure_rows import AzureRows, read_azure_rows
 from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.jsonio import read_json_file
+from retrieval_eval.io.publication import published_together
 from retrieval_eval.io.readers import read_qrels_table, read_run_table
 from retrieval_eval.io.sources import source_label
 from retrieval_eval.io.trec import trec_run_tag
@@ -43,6 +46,7 @@ __all__ = [
     "COLUMN_ALIASES",
     "AzureRows",
     "ZScores",
+    "published_together",
     "read_azure_rows",
     "read_json_file",
     "read_qrels_table",
