@@ -117,3 +117,15 @@ def test_judge_errors_that_cannot_be_written_leave_the_labels_and_their_sidecars
         code = run_cli(capsys, *judge_args(server, "-o", str(out), "--errors", str(tmp_path / "plain" / "errors.tsv")))[0]
         assert code == 2 and server.requests  # judged, then not written
     assert snapshot(tmp_path) == before
+
+
+def test_a_streamed_run_refused_after_scoring_writes_no_output(capsys, ready):
+    # Refused once scored (no judged query retrieved): its per-query dataset, renamed into place by the scoring,
+    # is published with the command's other outputs, so not at all.
+    Path("unjudged").mkdir()
+    Path("unjudged", "part-0.parquet").write_bytes(Path("runs/part-0.parquet").read_bytes())
+    Path("q.trec").write_text("nowhere 0 nothing 1\n")
+    before = snapshot(ready)
+    code, _, err = run_cli(capsys, "evaluate", "q.trec", "unjudged", "-o", "per_query", "--summary-output", "s.json")
+    assert code == 2 and "so the scores measure nothing" in err
+    assert snapshot(ready) == before
