@@ -162,7 +162,10 @@ def _failed(target: Path, exc: OSError, outputs: int) -> OutputError:
 
 
 def failure_reason(exc: BaseException) -> str:
-    """Why a write failed, in words: the system's (``No space left on device``), else the error's own."""
+    """Why a write failed, in words: the system's for its error number (``No space left on device``, also
+    where pyarrow words it as ``Error writing bytes to file. Detail: [errno 28] ...``), else the error's own."""
+    if isinstance(exc, OSError) and isinstance(exc.errno, int) and exc.errno > 0:
+        return os.strerror(exc.errno)
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__

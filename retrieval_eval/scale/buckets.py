@@ -16,6 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..data.ids import id_column
+from ..errors import OutputError
+from ..io.publication import failure_reason
 from ..kernels.core.grouping import counting_sort
 from ..kernels.core.partitioning import bucket_of_keys
 
@@ -35,7 +37,8 @@ def write_buckets(
     ``buffer_rows`` of them wait, then every bucket gets its share as one row group: a row group
     per bucket and batch would be small and slow to write and to read. Returns the non-empty
     buckets. Files are closed whatever happens; removing them is the caller's (it owns
-    ``directory``).
+    ``directory``). A bucket that cannot be written (a full disk) is an :class:`OutputError` naming
+    the temporary directory ``directory`` is in.
     """
     writers: dict[int, pq.ParquetWriter] = {}
     waiting: list[list[pa.Table]] = [[] for _ in range(n_buckets)]
@@ -43,14 +46,18 @@ def write_buckets(
     paths = [str(Path(directory) / f"bucket-{salt}-{index:05d}.parquet") for index in range(n_buckets)]
 
     def flush() -> None:
-        for index, pieces in enumerate(waiting):
-            if not pieces:
-                continue
-            if index not in writers:
-                # Written once and read once: dictionary encoding would cost more than it saves.
-                writers[index] = pq.ParquetWriter(paths[index], pieces[0].schema, compression="lz4", use_dictionary=False)
-            writers[index].write_table(pa.concat_tables(pieces), row_group_size=sum(len(t) for t in pieces))
-            pieces.clear()
+        try:
+            for index, pieces in enumerate(waiting):
+                if not pieces:
+                    continue
+                if index not in writers:
+                    # Written once and read once: dictionary encoding would cost more than it saves.
+                    writers[index] = pq.ParquetWriter(paths[index], pieces[0].schema, compression="lz4", use_dictionary=False)
+                writers[index].write_table(pa.concat_tables(pieces), row_group_size=sum(len(t) for t in pieces))
+                pieces.clear()
+        except OSError as exc:
+            raise OutputError(f"{Path(directory).parent}: cannot write the run's buckets there (temporary files; "
+                              f"temp_dir= or --temp-dir chooses the directory): {failure_reason(exc)}") from exc
 
     try:
         held = 0

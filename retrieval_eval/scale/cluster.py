@@ -91,7 +91,7 @@ def evaluate_on_dask(
         frame = dd.from_map(_read_piece, pieces, range(len(pieces)), meta=meta, label="read-run-pieces")
         n_partitions = max(len(pieces), math.ceil(count_rows(files) / sizing.chunk_rows))
         shuffled = frame.shuffle(on="query_id", npartitions=n_partitions)
-        job = _Job(evaluator.plan, label, str(dataset.staging), secrets.token_hex(8))
+        job = _Job(evaluator.plan, label, str(dataset.staging), dataset.output, secrets.token_hex(8))
         if broadcast:
             # hash=False: a key of its own. Scattered by content, the same qrels of an earlier job
             # on this client share its key, and that job's cancelling (after an error) releases
@@ -142,12 +142,13 @@ class _Job:
     plan: EvaluationPlan
     label: str
     staging: str
+    output: str
     token: str
 
     def score_with_all_qrels(self, part: pd.DataFrame, qrels_table: pa.Table, source: str, index: int) -> _Counts:
         qrels = _worker_qrels(self.token, qrels_table, source, self.plan.options.qrels_duplicates)
         piece = score_piece(Evaluator.from_plan(self.plan, qrels), self._run(part, index))
-        write_part(self.staging, f"{index:05d}", piece.per_query)
+        write_part(self.staging, f"{index:05d}", piece.per_query, self.output)
         return _Counts(piece.n_both, piece.n_retrieved_only, piece.judged)
 
     def score_with_own_qrels(self, part: pd.DataFrame, qrels_part: pd.DataFrame, source: str, index: int) -> _Counts:
@@ -165,7 +166,8 @@ class _Job:
         per_query = [piece.per_query]
         if self.plan.query_set in SETS_WITH_JUDGED_ONLY and len(tally.judged_only):
             per_query.append(score_judged_only(evaluator, tally.judged_only))
-        write_part(self.staging, f"{index:05d}", pd.concat([t for t in per_query if len(t)] or per_query, ignore_index=True))
+        parts = pd.concat([t for t in per_query if len(t)] or per_query, ignore_index=True)
+        write_part(self.staging, f"{index:05d}", parts, self.output)
         return _Counts(piece.n_both, piece.n_retrieved_only, np.empty(0, np.int64), len(tally.judged_only))
 
     def _run(self, part: pd.DataFrame, index: int) -> Run:

@@ -26,17 +26,18 @@ import pyarrow.parquet as pq
 
 from ..errors import OutputError
 from ..io.atomic import check_directory
-from ..io.publication import publish
+from ..io.publication import failure_reason, publish
 from ..io.scratch import Scratch, claim_scratch, clear_stale_scratch
 
 _PART = re.compile(r"^part-[\w.-]+\.parquet$")
 
 
-def write_part(directory: str | os.PathLike[str], name: str, per_query: pd.DataFrame) -> None:
+def write_part(directory: str | os.PathLike[str], name: str, per_query: pd.DataFrame, output: str) -> None:
     """Write one piece's per-query table as ``part-<name>.parquet`` (nothing for an empty table).
 
     The part is written under a dotted name and renamed, so a reader of the directory never
-    sees half a part.
+    sees half a part. ``output``: the dataset as the user knows it (:attr:`PerQueryDataset.output`),
+    which an error names (a full disk: ``per_query: cannot write: No space left on device``).
     """
     if per_query.empty:
         return
@@ -46,8 +47,11 @@ def write_part(directory: str | os.PathLike[str], name: str, per_query: pd.DataF
         table = table.set_column(0, "query_id", table["query_id"].cast(pa.large_string()))
     final = Path(directory) / f"part-{name}.parquet"
     temp = final.with_name(f".{final.name}.tmp")
-    pq.write_table(table, temp)
-    os.replace(temp, final)
+    try:
+        pq.write_table(table, temp)
+        os.replace(temp, final)
+    except OSError as exc:
+        raise OutputError(f"{output}: cannot write: {failure_reason(exc)}") from exc
 
 
 class PerQueryDataset:
@@ -66,6 +70,8 @@ class PerQueryDataset:
         else:
             self._scratch = scratch_directory(temp_dir, PER_QUERY_SCRATCH)
         self.staging = self._scratch.path
+        #: The output as errors name it: the target, or the temporary directory the parts go to without one.
+        self.output = str(self.target) if self.target is not None else f"the temporary directory {self.staging.parent}"
         self._parts = 0
         self._published = False
 
@@ -81,7 +87,7 @@ class PerQueryDataset:
         if name is None:
             name = f"{self._parts:05d}"
             self._parts += 1
-        write_part(self.staging, name, per_query)
+        write_part(self.staging, name, per_query, self.output)
 
     def clear(self) -> None:
         """Remove every part written so far (to start over)."""
