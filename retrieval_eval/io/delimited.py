@@ -48,30 +48,31 @@ def delimited_blocks(table: pa.Table, delimiter: str, *, for_spreadsheets: bool 
         yield text_bytes(join_text([join_text(fields, delimiter), "\n"], ""))
 
 
-def formula_cells(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+def _formula_cells(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     """True where a text value begins as a spreadsheet formula does (one of :data:`FORMULA_STARTS`)."""
     return pc.and_kleene(pc.match_substring_regex(column, _FORMULA), pc.is_valid(column))  # a missing value: False
 
 
 def formula_cell_count(table: pa.Table) -> int:
     """How many text cells of ``table`` ``for_spreadsheets`` guards (to say so to the user)."""
-    counts = [pc.sum(formula_cells(_decoded(column))).as_py() or 0 for column in table.columns if _is_text(column.type)]
+    counts = [pc.sum(_formula_cells(_decoded(column).cast(pa.large_string()))).as_py() or 0
+              for column in table.columns if _is_text(column.type)]
     return int(sum(counts))
 
 
-def guard_formulas(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    """Text values with a ``'`` before each one :func:`formula_cells` finds; the others as they are."""
-    return pc.if_else(formula_cells(column), join_text(["'", column], ""), column)
+def _guard_formulas(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Text values with a ``'`` before each one :func:`_formula_cells` finds; the others as they are."""
+    return pc.if_else(_formula_cells(column), join_text(["'", column], ""), column)
 
 
 def _fields(column: pa.Array, delimiter: str, for_spreadsheets: bool) -> pa.Array:
     """The column's values as the text of their fields (a missing value as the empty field)."""
     column = _decoded(column)
     text = column.cast(pa.large_string())
-    if not _is_text(column.type):  # numbers, booleans, dates: never quoted (no delimiter, quote or line break in them)
+    if not _is_text(column.type):  # never quoted: no delimiter, quote or line break in them
         return pc.fill_null(text, _EMPTY)
     if for_spreadsheets:
-        text = guard_formulas(text)
+        text = _guard_formulas(text)
     quote = pc.match_substring_regex(text, _NEEDS_QUOTES[delimiter])
     quoted = join_text(['"', pc.replace_substring(text, '"', '""'), '"'], "")
     return pc.fill_null(pc.if_else(quote, quoted, text), _EMPTY)
@@ -82,6 +83,9 @@ def _decoded(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
 
 
 def _is_text(kind: pa.DataType) -> bool:
+    """Anything but numbers, booleans, dates and times (strings of any layout, binary), whose text may need quotes."""
     if pa.types.is_dictionary(kind):
         kind = kind.value_type
-    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+    plain = (pa.types.is_integer, pa.types.is_floating, pa.types.is_decimal, pa.types.is_boolean, pa.types.is_temporal,
+             pa.types.is_null)
+    return not any(test(kind) for test in plain)
