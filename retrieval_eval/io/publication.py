@@ -36,7 +36,8 @@ _pending: ContextVar[list[tuple[Scratch, Path]] | None] = ContextVar("retrieval_
 def published_together() -> Iterator[None]:
     """Within the block, :func:`publish` waits; the block's normal end publishes all, an exception none.
 
-    A block inside another joins it (the outermost block publishes). Raises :class:`OutputError`
+    A block inside another joins it (the outermost block publishes); the block holds the outputs written
+    in its own thread (a context variable: a thread started inside publishes at once). Raises :class:`OutputError`
     at the end, naming the output and the reason, when an output cannot be put in place; then no
     target of the block is changed.
     """

@@ -31,7 +31,8 @@ class _ReportedByTheClient(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not (isinstance(record.msg, str) and record.msg.startswith("Compute Failed")):
             return True
-        # The record's arguments: key, state, task, the exception's repr, its traceback (distributed 2024-2025).
+        # The record's arguments: key, state, task, the exception's repr, its traceback (distributed 2025.1 to
+        # 2026.8); a record laid out otherwise is kept (logged, as before).
         shown = record.args[3] if isinstance(record.args, tuple) and len(record.args) > 3 else ""
         return not (isinstance(shown, str) and shown.startswith(_library_error_names()))
 
