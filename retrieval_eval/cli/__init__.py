@@ -24,12 +24,12 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 
-from .. import __version__
+from .. import __version__, progress
 from ..errors import ConfigError, RetrievalEvalError
 from .agree import add_agree_command, agree_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
-from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit, progress_wanted
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
 from .judge import add_judge_command, judge_command
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..io.publication import published_together
 
     try:
-        with _signals_raise(), published_together():
+        with _signals_raise(), published_together(), progress.shown(progress_wanted(args)):
             _check_numba_environment()
             return command(args)
     except (RetrievalEvalError, OSError) as error:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import Any
 
 from ..metrics.registry import REGISTRY
-from .common import EXIT_OK, emit, progress_bar, usage
+from .common import EXIT_OK, add_progress_flags, emit, progress_bar, usage
 
 def add_catalog_commands(commands: Any) -> None:
     """The ``metrics`` and ``compile`` subcommands."""
@@ -26,6 +25,7 @@ def add_catalog_commands(commands: Any) -> None:
         "compilation. Run it once after installing (e.g. in a Dockerfile: RUN retrieval-eval compile); the "
         "cache lives beside the installed package, or in NUMBA_CACHE_DIR when that is set.",
     )
+    add_progress_flags(compiling)
     compiling.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -34,7 +34,7 @@ def compile_command(args: argparse.Namespace) -> int:
 
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         raise usage("NUMBA_DISABLE_JIT is set: there is nothing to compile")
-    timings = compile_all(progress=progress_bar() if sys.stderr.isatty() else None)
+    timings = compile_all(progress=progress_bar("kernel builds", "compiling"))
     emit(f"compiled {len(timings)} kernel builds in {sum(timings.values()):.1f} s (loaded from numba's cache where found)")
     return EXIT_OK
 

@@ -9,9 +9,11 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
+from .. import progress
 from ..errors import ConfigError
 from ..metrics.options import EvaluationOptions
 
@@ -91,14 +93,56 @@ def emit(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def progress_bar() -> Callable[..., None]:
-    """A one-line progress display on stderr (only used when stderr is a terminal): ``[done/total] name``.
+def add_progress_flags(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` and ``--quiet``: whether the phases of long work print lines on stderr (:mod:`retrieval_eval.progress`)."""
+    lines = parser.add_mutually_exclusive_group()
+    lines.add_argument("--progress", dest="progress_lines", action="store_const", const=True,
+                       help="print progress lines on stderr even when it is not a terminal (default: only on a terminal)")
+    lines.add_argument("--quiet", dest="progress_lines", action="store_const", const=False,
+                       help="print no progress lines (errors and warnings still go to stderr)")
 
-    It takes a sweep's ``phase`` too (:mod:`retrieval_eval.sweep.progress`), so that a sweep shows
-    each phase of its statistics on a line of its own, the name saying what is computed.
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """``--progress`` or ``--quiet`` if given, else whether stderr is a terminal (as a command without the flags)."""
+    chosen = getattr(args, "progress_lines", None)
+    return progress.stderr_is_terminal() if chosen is None else chosen
+
+
+def progress_bar(unit: str, what: str = "scoring") -> Callable[..., None] | None:
+    """A ``progress(done, total, name, phase=...)`` callback that shows each phase as a counter line on stderr
+    (:class:`PhaseLines`), or None when progress lines are off (:func:`retrieval_eval.progress.shown`)."""
+    return PhaseLines(unit, what) if progress.enabled() else None
+
+
+class PhaseLines:
+    """The calls of a ``progress(done, total, name, phase=...)`` callback as phases of :mod:`retrieval_eval.progress`.
+
+    The first phase (a sweep's ``"runs"``, or a callback without phases) counts ``unit`` under
+    ``what`` (``scoring: 12/40 configurations``); each other phase of a sweep
+    (:mod:`retrieval_eval.sweep.progress`) is named by what it computes, with its sizes. A phase
+    starts when the call before it came, and prints only past the progress module's delay.
     """
 
-    def show(done: int, total: int, name: str, phase: str = "runs") -> None:
-        print(f"\r[{done}/{total}] {name[:60]:<60}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    def __init__(self, unit: str, what: str) -> None:
+        self.unit, self.what = unit, what
+        self._key: tuple | None = None
+        self._phase: progress.Phase | None = None
+        self._since = time.monotonic()
 
-    return show
+    def __call__(self, done: int, total: int, name: str, phase: str = "runs") -> None:
+        key = (phase, total) if phase == "runs" else (phase, total, name)
+        if key != self._key:
+            self._end()
+            first = phase == "runs"
+            self._key = key
+            self._phase = progress.phase(self.what if first else name, total=total, unit=self.unit if first else "",
+                                         started=self._since, done=done)  # fmt: skip
+        self._phase.step(done)
+        self._since = time.monotonic()
+        if done == total:
+            self._end()
+
+    def _end(self) -> None:
+        if self._phase is not None:
+            self._phase.close()
+        self._key = self._phase = None

@@ -15,7 +15,7 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
-from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, is_glob, progress_bar, usage
+from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, usage
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
@@ -105,6 +105,7 @@ def add_evaluate_command(commands: Any) -> None:
                      help="score the parquet run on Dask: a scheduler address (tcp://host:8786) or local:N for a "
                      "local cluster of N worker processes (needs the 'dask' extra)")
     run.add_argument("--temp-dir", help="where a streamed run's temporary partitions go (default: the system's)")
+    add_progress_flags(run)
     run.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -242,7 +243,6 @@ def _evaluate_streamed(args: argparse.Namespace, evaluator: Evaluator, run_colum
         dask=args.dask,
         temp_dir=args.temp_dir,
         run_columns=run_columns,
-        progress=progress_bar() if sys.stderr.isatty() else None,
     )
     if args.summary_output:
         result.write_summary(args.summary_output)

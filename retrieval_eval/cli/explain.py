@@ -11,7 +11,7 @@ from typing import Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, integer_from, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, usage
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -56,6 +56,7 @@ def add_explain_command(commands: Any) -> None:
                             "(by the delta with RUN_B, else by value; default %(default)s)")
     explaining.add_argument("-o", "--output",
                             help="explain.html: the explorer page; .parquet, .csv or .jsonl: the per-query table")
+    add_progress_flags(explaining)
     explaining.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

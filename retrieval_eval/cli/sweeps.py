@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, integer_from, progress_bar, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, progress_bar, usage
 from .option_flags import add_shared_option_flags, shared_options
 
 if TYPE_CHECKING:
@@ -67,6 +66,7 @@ def add_sweep_command(commands: Any) -> None:
     ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
     ranking.add_argument("--all-pairs", action="store_true",
                          help="also compare every pair of configurations (Holm-adjusted over all the pairs)")
+    add_progress_flags(ranking)
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
     _add_fusion_grid_flags(ranking)
 
@@ -126,7 +126,7 @@ def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:
         query_policy=args.query_policy,
         **statistics,
         all_pairs=args.all_pairs,
-        progress=progress_bar() if sys.stderr.isatty() else None,
+        progress=progress_bar("configurations"),
     )
 
 
@@ -232,6 +232,7 @@ def add_fuse_command(commands: Any) -> None:
     fusing.add_argument("--tag", help="the run tag of a TREC output (its sixth field; default: the method)")
     fusing.add_argument("-o", "--output", required=True,
                         help="the fused run: .trec, .run or .txt as TREC text, or .parquet, .csv, .tsv, .json, .jsonl")
+    add_progress_flags(fusing)
     fusing.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

@@ -16,6 +16,7 @@ from ..kernels.core.bundles import JudgmentArrays
 from ..kernels.core.duplicate_policy import KEEP_MAX
 from ..kernels.core.judgments import index_judgments
 from ..policies import JUDGMENT_FORMATS
+from ..progress import phase
 from ._grouped import GroupedTable
 from ._table import describe_row, duplicate_policy_code, first_true, raise_on_duplicates, require_columns
 from .ids import IdLookup, QueryGroups, read_only
@@ -172,8 +173,10 @@ class Qrels(GroupedTable):
         """
         if isinstance(source, Qrels):
             return source
-        table = read_qrels_table(source, columns=columns, format=format, judgments=judgments)
-        return cls(table, source=source_label(source), duplicates=duplicates, judgments=judgments)
+        label = source_label(source)
+        with phase(f"reading {label}"):
+            table = read_qrels_table(source, columns=columns, format=format, judgments=judgments)
+            return cls(table, source=label, duplicates=duplicates, judgments=judgments)
 
     @cached_property
     def judgment_arrays(self) -> JudgmentArrays:

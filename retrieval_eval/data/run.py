@@ -14,6 +14,7 @@ from ..io import read_run_table, source_label
 from ..io.arrays import numpy_view
 from ..io.ecosystem import ranx_kind
 from ..kernels.core.bundles import RunArrays
+from ..progress import phase
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
@@ -56,8 +57,10 @@ class Run(GroupedTable):
             return source
         if name is not None and not isinstance(name, str):
             raise ConfigError(f"name= must be a string (the run's name in results), got {name!r}")
-        table = read_run_table(source, columns=columns, format=format)
-        return cls(table, source=source_label(source), name=name, in_ranx_order=ranx_kind(source) == "Run")
+        label = source_label(source)
+        with phase(f"reading {label}"):
+            table = read_run_table(source, columns=columns, format=format)
+            return cls(table, source=label, name=name, in_ranx_order=ranx_kind(source) == "Run")
 
     @cached_property
     def arrays(self) -> RunArrays:

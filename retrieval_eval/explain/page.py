@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ..io.atomic import atomic_write
+from ..progress import phase
 from .page_assets import SCRIPT, STYLE
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ def write_explorer(
 ) -> None:
     """Write :func:`explorer_html` of ``explanation`` to ``path`` atomically (UTF-8); ``inputs``: the files
     the explanation was read from, which ``path`` may not be (:func:`~retrieval_eval.io.atomic.atomic_write`)."""
-    text = explorer_html(explanation, title=title, compress=compress)
+    with phase(f"building the page {os.fspath(path)} ({len(explanation.queries):,} queries)"):
+        text = explorer_html(explanation, title=title, compress=compress)
 
     def write(temp: str) -> None:
         with open(temp, "w", encoding="utf-8") as handle:

@@ -38,6 +38,7 @@ from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.names import Metric, documents_per_query
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
+from ..progress import phase
 from .shared import comparison_note, lacking, mean_delta, shared_means
 
 RUNS = ("a", "b")
@@ -172,22 +173,28 @@ def explain(
     ties = _tie_order(evaluator)
     queries = _metric_table(results, names)
     evaluated = queries["query_id"]
-    ranked = pd.concat(
-        [_top_documents(evaluator.qrels, run, top, ties, evaluator.options.run_duplicates, key, evaluated)
-         for key, run in zip(RUNS, runs)],
-        ignore_index=True,
-    )  # fmt: skip
-    judged = _judged(evaluator.qrels, evaluator.options.qrels_duplicates)
-    missed = pd.concat(
-        [_missed(judged, run, evaluator.options.rel_level, key, evaluated) for key, run in zip(RUNS, runs)],
-        ignore_index=True,
-    )
+    with phase(f"listing the top {top} documents of each run ({len(evaluated):,} queries)"):
+        ranked = pd.concat(
+            [_top_documents(evaluator.qrels, run, top, ties, evaluator.options.run_duplicates, key, evaluated)
+             for key, run in zip(RUNS, runs)],
+            ignore_index=True,
+        )  # fmt: skip
+    with phase(f"finding the relevant documents each run missed ({len(evaluated):,} queries)"):
+        judged = _judged(evaluator.qrels, evaluator.options.qrels_duplicates)
+        missed = pd.concat(
+            [_missed(judged, run, evaluator.options.rel_level, key, evaluated) for key, run in zip(RUNS, runs)],
+            ignore_index=True,
+        )
     for key, suffix in zip(RUNS[: len(runs)], ("", "_b")):
         queries["holes" + suffix] = _count(evaluated, ranked[(ranked["run"] == key) & ranked["label"].isna()])
         queries["missed" + suffix] = _count(evaluated, missed[missed["run"] == key])
     if len(runs) == 2:
         _add_comparison(queries, names, evaluator.names[0][1])
-    changes = _changes(ranked) if len(runs) == 2 else _empty_changes(evaluated)
+    if len(runs) == 2:
+        with phase(f"comparing the two runs' top {top} documents ({len(evaluated):,} queries)"):
+            changes = _changes(ranked)
+    else:
+        changes = _empty_changes(evaluated)
     queries.insert(1, "text", _texts(evaluated, topics))
     # A's metrics, then B's, the deltas and the outcome, then the counts: the order a reader compares in.
     compared = [name + suffix for suffix in ("_b", "_delta") for name in names] + ["outcome"] if len(runs) == 2 else []

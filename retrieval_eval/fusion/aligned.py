@@ -20,6 +20,7 @@ from ..metrics.names import documents_per_query
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
 from ..kernels.fusion.bundles import StackedRuns
 from ..kernels.fusion.fusion_align import align_runs
+from ..progress import phase
 
 #: What a missing ``top_k_in`` passes the kernel: no cut.
 _ALL = np.iinfo(np.int64).max
@@ -128,35 +129,36 @@ def align(
     policy = duplicate_policy_code(duplicates, what="duplicates")
     top_k = _ALL if top_k_in is None else documents_per_query("top_k_in", top_k_in, optional=True)
 
-    query_ids, query_of_run = _query_union(runs)
-    doc_values = _concatenated_ids(runs, "doc_id", [run.doc_ids.values for run in runs])
-    is_string = not pa.types.is_integer(doc_values.type)
-    keys = read_only(np.concatenate([run.doc_ids.keys for run in runs]))
-    if is_string:
-        id_offsets, id_data = string_buffers(doc_values)
-    else:
-        id_offsets, id_data = read_only(np.zeros(1, dtype=np.int64)), read_only(np.empty(0, dtype=np.uint8))
-    scores = read_only(np.concatenate([run.scores for run in runs]))
-    row_bases = np.concatenate(([0], np.cumsum([len(run) for run in runs]))).astype(np.int64)
-    order = read_only(np.concatenate([run.queries.order + base for run, base in zip(runs, row_bases)]))
-    starts, stops = _slices(runs, query_of_run, row_bases)
-    capacity_offsets = read_only(np.concatenate(([0], np.cumsum((stops - starts).sum(axis=1)))).astype(np.int64))
-    in_ranx_order = read_only(np.array([run.in_ranx_order for run in runs], dtype=np.bool_))
+    with phase(f"aligning {len(runs)} runs ({sum(len(run) for run in runs):,} rows)"):
+        query_ids, query_of_run = _query_union(runs)
+        doc_values = _concatenated_ids(runs, "doc_id", [run.doc_ids.values for run in runs])
+        is_string = not pa.types.is_integer(doc_values.type)
+        keys = read_only(np.concatenate([run.doc_ids.keys for run in runs]))
+        if is_string:
+            id_offsets, id_data = string_buffers(doc_values)
+        else:
+            id_offsets, id_data = read_only(np.zeros(1, dtype=np.int64)), read_only(np.empty(0, dtype=np.uint8))
+        scores = read_only(np.concatenate([run.scores for run in runs]))
+        row_bases = np.concatenate(([0], np.cumsum([len(run) for run in runs]))).astype(np.int64)
+        order = read_only(np.concatenate([run.queries.order + base for run, base in zip(runs, row_bases)]))
+        starts, stops = _slices(runs, query_of_run, row_bases)
+        capacity_offsets = read_only(np.concatenate(([0], np.cumsum((stops - starts).sum(axis=1)))).astype(np.int64))
+        in_ranx_order = read_only(np.array([run.in_ranx_order for run in runs], dtype=np.bool_))
 
-    stacked = StackedRuns(starts, stops, order, keys, id_offsets, id_data, scores, in_ranx_order, capacity_offsets)
-    slot_rows, slot_scores, slot_ranks, depths, counts, repeated = align_runs(stacked, is_string, policy, top_k)
-    _raise_on_duplicates(repeated, runs, row_bases)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    kept = np.arange(offsets[-1], dtype=np.int64) + np.repeat(capacity_offsets[:-1] - offsets[:-1], counts)
-    return AlignedRuns(
-        query_ids=query_ids,
-        offsets=read_only(offsets),
-        doc_ids=doc_values.take(arrow_array(slot_rows[kept])),
-        scores=read_only(slot_scores[kept]),
-        ranks=read_only(slot_ranks[kept]),
-        depths=read_only(depths),
-        run_names=run_names,
-    )
+        stacked = StackedRuns(starts, stops, order, keys, id_offsets, id_data, scores, in_ranx_order, capacity_offsets)
+        slot_rows, slot_scores, slot_ranks, depths, counts, repeated = align_runs(stacked, is_string, policy, top_k)
+        _raise_on_duplicates(repeated, runs, row_bases)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        kept = np.arange(offsets[-1], dtype=np.int64) + np.repeat(capacity_offsets[:-1] - offsets[:-1], counts)
+        return AlignedRuns(
+            query_ids=query_ids,
+            offsets=read_only(offsets),
+            doc_ids=doc_values.take(arrow_array(slot_rows[kept])),
+            scores=read_only(slot_scores[kept]),
+            ranks=read_only(slot_ranks[kept]),
+            depths=read_only(depths),
+            run_names=run_names,
+        )
 
 
 def _read_runs(runs: Sequence[Any]) -> list[Run]:

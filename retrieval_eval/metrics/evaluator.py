@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..progress import phase
+from ..views import counted
 from .names import Metric
 from .options import EvaluationOptions
 from .registry import REGISTRY
@@ -245,10 +247,11 @@ class Evaluator:
         if alignment.n_both == 0:
             warnings.warn(NoSharedQueriesWarning(no_shared_queries(run.source, self.qrels.source)), stacklevel=2)
         plan = self.plan
-        if isinstance(run, PrejoinedRun):
-            columns = plan.score_joins(self.qrels, self._prejoined(run), alignment)
-        else:
-            columns = plan.score(self.qrels, run, alignment)
+        with phase(f"scoring {run.name} ({alignment.n_both:,} queries x {counted(len(plan.names), 'metric')})"):
+            if isinstance(run, PrejoinedRun):
+                columns = plan.score_joins(self.qrels, self._prejoined(run), alignment)
+            else:
+                columns = plan.score(self.qrels, run, alignment)
         by_name = dict(plan.names)
         rows, verdict = summarize(lambda name: columns[by_name[name]], list(plan.names), list(plan.thresholds), plan.geometric_metrics)
         counts = {

@@ -26,7 +26,7 @@ import os
 import re
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,8 @@ from ..io.parquet_stream import arrow_bytes_per_row, count_rows, run_column_name
 from ..io.readers import COERCERS, RUN_ROLES
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..policies import SETS_WITH_JUDGED_ONLY
+from ..progress import phase
+from ..views import counted
 from .budget import ChunkSizing
 from .output import PerQueryDataset, write_part
 from .pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
@@ -196,10 +198,12 @@ def _gather(client: Any, tasks: list[Any], progress: Progress | None) -> Iterato
 
     futures = client.compute(tasks)
     try:
-        for done, future in enumerate(as_completed(futures), start=1):
-            yield future.result()
-            if progress is not None:
-                progress(done, len(futures), f"partition {done}")
+        with phase("scoring on Dask", total=len(futures), unit="partitions") as scored:
+            for done, future in enumerate(as_completed(futures), start=1):
+                yield future.result()
+                scored.step(done)
+                if progress is not None:
+                    progress(done, len(futures), f"partition {done}")
     finally:
         client.cancel(futures)
 
@@ -263,14 +267,19 @@ def _client(target: Any) -> Iterator[Any]:
 
     if isinstance(target, Client):
         yield target
-    elif isinstance(target, LocalWorkers):
-        with LocalCluster(
-            n_workers=target.n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-        ) as cluster, Client(cluster) as client:
-            yield client
-    else:
-        with Client(target) as client:
-            yield client
+        return
+    with ExitStack() as stack:
+        if isinstance(target, LocalWorkers):
+            with phase(f"starting a local Dask cluster of {counted(target.n, 'worker')}"):
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=target.n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                ))  # fmt: skip
+                client = stack.enter_context(Client(cluster))
+        else:
+            with phase(f"connecting to the Dask scheduler at {target}"):
+                client = stack.enter_context(Client(target))
+        yield client
 
 
 @dataclass(frozen=True)

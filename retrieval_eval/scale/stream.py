@@ -32,6 +32,7 @@ from ..kernels.core.grouping import segment_starts
 from ..metrics.evaluator import Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
+from ..progress import Phase, phase
 from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
 from .memory import release_freed_memory
@@ -199,26 +200,30 @@ class _Stream:
         file_queries: list[np.ndarray] = []
         # A run that fits in one chunk is scored whole, grouped or not.
         check = sum(file_rows.values()) > chunk_rows
-        for batch in self.batches(self.files):
-            if batch.source != current:
-                if current is not None:
-                    if check:
-                        closed.close_file(file_queries, pending[-1])
-                    report(position[current] + 1, len(self.files), os.path.basename(current))
-                current, file_queries = batch.source, []
-                big_file = file_rows[current] > chunk_rows
-                if pending_rows and pending_rows + file_rows[current] > chunk_rows:
+        read = 0
+        with phase(f"streaming {self.label}", total=sum(file_rows.values()), unit="rows") as rows:
+            for batch in self.batches(self.files):
+                if batch.source != current:
+                    if current is not None:
+                        if check:
+                            closed.close_file(file_queries, pending[-1])
+                        report(position[current] + 1, len(self.files), os.path.basename(current))
+                    current, file_queries = batch.source, []
+                    big_file = file_rows[current] > chunk_rows
+                    if pending_rows and pending_rows + file_rows[current] > chunk_rows:
+                        pending = self._score_all_but_last_query(pending, tally, closed)
+                        pending_rows = sum(t.num_rows for t in pending)
+                if check:
+                    file_queries.append(closed.check(batch.table, in_runs=big_file))
+                pending.append(batch.table)
+                pending_rows += batch.table.num_rows
+                read += batch.table.num_rows
+                rows.step(read)
+                if pending_rows >= chunk_rows and big_file:
                     pending = self._score_all_but_last_query(pending, tally, closed)
                     pending_rows = sum(t.num_rows for t in pending)
-            if check:
-                file_queries.append(closed.check(batch.table, in_runs=big_file))
-            pending.append(batch.table)
-            pending_rows += batch.table.num_rows
-            if pending_rows >= chunk_rows and big_file:
-                pending = self._score_all_but_last_query(pending, tally, closed)
-                pending_rows = sum(t.num_rows for t in pending)
-        if pending_rows:
-            self.score(pa.concat_tables(pending), tally)
+            if pending_rows:
+                self.score(pa.concat_tables(pending), tally)
         report(len(self.files), len(self.files), os.path.basename(self.files[-1]))
         return tally
 
@@ -252,18 +257,30 @@ class _Stream:
         self, files: list[str], rows: int, directory: str, salt: int, tally: QueryTally, report: Progress
     ) -> None:
         n_buckets = max(2, math.ceil(rows * _BUCKET_SLACK / self.sizing.chunk_rows))
-        batches = self.batches(files, self.sizing.bucket_batch_rows)
-        # Rows waiting for their bucket take at most half a chunk's memory (nothing is scored meanwhile).
-        buckets = write_buckets((batch.table for batch in batches), n_buckets, directory, salt, self.sizing.chunk_rows // 2)
+        with phase(f"partitioning {self.label} into {n_buckets} buckets", total=rows, unit="rows") as partitioned:
+            tables = _counted(self.batches(files, self.sizing.bucket_batch_rows), partitioned)
+            # Rows waiting for their bucket take at most half a chunk's memory (nothing is scored meanwhile).
+            buckets = write_buckets(tables, n_buckets, directory, salt, self.sizing.chunk_rows // 2)
         release_freed_memory()
-        for done, bucket in enumerate(buckets, start=1):
-            if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
-                self._score_buckets([bucket.path], bucket.rows, directory, salt + 1, tally, report)
-            else:
-                self.score(pq.read_table(bucket.path), tally)
-            os.unlink(bucket.path)
-            if salt == 0:
-                report(done, len(buckets), f"bucket {done}")
+        with phase("scoring the buckets", total=len(buckets), unit="buckets") as scored:
+            for done, bucket in enumerate(buckets, start=1):
+                if bucket.rows > self.sizing.chunk_rows and salt < _MAX_SPLITS and len(buckets) > 1:
+                    self._score_buckets([bucket.path], bucket.rows, directory, salt + 1, tally, report)
+                else:
+                    self.score(pq.read_table(bucket.path), tally)
+                os.unlink(bucket.path)
+                scored.step(done)
+                if salt == 0:
+                    report(done, len(buckets), f"bucket {done}")
+
+
+def _counted(batches: Iterator[TypedBatch], progress: Phase) -> Iterator[pa.Table]:
+    """The tables of ``batches``, counting their rows in ``progress`` as each is taken."""
+    done = 0
+    for batch in batches:
+        yield batch.table
+        done += batch.table.num_rows
+        progress.step(done)
 
 
 class _ClosedQueries:
