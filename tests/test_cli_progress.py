@@ -128,3 +128,22 @@ def test_dask_shows_the_cluster_starting_and_counts_partitions(no_delay, capsys,
     shown_lines = lines(err)
     assert "retrieval-eval: starting a local Dask cluster of 1 worker ..." in shown_lines
     assert any(re.fullmatch(r"retrieval-eval: scoring on Dask: (\d+)/\1 partitions, \d+\.\d s", line) for line in shown_lines)
+
+
+def test_every_command_that_works_on_inputs_takes_progress_and_quiet():
+    import argparse
+
+    from retrieval_eval.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, argparse.ArgumentParser]:
+        """Every leaf command (``qrels merge`` as well as ``evaluate``)."""
+        found = {}
+        for action in parser._actions:  # noqa: SLF001  (argparse keeps the subcommands there)
+            if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+                for name, child in action.choices.items():
+                    found.update(commands(child, f"{prefix}{name} ") or {f"{prefix}{name}": child})
+        return found
+
+    leaves = commands(build_parser())
+    assert {"evaluate", "qrels merge", "sweep", "explain"} <= set(leaves)
+    assert [name for name, parser in leaves.items() if name != "metrics" and "--quiet" not in parser.format_help()] == []

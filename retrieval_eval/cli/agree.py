@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..sweep.settings import ALPHA
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, check_outputs, emit, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, usage
 
 _AGREE_EXAMPLES = """\
 examples:
@@ -44,6 +44,7 @@ def add_agree_command(commands: Any) -> None:
                           help="binary agreement: a label >= L is relevant (default 1)")
     agreeing.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
     agreeing.add_argument("-o", "--output", metavar="OUT.json", help="also write everything as one JSON object")
+    add_progress_flags(agreeing)
     agreeing.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..policies import PARTIAL_MATCH_MODES
-from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, usage
+from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, usage
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _CHECK_EXAMPLES = """\
@@ -65,6 +65,7 @@ def add_check_command(commands: Any) -> None:
                        help="a custom evaluator of the document whose name is close to a built-in one's (else refused "
                        "as a misspelling), repeatable")
     add_judge_flags(check, required=False)
+    add_progress_flags(check)
     check.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

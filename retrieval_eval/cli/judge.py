@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit, integer_from, usage
+from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, usage
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 from .pool import POOL_TIES
 
@@ -60,6 +60,7 @@ def add_judge_command(commands: Any) -> None:
     parser.add_argument("--run-duplicates", choices=DUPLICATE_POLICIES, default="raise",
                         help="a document repeated in a run's query: raise (default) or which score ranks it")
     add_judge_flags(parser, required=True)
+    add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

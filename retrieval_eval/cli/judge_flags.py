@@ -14,11 +14,10 @@ is Azure OpenAI, its endpoint from ``--base-url`` or ``AZURE_OPENAI_ENDPOINT`` a
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .common import usage
+from .common import progress_wanted, usage
 
 if TYPE_CHECKING:
     from ..judging.outcomes import Totals
@@ -92,8 +91,9 @@ def judge_settings(args: argparse.Namespace) -> JudgeSettings | None:
     from ..judging.limits import Limits, RetryPolicy
     from ..judging.settings import JudgeSettings
 
-    # The live line on a terminal; elsewhere the command prints the totals once (totals_lines).
-    settings: dict[str, Any] = {"progress": True if sys.stderr.isatty() else None}
+    # The live line on a terminal (or with --progress, not with --quiet); the command prints the totals once anyway
+    # (totals_lines).
+    settings: dict[str, Any] = {"progress": True if progress_wanted(args) else None}
     if args.embedding_model:
         settings["embedding_model"] = args.embedding_model
     if args.cache:

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, check_outputs, emit, integer_from
+from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from
 
 #: The tie orders and merge policies, kept here as literals so that ``--help`` imports no pandas or numba;
 #: tests check that they are :data:`retrieval_eval.pooling.pools.POOL_TIES` and :data:`~.merge.MERGE_POLICIES`.
@@ -60,6 +60,7 @@ def add_pool_commands(commands: Any) -> None:
                          help="a document repeated in a run's query: raise (default, as trec_eval) or which score ranks it")
     pooling.add_argument("--formula-guard", action=argparse.BooleanOptionalAction, default=True,
                          help="in .tsv/.csv, a leading ' before a cell a spreadsheet would run as a formula (default: on)")
+    add_progress_flags(pooling)
     pooling.add_argument("--debug", action="store_true", help="show tracebacks")
 
     qrels = commands.add_parser("qrels", help="work on judgment files (merge)",
@@ -77,6 +78,7 @@ def add_pool_commands(commands: Any) -> None:
                        help="a pair judged differently in both: raise (default: no output, exit 2), new, old or max")
     merge.add_argument("--conflicts", metavar="FILE", help="write every conflict (query_id, doc_id, old_label, new_label) "
                        "to FILE (.tsv, .csv, .jsonl, .json, .parquet)")
+    add_progress_flags(merge)
     merge.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, check_outputs, emit
+from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _EXAMPLES = """\
@@ -46,6 +46,7 @@ def add_tasks_command(commands: Any) -> None:
     parser.add_argument("--format", choices=("table", "json"), default="table", help="what stdout shows")
     parser.add_argument("--min-score", type=float, metavar="X", help="exit 1 when the overall score is below X")
     add_judge_flags(parser, required=True)
+    add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
