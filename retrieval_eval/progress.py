@@ -126,8 +126,9 @@ class Phase:
             with _LOCK:
                 self._write_count()
 
-    def close(self) -> None:
-        """End the phase: its last line, with the seconds it took, if it printed its first."""
+    def close(self, *, finished: bool = True) -> None:
+        """End the phase: its last line, with the seconds it took, if it printed its first and ``finished``
+        (not cut short by an error, which says what happened itself)."""
         global _counting
         if self._timer is not None:
             self._timer.cancel()
@@ -137,7 +138,7 @@ class Phase:
             self._closed = True
             if self._output is not None and self.total is not None:
                 _counting = max(0, _counting - 1)  # 0 when a shown() block ended first
-            if self._printed and self._output is not None:
+            if self._printed and self._output is not None and finished:
                 seconds = time.monotonic() - self.started
                 count = f"{self.done:,}/{self.total:,}{self._unit}, " if self.total is not None else ""
                 self._line(f"{self.what}: {count}{seconds:.1f} s", keep_open=False)
@@ -145,8 +146,8 @@ class Phase:
     def __enter__(self) -> "Phase":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        self.close(finished=kind is None)
 
     @property
     def _unit(self) -> str:
@@ -154,8 +155,8 @@ class Phase:
 
     def _show(self) -> None:
         with _LOCK:
-            if self._closed or self._output is None:
-                return
+            if self._closed or self._output is None or self._output is not _output:
+                return  # ended, off, or its shown() block is over (a phase an error left open)
             self._printed = True
             if self.total is None:
                 self._line(f"{self.what} ...", keep_open=False)
@@ -163,6 +164,8 @@ class Phase:
                 self._write_count()
 
     def _write_count(self) -> None:
+        if self.done == self.total:
+            return  # all done: the closing line says so, with the seconds
         self._last = time.monotonic()
         self._line(f"{self.what}: {self.done:,}/{self.total:,}{self._unit}", keep_open=True)
 

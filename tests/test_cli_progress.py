@@ -126,7 +126,11 @@ def test_dask_shows_the_cluster_starting_and_counts_partitions(no_delay, capsys,
     code, _, err = run_cli(capsys, "evaluate", QRELS, run, "-m", "ndcg@10", "--dask", "local:1", "--progress")
     assert code == 0
     shown_lines = lines(err)
+    assert "retrieval-eval: loading dask.dataframe ..." in shown_lines
     assert "retrieval-eval: starting a local Dask cluster of 1 worker ..." in shown_lines
+    assert shown_lines[-2] == "retrieval-eval: stopping the local Dask cluster ..."
+    assert any(re.fullmatch(r"retrieval-eval: planning the Dask job \(\d+ pieces? of the run, shuffled by query\) \.\.\.", line)
+               for line in shown_lines)  # fmt: skip
     assert any(re.fullmatch(r"retrieval-eval: scoring on Dask: (\d+)/\1 partitions, \d+\.\d s", line) for line in shown_lines)
 
 

@@ -95,3 +95,15 @@ def test_a_phase_inside_a_counter_is_silent_and_a_line_after_an_open_counter_sta
     assert "reading" not in stream.getvalue()
     assert stream.getvalue().splitlines()[-2:] == ["retrieval-eval: starting ...", stream.getvalue().splitlines()[-1]]
     assert not progress.enabled()
+
+
+def test_a_phase_cut_short_by_an_error_prints_no_time(no_delay):
+    stream = io.StringIO()
+    with shown(stream=stream, terminal=True), pytest.raises(KeyboardInterrupt):
+        with phase("reading run.trec"):
+            raise KeyboardInterrupt
+    with shown(stream=stream, terminal=True), pytest.raises(ValueError):
+        with phase("streaming run.parquet", total=10, unit="rows"):
+            raise ValueError
+    # The counter's open line is ended, so that the error's line starts on a line of its own.
+    assert stream.getvalue() == "retrieval-eval: reading run.trec ...\nretrieval-eval: streaming run.parquet: 0/10 rows\n"

@@ -79,7 +79,8 @@ def evaluate_on_dask(
     every worker when they take at most :data:`BROADCAST_SHARE` of it, else shuffled with the run.
     """
     target = dask_target(dask)
-    dd, delayed = _dask_modules()
+    with phase("loading dask.dataframe"):
+        dd, delayed = _dask_modules()
     qrels = evaluator.qrels
     broadcast = qrels.nbytes <= BROADCAST_SHARE * budget
     sizing = ChunkSizing.within(budget, qrels.nbytes if broadcast else 0, arrow_bytes_per_row(files, run_columns))
@@ -90,26 +91,27 @@ def evaluate_on_dask(
     meta = _read_piece(dataclasses.replace(pieces[0], row_groups=()), 0)
     _check_query_kinds(qrels, meta["query_id"].dtype, label)
     with _client(target) as client, PerQueryDataset(output, temp_dir) as dataset:
-        frame = dd.from_map(_read_piece, pieces, range(len(pieces)), meta=meta, label="read-run-pieces")
-        n_partitions = max(len(pieces), math.ceil(count_rows(files) / sizing.chunk_rows))
-        shuffled = frame.shuffle(on="query_id", npartitions=n_partitions)
-        job = _Job(evaluator.plan, label, str(dataset.staging), dataset.output, secrets.token_hex(8))
-        if broadcast:
-            # hash=False: a key of its own. Scattered by content, the same qrels of an earlier job
-            # on this client share its key, and that job's cancelling (after an error) releases
-            # them under this one ("lost dependencies").
-            qrels_on_workers = client.scatter(qrels.table, broadcast=True, hash=False)
-            tasks = [
-                delayed(job.score_with_all_qrels)(part, qrels_on_workers, qrels.source, index)
-                for index, part in enumerate(shuffled.to_delayed())
-            ]
-        else:
-            qrels_frame = dd.from_pandas(_qrels_frame(qrels, meta["query_id"].dtype), npartitions=n_partitions)
-            qrels_parts = qrels_frame.shuffle(on="query_id", npartitions=n_partitions).to_delayed()
-            tasks = [
-                delayed(job.score_with_own_qrels)(part, qrels_part, qrels.source, index)
-                for index, (part, qrels_part) in enumerate(zip(shuffled.to_delayed(), qrels_parts, strict=True))
-            ]
+        with phase(f"planning the Dask job ({counted(len(pieces), 'piece')} of the run, shuffled by query)"):
+            frame = dd.from_map(_read_piece, pieces, range(len(pieces)), meta=meta, label="read-run-pieces")
+            n_partitions = max(len(pieces), math.ceil(count_rows(files) / sizing.chunk_rows))
+            shuffled = frame.shuffle(on="query_id", npartitions=n_partitions)
+            job = _Job(evaluator.plan, label, str(dataset.staging), dataset.output, secrets.token_hex(8))
+            if broadcast:
+                # hash=False: a key of its own. Scattered by content, the same qrels of an earlier job
+                # on this client share its key, and that job's cancelling (after an error) releases
+                # them under this one ("lost dependencies").
+                qrels_on_workers = client.scatter(qrels.table, broadcast=True, hash=False)
+                tasks = [
+                    delayed(job.score_with_all_qrels)(part, qrels_on_workers, qrels.source, index)
+                    for index, part in enumerate(shuffled.to_delayed())
+                ]
+            else:
+                qrels_frame = dd.from_pandas(_qrels_frame(qrels, meta["query_id"].dtype), npartitions=n_partitions)
+                qrels_parts = qrels_frame.shuffle(on="query_id", npartitions=n_partitions).to_delayed()
+                tasks = [
+                    delayed(job.score_with_own_qrels)(part, qrels_part, qrels.source, index)
+                    for index, (part, qrels_part) in enumerate(zip(shuffled.to_delayed(), qrels_parts, strict=True))
+                ]
         tally = QueryTally(qrels.n_queries)
         judged_only = 0
         with quiet_reported_errors(client, job.token):  # a bad file is the client's one line, not the workers' log too
@@ -268,8 +270,9 @@ def _client(target: Any) -> Iterator[Any]:
     if isinstance(target, Client):
         yield target
         return
+    local = isinstance(target, LocalWorkers)
     with ExitStack() as stack:
-        if isinstance(target, LocalWorkers):
+        if local:
             with phase(f"starting a local Dask cluster of {counted(target.n, 'worker')}"):
                 cluster = stack.enter_context(LocalCluster(
                     n_workers=target.n, threads_per_worker=1, processes=True, dashboard_address=":0",
@@ -279,7 +282,11 @@ def _client(target: Any) -> Iterator[Any]:
         else:
             with phase(f"connecting to the Dask scheduler at {target}"):
                 client = stack.enter_context(Client(target))
-        yield client
+        try:
+            yield client
+        finally:
+            with phase("stopping the local Dask cluster" if local else "closing the Dask client"):
+                stack.close()
 
 
 @dataclass(frozen=True)
