@@ -104,6 +104,9 @@ def test_explain_shows_its_phases_and_the_page(no_delay, capsys, tmp_path):
     code, _, err = run_cli(capsys, "explain", QRELS, RUN, RUN_DENSE, "-m", "ndcg@10", "-o", page, "--progress")
     assert code == 0
     starts = [line for line in lines(err) if line.endswith(" ...")]
+    # The two runs scored under one counter: each one's own scoring line is left out.
+    assert any(re.fullmatch(r"retrieval-eval: scoring the runs: 2/2 runs, \d+\.\d s", line) for line in lines(err))
+    assert not any(line.startswith(f"retrieval-eval: scoring {RUN}") for line in lines(err))
     assert "retrieval-eval: listing the top 20 documents of each run (25 queries) ..." in starts
     assert "retrieval-eval: finding the relevant documents each run missed (25 queries) ..." in starts
     assert "retrieval-eval: comparing the two runs' top 20 documents (25 queries) ..." in starts

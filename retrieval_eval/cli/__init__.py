@@ -7,6 +7,8 @@ command are published together (:func:`~retrieval_eval.io.publication.published_
 them, when the command ends without an error, or none (an output that cannot be written is one line
 naming its path and the reason, exit 2, and no other output of the command is written either).
 ``check`` exits 3 when nothing was checked (no evaluator ran on any item).
+Progress lines go to stderr while a command runs (:mod:`retrieval_eval.progress`): by default only when
+stderr is a terminal, always with ``--progress``, never with ``--quiet``.
 Each command imports what it uses when it runs: ``--help`` and ``metrics`` load neither pandas,
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 

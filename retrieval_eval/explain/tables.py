@@ -169,9 +169,13 @@ def explain(
     if clashes:
         raise _clash(*clashes[0])
     runs = [Run.read(run) for run in (run_a, run_b) if run is not None]
-    results = [evaluator.evaluate(run) for run in runs]
+    with phase("scoring the runs", total=len(runs), unit="runs") as scored:
+        results = []
+        for run in runs:
+            results.append(evaluator.evaluate(run))
+            scored.step(len(results))
+        queries = _metric_table(results, names)
     ties = _tie_order(evaluator)
-    queries = _metric_table(results, names)
     evaluated = queries["query_id"]
     with phase(f"listing the top {top} documents of each run ({len(evaluated):,} queries)"):
         ranked = pd.concat(
