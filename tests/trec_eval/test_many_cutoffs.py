@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from retrieval_eval import evaluate
 from retrieval_eval.metrics.names import Metric
