@@ -12,6 +12,12 @@ verdict) and the first rows of its tables, each table saying how many rows it le
   in HTML, and in text shown on one line (control characters as escapes, long names cut),
   so that a hostile name neither runs in a notebook nor breaks the repr's shape.
 
+The terminal's writers (``evaluate``, ``sweep``, ``explain``, ``metrics``, ``pool``, ``qrels merge``
+and the command's error lines) build their text from the primitives of the last section: the
+width (:func:`terminal_width`), the escaping (:func:`terminal_text`), the aligned table that fits
+that width (:class:`Column`, :func:`fit_columns`, :func:`aligned`), paragraphs wrapped at word
+boundaries (:func:`wrap`) and counts with thousands separators (:func:`count_text`).
+
 The views read only public attributes, and everything here renders plain values (the
 :class:`Table` of a few rows): showing a result imports no pandas that the result did not
 already need, and this module imports nothing of the package, so any result type may use it.
@@ -21,6 +27,8 @@ from __future__ import annotations
 
 import html
 import math
+import shutil
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -96,9 +104,8 @@ def cell_text(value: Any) -> str:
 
 
 def one_line(text: str, width: int = TEXT_WIDTH) -> str:
-    """``text`` on one line (control characters as their escapes), cut to ``width`` characters with ``…``."""
-    if not text.isprintable():
-        text = repr(text)[1:-1]
+    """``text`` on one line (control characters as their escapes, :func:`terminal_text`), cut to ``width`` characters with ``…``."""
+    text = terminal_text(text)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -139,9 +146,15 @@ def _text_table(table: Table) -> list[str]:
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """``count`` and ``noun``, in the ``plural`` (default: the noun and ``s``) unless the count is one:
-    ``"1 metric"``, ``"2 metrics"``, ``counted(2, "query", "queries")``."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+    """``count`` (:func:`count_text`) and ``noun``, in the ``plural`` (default: the noun and ``s``) unless the
+    count is one: ``"1 metric"``, ``"2 metrics"``, ``counted(2, "query", "queries")``, ``"1,000,000 queries"``."""
+    return f"{count_text(count)} {noun if count == 1 else plural or noun + 's'}"
+
+
+def count_text(count: int) -> str:
+    """A count as people read it, with thousands separators: ``1,000,000``. Never for machine formats
+    (TREC, CSV, JSON) nor for ids or parameters that happen to be integers."""
+    return f"{int(count):,}"
 
 
 def _rows_word(count: int) -> str:
@@ -491,3 +504,136 @@ def explanation_html(explanation: Any) -> str:
     note = explanation.comparison_note()
     return html_view(type(explanation).__name__, _explanation_facts(explanation), [explanation_table(explanation)],
                      [] if note is None else [note])  # fmt: skip
+
+
+# -- terminal ---------------------------------------------------------------------------------
+
+#: The width of terminal text when standard output is not a terminal (a pipe, a file) and
+#: ``$COLUMNS`` is not set: the same shape in a log as in a wide terminal, whatever reads it.
+PIPE_WIDTH = 100
+#: Terminal text is fitted to no fewer columns than this (a narrower width is taken as this one).
+NARROWEST = 40
+#: A column of text (an id, a name) is elided to no fewer characters than this before columns are dropped.
+CELL_AT_LEAST = 10
+_GAP = "  "
+
+
+def terminal_width() -> int:
+    """The columns terminal text is fitted to: ``$COLUMNS`` when it is a positive integer, else the
+    terminal's width when standard output is one, else :data:`PIPE_WIDTH`; never less than :data:`NARROWEST`."""
+    return max(NARROWEST, shutil.get_terminal_size((PIPE_WIDTH, 24)).columns)
+
+
+def terminal_text(text: str) -> str:
+    """``text`` safe to print on a terminal: every character that Python does not call printable is shown as
+    its escape (``\\x1b``, ``\\r``, ``\\u202e``), the rest as it is.
+
+    Not printable (:meth:`str.isprintable`): the C0 and C1 control characters with ESC, CR, BEL
+    and DEL (which erase a line or set the terminal's title), the format characters with the
+    bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069, which reorder what
+    follows), zero-width characters, line and paragraph separators, unassigned code points. So an
+    id shows what it holds, on one line. The escapes are for the eye: a backslash is not doubled.
+    """
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+
+
+def elide(text: str, width: int) -> str:
+    """``text`` escaped (:func:`terminal_text`), at most ``width`` characters: cut in the middle with ``…``."""
+    text = terminal_text(text)
+    if len(text) <= width:
+        return text
+    if width < 1:
+        return ""
+    head = width // 2  # the longer half first: names tend to differ at their ends, ids at their starts
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def fit_line(text: str, width: int) -> str:
+    """``text`` escaped, cut at its end with ``…`` to at most ``width`` characters."""
+    text = terminal_text(text)
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def wrap(text: str, width: int, *, indent: str = "  ") -> list[str]:
+    """``text`` escaped and wrapped at word boundaries into lines of at most ``width`` characters, the later
+    lines indented by ``indent``; a word longer than a line is cut across lines."""
+    return textwrap.wrap(terminal_text(text), width=width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+@dataclass
+class Column:
+    """A column of a terminal table: its header and cells as text (escaped here), numbers to the right.
+
+    A left-aligned column (text: ids, names) may be elided to fit; a right-aligned one (numbers) never is.
+    """
+
+    header: str
+    cells: list[str]
+    right: bool = False
+
+    def __post_init__(self) -> None:
+        self.header = terminal_text(self.header)
+        self.cells = [terminal_text(cell) for cell in self.cells]
+
+    @property
+    def width(self) -> int:
+        return max([len(self.header), *map(len, self.cells)])
+
+    def elided(self, width: int) -> Column:
+        """The column with its header and cells at most ``width`` characters (cut in the middle)."""
+        return Column(elide(self.header, width), [elide(cell, width) for cell in self.cells], self.right)
+
+
+def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
+    """The header line and one line per row of ``columns``, two spaces apart, trailing blanks removed."""
+    widths = [column.width for column in columns]
+
+    def line(cells: Sequence[str]) -> str:
+        shown = (cell.rjust(width) if column.right else cell.ljust(width) for cell, width, column in zip(cells, widths, columns))
+        return (indent + _GAP.join(shown)).rstrip()
+
+    rows = len(columns[0].cells) if columns else 0
+    return [line([column.header for column in columns])] + [line([column.cells[row] for column in columns]) for row in range(rows)]
+
+
+def table_width(columns: Sequence[Column]) -> int:
+    """The characters of the widest line :func:`aligned` writes for ``columns``."""
+    return sum(column.width for column in columns) + len(_GAP) * max(len(columns) - 1, 0)
+
+
+def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None) -> tuple[list[Column], list[str]]:
+    """The columns whose table fits ``width`` characters, and the headers of those dropped.
+
+    First the text columns are elided, the widest first, down to :data:`CELL_AT_LEAST` characters;
+    when that is not enough, columns are dropped in the order of ``drop`` (indices; default: the
+    last column first) until the rest fits. The first column (what identifies a row) is never
+    dropped: at last it alone is elided to whatever room is left.
+    """
+    order = [index for index in (range(len(columns) - 1, 0, -1) if drop is None else drop) if index != 0]
+    kept = list(range(len(columns)))
+    dropped: list[str] = []
+    for index in [None, *order]:
+        if index is not None:
+            kept.remove(index)
+            dropped.append(columns[index].header)
+        fitted = _squeezed([columns[i] for i in kept], width, CELL_AT_LEAST)
+        if fitted is not None:
+            return fitted, dropped
+    return _squeezed([columns[i] for i in kept], width, 0) or [columns[0].elided(width)], dropped
+
+
+def _squeezed(columns: list[Column], width: int, floor: int) -> list[Column] | None:
+    """``columns`` with the text ones elided to the widest common cap (no less than ``floor``) that fits
+    ``width``; None when even the floor does not fit."""
+    if table_width(columns) <= width:
+        return columns
+    text = [i for i, column in enumerate(columns) if not column.right and column.width > floor]
+    fixed = table_width(columns) - sum(columns[i].width for i in text)
+    room = width - fixed
+    # The widest cap c with sum(min(width_i, c)) <= room over the text columns.
+    for cap in range(max((columns[i].width for i in text), default=0), floor - 1, -1):
+        if sum(min(columns[i].width, cap) for i in text) <= room:
+            return [column.elided(cap) if i in text else column for i, column in enumerate(columns)]
+    return None

@@ -29,6 +29,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 if os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"):
     os.environ.setdefault("RETRIEVAL_EVAL_KERNELS", "compiled")
 
+# Terminal text is fitted to $COLUMNS (else the terminal's width): every test sees the width of a
+# pipe, whatever terminal runs it; the tests of the width set the one they test.
+os.environ["COLUMNS"] = "100"
+
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -1,6 +1,7 @@
 """What ``retrieval-eval sweep`` prints: a leaderboard that fits a terminal, or everything as JSON.
 
-The text (:func:`sweep_text`) fits :data:`WIDTH` columns whatever the names and however many
+The text (:func:`sweep_text`) fits the terminal's width (:func:`~retrieval_eval.views.terminal_width`:
+``$COLUMNS``, the terminal's, 100 columns in a pipe) whatever the names and however many
 metrics and parameters there are. The leaderboard keeps, in this order, what a search engineer
 reads first: the rank and its mark, the configuration (elided in the middle when long: the ends
 of a name tell configurations apart), the objective's mean with its confidence interval, the
@@ -9,30 +10,28 @@ fit, the costs, the Pareto front, the parameters and the other metrics. What doe
 named below the table; ``wide=True`` prints every column of :attr:`SweepResult.table` instead.
 Below come the meaning of the marks, the leaderboard's notes, the best against the runner-up
 (its largest wins and losses, by query id), all pairs when they were asked for, and the
-marginal effects. Every line, notes included, is wrapped or cut to the width.
+marginal effects. Every line, notes included, is wrapped or cut to the width, and every name and
+id is escaped (:func:`~retrieval_eval.views.terminal_text`). Where even the leaderboard's own
+columns do not fit (under 80 columns), the configuration is elided further, then W/T/L and the
+p-value are left out (and named below the table).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import textwrap
-from collections.abc import Sequence
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from ..io.writers import json_ready
-from ..views import counted, marks_legend
+from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, terminal_text, terminal_width, wrap
 
 if TYPE_CHECKING:
     from .analysis import SweepResult
     from .ranking import Leaderboard
 
-#: The width of the text, in characters.
-WIDTH = 100
 #: The largest wins and losses of the best against the runner-up that are shown.
 DUELS = 3
 _NAME_AT_LEAST = 20  # the configuration column is elided no narrower
@@ -41,30 +40,33 @@ _CELL_AT_MOST = 16  # a parameter's or a cost's column
 _GAP = "  "
 
 
-def sweep_text(result: SweepResult, *, width: int = WIDTH, wide: bool = False) -> str:
-    """The sweep as text for a terminal, every line at most ``width`` characters (with ``wide``, the table's lines may be longer)."""
+def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = False) -> str:
+    """The sweep as text for a terminal, every line at most ``width`` characters (default: :func:`terminal_width`;
+    with ``wide``, the table's lines may be longer)."""
+    width = terminal_width() if width is None else width
     board = result.leaderboard
     direction = "higher" if board.higher_is_better else "lower"
-    lines = [_fit(f"objective: {board.objective}", width),
-             _fit(f"{counted(len(board.table), 'configuration')} ranked by their mean over "
-                  f"{counted(board.per_query.shape[1], 'query', 'queries')} in common ({direction} is better)", width)]  # fmt: skip
+    lines = [fit_line(f"objective: {board.objective}", width),
+             *wrap(f"{counted(len(board.table), 'configuration')} ranked by their mean over "
+                   f"{counted(board.per_query.shape[1], 'query', 'queries')} in common ({direction} is better)", width)]  # fmt: skip
     if wide:
-        lines.append(result.table.to_string(float_format=lambda value: f"{value:.4f}"))
+        # Every column, as pandas lays them out, whatever the width; a name's control characters escaped all the same.
+        lines += map(terminal_text, result.table.to_string(float_format=lambda value: f"{value:.4f}").splitlines())
     else:
         table, left_out = _leaderboard_columns(result, width)
-        lines += _render(table)
+        lines += aligned(table)
         if left_out:
-            lines += _wrapped(f"not shown: {', '.join(left_out)} (--wide shows every column)", width)
+            lines += wrap(f"not shown: {', '.join(left_out)} (--wide shows every column)", width)
     if len(board.table) > 1:
-        lines += [_fit(line, width) for line in marks_legend(board.alpha)]
-    lines += [line for note in board.notes for line in _wrapped(f"note: {note}", width)]
+        lines += [line for legend in marks_legend(board.alpha) for line in wrap(legend, width)]
+    lines += [line for note in board.notes for line in wrap(f"note: {note}", width)]
     lines += _head_to_head_lines(board, width)
     if board.pairwise is not None and len(board.pairwise):
         heading = f"all pairs (Holm-adjusted over {counted(len(board.pairwise), 'pair')}; * significant at {board.alpha:g}):"
-        lines += ["", *_wrapped(heading, width)]
-        lines += _render(_pair_columns(board.pairwise, width))
+        lines += ["", *wrap(heading, width)]
+        lines += aligned(_pair_columns(board.pairwise, width))
     if result.effects is not None:
-        lines += ["", "marginal effects:", *_render(_effect_columns(result.effects))]
+        lines += ["", "marginal effects:", *aligned(_effect_columns(result.effects, width))]
     return "\n".join(lines)
 
 
@@ -95,72 +97,35 @@ def sweep_json(result: SweepResult) -> str:
 # -- columns ----------------------------------------------------------------------------------
 
 
-@dataclass
-class _Column:
-    header: str
-    cells: list[str]
-    right: bool = True  # numbers are right-aligned, text left-aligned
 
-    @property
-    def width(self) -> int:
-        return max([len(self.header), *map(len, self.cells)])
-
-    def elided(self, width: int) -> _Column:
-        return _Column(elide(self.header, width), [elide(cell, width) for cell in self.cells], self.right)
-
-
-def elide(text: str, width: int) -> str:
-    """``text`` on one line (control characters as their escapes), at most ``width`` characters: cut in the middle with ``…``."""
-    if not text.isprintable():
-        text = repr(text)[1:-1]
-    if len(text) <= width:
-        return text
-    if width < 1:
-        return ""
-    head = width // 2  # the longer half first: names tend to differ at their ends, ids at their starts
-    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
-
-
-def _render(columns: Sequence[_Column]) -> list[str]:
-    widths = [column.width for column in columns]
-
-    def line(cells: Sequence[str]) -> str:
-        return _GAP.join(
-            cell.rjust(width) if column.right else cell.ljust(width) for cell, width, column in zip(cells, widths, columns)
-        ).rstrip()
-
-    rows = len(columns[0].cells) if columns else 0
-    return [line([column.header for column in columns])] + [line([column.cells[row] for column in columns]) for row in range(rows)]
-
-
-def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[_Column], list[str]]:
+def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column], list[str]]:
     """The columns that fit ``width``, and the names of those left out."""
     board = result.leaderboard
     table = result.table
     best = [rank == 1 for rank in table["rank"]]
     digits = len(str(len(table)))
     fixed_before = [
-        _Column("rank", [f"{rank:>{digits}}{_mark(is_best, tied)}" for rank, is_best, tied in
-                         zip(table["rank"], best, table["tied_with_best"])]),
+        Column("rank", [f"{rank:>{digits}}{_mark(is_best, tied)}" for rank, is_best, tied in
+                        zip(table["rank"], best, table["tied_with_best"])], right=True),
     ]  # fmt: skip
-    name = _Column("configuration", [str(configuration) for configuration in table.index], right=False)
+    name = Column("configuration", [str(configuration) for configuration in table.index])
     fixed_after = [
-        _Column(f"{board.objective} [95% CI]", [
+        Column(f"{board.objective} [95% CI]", [
             f"{_number(mean)} [{_number(low)}, {_number(high)}]"
             for mean, low, high in zip(table[board.objective], table["ci_low"], table["ci_high"])
-        ]),  # fmt: skip
-        _Column("p vs best", ["" if is_best else _p_value(p) for is_best, p in zip(best, table["p_randomization_holm"])]),
-        _Column("W/T/L", [
-            "" if is_best else f"{wins}/{ties}/{losses}"
+        ], right=True),  # fmt: skip
+        Column("p vs best", ["" if is_best else _p_value(p) for is_best, p in zip(best, table["p_randomization_holm"])], right=True),
+        Column("W/T/L", [
+            "" if is_best else f"{count_text(wins)}/{count_text(ties)}/{count_text(losses)}"
             for is_best, wins, ties, losses in zip(best, table["wins"], table["ties"], table["losses"])
-        ]),  # fmt: skip
+        ], right=True),  # fmt: skip
     ]
     fixed_after[0] = fixed_after[0].elided(max(len(fixed_after[0].cells[0]), _NAME_AT_LEAST))
     optional = []
     for column in _optional(result):
         shown = _number if column in board.metrics else _value  # means to 4 decimals, as the objective's
         cells = [shown(value) for value in table[column]]
-        optional.append(_Column(column, cells, right=all(map(_is_number, table[column]))).elided(_CELL_AT_MOST))
+        optional.append(Column(column, cells, right=all(map(_is_number, table[column]))).elided(_CELL_AT_MOST))
     gaps = len(_GAP)
     used = sum(column.width + gaps for column in [*fixed_before, *fixed_after])
     name_width = min(name.width, max(_NAME_AT_LEAST, min(_NAME_AT_FIRST, width - used)))
@@ -174,7 +139,9 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[_Column]
             left_out.append(column.header)
     # What is left goes to the configuration's name.
     name_width = min(name.width, name_width + max(0, width - used))
-    return [*fixed_before, name.elided(name_width), *fixed_after, *shown], left_out
+    # Narrower than the leaderboard's own columns: the name is elided further, then W/T/L and the p-value go.
+    fitted, dropped = fit_columns([*fixed_before, name.elided(name_width), *fixed_after, *shown], width, drop=[4, 3])
+    return fitted, dropped + left_out
 
 
 def _optional(result: SweepResult) -> list[str]:
@@ -227,7 +194,7 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
         return []
     counts = duel["outcome"].value_counts()
     wins, ties, losses = (int(counts.get(outcome, 0)) for outcome in ("win", "tie", "loss"))
-    lines = ["", *_wrapped(f"the best against the runner-up (rank 2) on {board.objective}, per query: "
+    lines = ["", *wrap(f"the best against the runner-up (rank 2) on {board.objective}, per query: "
                            f"{counted(wins, 'win')}, {counted(ties, 'tie')}, {counted(losses, 'loss', 'losses')}", width)]  # fmt: skip
     # The largest of each by how much the best was better, or worse; equal ones in query order.
     advantage = duel["difference"] if board.higher_is_better else -duel["difference"]
@@ -238,41 +205,33 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
     if shown.empty:
         return lines
     columns = [
-        _Column("", list(shown["outcome"]), right=False),
-        _Column("query", [str(query) for query in shown["query_id"]], right=False).elided(40),
-        _Column("best", [_number(value) for value in shown["best"]]),
-        _Column("runner-up", [_number(value) for value in shown["runner_up"]]),
-        _Column("difference", [f"{value:+.4f}" for value in shown["difference"]]),
+        Column("", list(shown["outcome"])),
+        Column("query", [str(query) for query in shown["query_id"]]).elided(40),
+        Column("best", [_number(value) for value in shown["best"]], right=True),
+        Column("runner-up", [_number(value) for value in shown["runner_up"]], right=True),
+        Column("difference", [f"{value:+.4f}" for value in shown["difference"]], right=True),
     ]
-    return lines + ["  " + line for line in _render(columns)]
+    return lines + aligned(fit_columns(columns, width - 2)[0], indent="  ")
 
 
-def _pair_columns(pairs: pd.DataFrame, width: int) -> list[_Column]:
-    numbers = [
-        _Column("difference", [f"{value:+.4f}" for value in pairs["difference"]]),
-        _Column("p t-test", [_p_value(value) for value in pairs["p_t_holm"]]),
-        _Column("p randomization", [_p_value(value) for value in pairs["p_randomization_holm"]]),
-        _Column("", ["*" if significant else "" for significant in pairs["significant"]], right=False),
+def _pair_columns(pairs: pd.DataFrame, width: int) -> list[Column]:
+    """Both names (elided alike), the difference and the two p-values; where they do not fit, the t-test's
+    p-value goes first, then the difference."""
+    columns = [
+        *(Column(side, [str(name) for name in pairs[side]]) for side in ("a", "b")),
+        Column("difference", [f"{value:+.4f}" for value in pairs["difference"]], right=True),
+        Column("p t-test", [_p_value(value) for value in pairs["p_t_holm"]], right=True),
+        Column("p randomization", [_p_value(value) for value in pairs["p_randomization_holm"]], right=True),
+        Column("", ["*" if significant else "" for significant in pairs["significant"]]),
     ]
-    room = width - sum(column.width + len(_GAP) for column in numbers) - len(_GAP)
-    names = [_Column(side, [str(name) for name in pairs[side]], right=False) for side in ("a", "b")]
-    each = max(_NAME_AT_LEAST // 2, room // 2)
-    return [names[0].elided(each), names[1].elided(each), *numbers]
+    return fit_columns(columns, width, drop=[3, 2])[0]
 
 
-def _effect_columns(effects: pd.DataFrame) -> list[_Column]:
-    return [
-        _Column("parameter", [str(value) for value in effects["parameter"]], right=False).elided(24),
-        _Column("value", [_value(value) for value in effects["value"]], right=False).elided(24),
-        _Column("mean", [_number(value) for value in effects["mean"]]),
-        _Column("configurations", [str(value) for value in effects["configurations"]]),
-        _Column("delta", [f"{value:+.4f}" for value in effects["delta"]]),
-    ]
-
-
-def _wrapped(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width=width, subsequent_indent="  ", break_on_hyphens=False) or [""]
-
-
-def _fit(line: str, width: int) -> str:
-    return line if len(line) <= width else line[: width - 1] + "…"
+def _effect_columns(effects: pd.DataFrame, width: int) -> list[Column]:
+    return fit_columns([
+        Column("parameter", [str(value) for value in effects["parameter"]]).elided(24),
+        Column("value", [_value(value) for value in effects["value"]]).elided(24),
+        Column("mean", [_number(value) for value in effects["mean"]], right=True),
+        Column("configurations", [count_text(value) for value in effects["configurations"]], right=True),
+        Column("delta", [f"{value:+.4f}" for value in effects["delta"]], right=True),
+    ], width)[0]

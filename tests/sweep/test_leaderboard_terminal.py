@@ -1,4 +1,4 @@
-"""The sweep as a terminal shows it: 100 columns whatever the names, metrics and parameters; everything with wide; JSON."""
+"""The sweep as a terminal shows it: the terminal's width whatever the names, metrics and parameters; everything with wide; JSON."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.sweep import sweep
-from retrieval_eval.sweep.terminal import DUELS, WIDTH, elide, sweep_json, sweep_text
-from retrieval_eval.views import marks_legend
+from retrieval_eval.sweep.terminal import DUELS, sweep_json, sweep_text
+from retrieval_eval.views import PIPE_WIDTH, elide, marks_legend
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
 METRICS = ["ndcg@5", "map", "P@3", "recall@5", "RR", "ndcg_exp@5", "holes@5", "precision@1"]
@@ -43,9 +43,26 @@ def _rows(text: str, count: int) -> list[str]:
 
 
 def test_every_line_fits_100_columns(crowded):
-    text = sweep_text(crowded)
-    assert WIDTH == 100 and max(map(len, text.splitlines())) <= 100
+    text = sweep_text(crowded, width=100)
+    assert max(map(len, text.splitlines())) <= 100
     assert all(len(line) <= 100 for line in marks_legend(0.001))
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_every_line_fits_a_narrower_terminal_and_the_configuration_stays(crowded, width):
+    lines = sweep_text(crowded, width=width).splitlines()
+    assert max(map(len, lines)) <= width
+    header = next(line for line in lines if line.startswith("rank "))
+    assert header.split()[0] == "rank" and header.split()[1].startswith("conf") and "ndcg@5 [95% CI]" in header
+    if width < 80:  # what the leaderboard's own columns leave out is named
+        assert "W/T/L" not in header and "W/T/L" in " ".join(lines[lines.index(header) + 13 :])
+
+
+def test_the_width_is_the_terminals(crowded, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "72")
+    assert max(map(len, sweep_text(crowded).splitlines())) <= 72
+    monkeypatch.delenv("COLUMNS")  # standard output is not a terminal under pytest's capture: the width of a pipe
+    assert sweep_text(crowded) == sweep_text(crowded, width=PIPE_WIDTH)
 
 
 def test_the_columns_a_search_engineer_reads_first_and_the_costs_then(crowded):
@@ -141,7 +158,7 @@ def test_the_json_holds_the_table_notes_head_to_head_and_pairs(crowded):
 @given(st.text(min_size=0, max_size=60), st.integers(1, 50))
 def test_a_name_is_elided_in_the_middle(text, width):
     shown = elide(text, width)
-    printable = text if text.isprintable() else repr(text)[1:-1]
+    printable = "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
     assert len(shown) <= width and shown.isprintable()
     if len(printable) <= width:
         assert shown == printable
