@@ -606,10 +606,11 @@ def table_width(columns: Sequence[Column]) -> int:
 def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None) -> tuple[list[Column], list[str]]:
     """The columns whose table fits ``width`` characters, and the headers of those dropped.
 
-    First the text columns are elided, the widest first, down to :data:`CELL_AT_LEAST` characters;
-    when that is not enough, columns are dropped in the order of ``drop`` (indices; default: the
-    last column first) until the rest fits. The first column (what identifies a row) is never
-    dropped: at last it alone is elided to whatever room is left.
+    The first column identifies a row (a metric, a query, a rank): it is kept whole while anything
+    else can give way. First the other text columns are elided, the widest first, down to
+    :data:`CELL_AT_LEAST` characters; when that is not enough, columns are dropped in the order of
+    ``drop`` (indices; default: the last column first) until the rest fits. Only then, as a last
+    resort, is the first column elided too.
     """
     order = [index for index in (range(len(columns) - 1, 0, -1) if drop is None else drop) if index != 0]
     kept = list(range(len(columns)))
@@ -618,18 +619,18 @@ def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | Non
         if index is not None:
             kept.remove(index)
             dropped.append(columns[index].header)
-        fitted = _squeezed([columns[i] for i in kept], width, CELL_AT_LEAST)
+        fitted = _squeezed([columns[i] for i in kept], width, CELL_AT_LEAST, first=False)
         if fitted is not None:
             return fitted, dropped
-    return _squeezed([columns[i] for i in kept], width, 0) or [columns[0].elided(width)], dropped
+    return _squeezed([columns[i] for i in kept], width, 0, first=True) or [columns[0].elided(width)], dropped
 
 
-def _squeezed(columns: list[Column], width: int, floor: int) -> list[Column] | None:
-    """``columns`` with the text ones elided to the widest common cap (no less than ``floor``) that fits
-    ``width``; None when even the floor does not fit."""
+def _squeezed(columns: list[Column], width: int, floor: int, *, first: bool) -> list[Column] | None:
+    """``columns`` with the text ones (the first too when ``first``) elided to the widest common cap, no less
+    than ``floor``, that fits ``width``; None when even the floor does not fit."""
     if table_width(columns) <= width:
         return columns
-    text = [i for i, column in enumerate(columns) if not column.right and column.width > floor]
+    text = [i for i, column in enumerate(columns) if not column.right and column.width > floor and (first or i > 0)]
     fixed = table_width(columns) - sum(columns[i].width for i in text)
     room = width - fixed
     # The widest cap c with sum(min(width_i, c)) <= room over the text columns.

@@ -28,8 +28,9 @@ def test_default_summary_of_trec_files_is_trec_evals_official_set(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[1].startswith("measures: trec_eval 10 (relevant: label >= 1; ties: descending doc id)")
-    assert "25 evaluated" in lines[2]
-    names = [line.split()[0] for line in lines[5:]]
+    header = next(index for index, line in enumerate(lines) if line.startswith("metric "))
+    assert lines[header - 1].startswith("queries: 25 evaluated")  # the conventions line wrapped to 100 columns above
+    names = [line.split()[0] for line in lines[header + 1 :]]
     assert names[:4] == ["num_ret", "num_rel", "num_rel_ret", "map"]
     # trec_eval's names, as trec_eval prints them.
     assert {"gm_map", "Rprec", "bpref", "recip_rank", "P_5", "P_1000"} <= set(names)

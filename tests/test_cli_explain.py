@@ -149,7 +149,8 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, monkeypatch, extra, m
     assert Path(RUN).read_text().startswith("q0")  # an input is never written over
 
 
-def test_topics_and_docs_make_the_query_readable(tmp_path, capsys):
+def test_topics_and_docs_make_the_query_readable(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # both runs' whole titles side by side
     topics, docs = tmp_path / "topics.tsv", tmp_path / "docs.jsonl"
     topics.write_text("q15\twhat entered the dense top five\n", encoding="utf-8")
     shown = explain(QRELS, RUN, DENSE, ["ndcg@10"], top=2).query("q15")
@@ -161,6 +162,12 @@ def test_topics_and_docs_make_the_query_readable(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "query q15: what entered the dense top five"
     assert all(title in out for title in titles.values()) and "never shown" not in out
+    monkeypatch.setenv("COLUMNS", "100")  # too narrow for both: the titles are left out, and said to be
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "--query", "q15", "--top", "2",
+                 "--topics", str(topics), "--docs", str(docs)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Title of" not in out and "not shown: title (b), title (a) (a wider terminal shows them)" in out
+    assert max(map(len, out.splitlines())) <= 100
 
 
 def test_explain_help_loads_no_heavy_module():

@@ -58,12 +58,24 @@ def test_the_written_table_is_the_per_query_table(tmp_path):
 
 
 @pytest.mark.parametrize("thresholds", [None, {"ndcg_exp@3": 0.2, "holes": 12}])
-def test_the_summary_prints_as_pandas_prints_it(thresholds):
+def test_the_summary_prints_each_metric_and_a_dash_where_no_threshold_applies(thresholds):
+    # It was laid out as pandas prints it, with NaN and <NA> in the columns of a metric without a threshold.
     result = evaluate(QRELS, RUN, thresholds=thresholds)
     text = _summary_text(result, "table", "measures: ...").splitlines()[3:]
     if thresholds:
-        text = text[:-1]  # the verdict line
-    assert text == result.summary.to_string(float_format=lambda v: f"{v:.4f}").splitlines()
+        assert text.pop() == "verdict: PASS"
+    header, *rows = text
+    assert header.split() == ["metric", "mean", "undefined"] + (["threshold", "passed", "pass_rate"] if thresholds else [])
+    for line, row in zip(rows, result.summary_records(), strict=True):
+        metric = row["metric"]
+        expected = [metric, f"{row['mean']:.4f}", f"{row['undefined']:,}"]
+        if thresholds and metric in thresholds:
+            bound = f"{'>=' if row['higher_is_better'] else '<='} {row['threshold']:.4f}"
+            expected += [*bound.split(), str(row["passed"]), f"{row['pass_rate']:.4f}"]
+        elif thresholds:
+            expected += ["-", "-", "-"]
+        assert line.split() == expected and "NaN" not in line and "<NA>" not in line
+    assert len({len(line) for line in text}) == 1  # every column aligned
     csv = _summary_text(result, "csv", "measures: ...")
     assert csv == result.summary.reset_index().to_csv(index=False).rstrip("\n")
 

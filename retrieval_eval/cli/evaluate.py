@@ -15,8 +15,9 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
-from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, usage
+from .common import add_progress_flags, check_outputs, DEFAULT_K, emit, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, is_glob, progress_bar, usage
 from .option_flags import add_shared_option_flags, option_default
+from ..views import aligned, cell_text, Column, count_text, fit_columns, summary_table, terminal_text, terminal_width, wrap
 
 if TYPE_CHECKING:
     from ..metrics import EvaluationResult, EvaluationSummary, Evaluator
@@ -150,7 +151,7 @@ def _trec_eval(args: argparse.Namespace) -> int:
             run_columns=_parse_pairs(args.run_column, "--run-column"),
         )
     for warning in caught:
-        print(f"retrieval-eval: warning: {warning.message}", file=sys.stderr)
+        print(terminal_text(f"retrieval-eval: warning: {warning.message}"), file=sys.stderr)
     if args.output:
         output.result.write(args.output)
     if args.summary_output:
@@ -338,45 +339,39 @@ def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> st
     if style == "csv":
         header = ",".join(records[0]) if records else "metric,mean,undefined"
         return "\n".join([header, *(",".join(_csv_cell(value) for value in record.values()) for record in records)])
-    counts = result.query_counts
-    lines = [
+    counts = {name: count_text(count) for name, count in result.query_counts.items()}
+    width = terminal_width()
+    paragraphs = [
         f"run: {result.run}",
         conventions,
         f"queries: {counts['evaluated']} evaluated ({counts['both']} judged and retrieved, "
         f"{counts['judged_only']} judged only, {counts['retrieved_only']} retrieved only)",
-        *_aligned_table(records),
     ]
+    lines = [line for text in paragraphs for line in wrap(text, width)] + _aligned_table(result, width)
     if result.passed is not None:
         lines.append(f"verdict: {'PASS' if result.passed else 'FAIL'}")
     return "\n".join(lines)
 
 
-def _aligned_table(records: list[dict[str, Any]]) -> list[str]:
-    """The summary laid out as pandas prints it (``to_string``, floats to 4 places), without loading pandas.
-
-    The index column (metric) is left-aligned under a line of its own; every other column is
-    right-aligned to its widest cell, two spaces apart (one after the index).
-    """
-    if not records:
+def _aligned_table(result: EvaluationSummary, width: int) -> list[str]:
+    """The summary as :func:`~retrieval_eval.views.summary_table` has it, fitted to ``width``: the metric, its
+    mean (4 decimals, NaN where no query defines it), the queries that do not, and with thresholds the bound
+    (``>= 0.4000``), whether it passed and the pass rate, ``-`` for a metric without a threshold; a line
+    names the columns left out."""
+    table = summary_table(result, limit=len(result.summary_records()))
+    if not table.rows:
         return []
-    columns = [column for column in records[0] if column != "metric"]
-    cells = [[_text_cell(record[column]) for column in columns] for record in records]
-    names = [record["metric"] for record in records]
-    index_width = max(len("metric"), *map(len, names))
-    widths = [max(len(column), *(len(row[j]) for row in cells)) for j, column in enumerate(columns)]
-    def line(first: str, row: list[str]) -> str:
-        return first.ljust(index_width) + " " + "  ".join(f"{cell:>{width}}" for cell, width in zip(row, widths))
 
-    header = line("", columns)
-    return [header, "metric".ljust(len(header)), *(line(name, row) for name, row in zip(names, cells))]
+    def text(column: str, value: Any) -> str:
+        if value is None:  # no threshold on this metric: nothing applies
+            return "-"
+        return count_text(value) if column == "undefined" else cell_text(value)
 
-
-def _text_cell(value: Any) -> str:
-    if value is None:
-        return "<NA>"
-    if isinstance(value, float):
-        return "NaN" if math.isnan(value) else f"{value:.4f}"
-    return str(value)
+    columns = [Column(name, [text(name, row[index]) for row in table.rows], right=index > 0)
+               for index, name in enumerate(table.columns)]  # fmt: skip
+    # Too narrow: the pass rate goes first, then the undefined counts, then the bounds; the verdicts stay.
+    fitted, dropped = fit_columns(columns, width, [5, 2, 3] if len(columns) > 3 else None)
+    return aligned(fitted) + (wrap(f"not shown: {', '.join(dropped)} (--format csv or json has every column)", width) if dropped else [])
 
 
 def _csv_cell(value: Any) -> str:

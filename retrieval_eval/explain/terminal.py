@@ -1,5 +1,11 @@
 """An explanation as text for a terminal: one query's lists (:func:`query_report`) or a summary
-of all queries (:func:`summary_report`), as aligned columns of plain ASCII."""
+of all queries (:func:`summary_report`), as aligned columns of plain text.
+
+Every line fits the terminal's width (:func:`~retrieval_eval.views.terminal_width`): tables elide
+their ids and titles, then leave out the titles and then the scores (never the rank or the first
+column); sentences wrap at word boundaries. Every id and text is escaped
+(:func:`~retrieval_eval.views.terminal_text`), so that an id cannot move the cursor or set the title.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..views import Column, aligned, count_text, counted, fit_columns, terminal_width, wrap
 from .tables import Explanation
 
 _TITLE_WIDTH = 40
@@ -18,17 +25,19 @@ MISSED_SHOWN = 10
 JUDGED_MARK = "*"
 
 
-def query_report(explanation: Explanation, query_id: Any) -> str:
+def query_report(explanation: Explanation, query_id: Any, *, width: int | None = None) -> str:
     """One query: its metric values (and deltas), its ranked list(s) side by side and its missed documents
     (the first :data:`MISSED_SHOWN` of each run, then how many more).
 
     Each row is a rank: doc id, label ("hole" when unjudged), score, and with run B where the
     document went: on A's side "left" (not in B's top N) or "-> r" (at rank r in B), on B's side
-    "entered" or "<- r" (it was at rank r in A).
+    "entered" or "<- r" (it was at rank r in A). Every line at most ``width`` characters (default:
+    :func:`~retrieval_eval.views.terminal_width`).
     """
+    width = terminal_width() if width is None else width
     view = explanation.query(query_id)
     paired = explanation.paired
-    lines = [f"query {view.row['query_id']}" + (f": {view.row['text']}" if view.row["text"] else "")]
+    lines = wrap(f"query {view.row['query_id']}" + (f": {view.row['text']}" if view.row["text"] else ""), width)
     header = ["metric", "a"] + (["b", "delta"] if paired else [])
     rows = []
     for name in explanation.metrics:
@@ -37,12 +46,12 @@ def query_report(explanation: Explanation, query_id: Any) -> str:
             cells += [_number(view.row[name + "_b"]), _number(view.row[name + "_delta"], signed=True)]
         rows.append(cells)
     for what in ("holes", "missed"):
-        rows.append([f"{what} (top {explanation.top})" if what == "holes" else what, str(view.row[what])]
-                    + ([str(view.row[what + "_b"]), ""] if paired else []))  # fmt: skip
-    lines += _aligned(header, rows) + [""]
+        rows.append([f"{what} (top {explanation.top})" if what == "holes" else what, count_text(view.row[what])]
+                    + ([count_text(view.row[what + "_b"]), ""] if paired else []))  # fmt: skip
+    lines += _aligned(header, rows, width) + [""]
     if paired:
-        lines.append(f"b against a on {explanation.metrics[0]}: {view.row['outcome'] or 'undefined'}")
-    lines += _ranked_table(view.ranked, view.changes, explanation.top, paired) + [""]
+        lines += wrap(f"b against a on {explanation.metrics[0]}: {view.row['outcome'] or 'undefined'}", width)
+    lines += _ranked_table(view.ranked, view.changes, explanation.top, paired, width) + [""]
     for key in ("a", "b") if paired else ("a",):
         missed = view.missed[view.missed["run"] == key]
         shown = missed.head(MISSED_SHOWN)
@@ -50,17 +59,20 @@ def query_report(explanation: Explanation, query_id: Any) -> str:
         listed = ", ".join(f"{doc} ({_label(label, source)})"
                            for doc, label, source in zip(shown["doc_id"], shown["label"], sources))
         more = len(missed) - len(shown)
-        lines.append(f"relevant, not retrieved by {key}: {listed or 'none'}" + (f", ... {more:,} more" if more else ""))
+        lines += wrap(f"relevant, not retrieved by {key}: {listed or 'none'}" + (f", ... {more:,} more" if more else ""), width)
     return "\n".join(lines)
 
 
-def summary_report(explanation: Explanation, *, worst: int = 10) -> str:
+def summary_report(explanation: Explanation, *, worst: int = 10, width: int | None = None) -> str:
     """The means of each run, with run B its wins, ties and losses, and the ``worst`` queries on the first
-    metric: by B's delta with run B, by A's value without (the lowest, or the highest where lower is better)."""
+    metric: by B's delta with run B, by A's value without (the lowest, or the highest where lower is better);
+    every line at most ``width`` characters (default: :func:`~retrieval_eval.views.terminal_width`)."""
+    width = terminal_width() if width is None else width
     queries = explanation.queries
     paired = explanation.paired
     names = explanation.run_names
-    lines = [f"{len(queries)} queries, top {explanation.top} shown per query", f"a: {names[0]}"] + ([f"b: {names[1]}"] if paired else [])
+    heading = [f"{counted(len(queries), 'query', 'queries')}, top {explanation.top} shown per query", f"a: {names[0]}"]
+    lines = [line for text in heading + ([f"b: {names[1]}"] if paired else []) for line in wrap(text, width)]
     header = ["metric", "a"] + (["b", "delta"] if paired else [])
     rows = []
     for name in explanation.metrics:
@@ -70,24 +82,25 @@ def summary_report(explanation: Explanation, *, worst: int = 10) -> str:
             mean_b = explanation.means["b"][name]
             cells += [_number(mean_b), _number(explanation.delta(name), signed=True)]
         rows.append(cells)
-    rows.append([f"holes (top {explanation.top}, total)", str(int(queries["holes"].sum()))]
-                + ([str(int(queries["holes_b"].sum())), ""] if paired else []))  # fmt: skip
-    rows.append(["missed (total)", str(int(queries["missed"].sum()))] + ([str(int(queries["missed_b"].sum())), ""] if paired else []))
-    lines += [""] + _aligned(header, rows)
+    rows.append([f"holes (top {explanation.top}, total)", count_text(queries["holes"].sum())]
+                + ([count_text(queries["holes_b"].sum()), ""] if paired else []))  # fmt: skip
+    rows.append(["missed (total)", count_text(queries["missed"].sum())] + ([count_text(queries["missed_b"].sum()), ""] if paired else []))
+    lines += [""] + _aligned(header, rows, width)
     note = explanation.comparison_note()
     if note is not None:
-        lines.append(note)
+        lines += wrap(note, width)
     first = explanation.metrics[0]
     if paired:
         outcomes = queries["outcome"].value_counts()
-        lines += ["", f"b against a on {first}: {outcomes.get('win', 0)} wins, {outcomes.get('tie', 0)} ties, "
-                  f"{outcomes.get('loss', 0)} losses" + _undefined(queries)]  # fmt: skip
+        lines += ["", *wrap(f"b against a on {first}: {counted(outcomes.get('win', 0), 'win')}, "
+                            f"{counted(outcomes.get('tie', 0), 'tie')}, {counted(outcomes.get('loss', 0), 'loss', 'losses')}"
+                            + _undefined(queries), width)]  # fmt: skip
     if worst:
-        lines += [""] + _worst(explanation, first, worst)
+        lines += [""] + _worst(explanation, first, worst, width)
     return "\n".join(lines)
 
 
-def _worst(explanation: Explanation, first: str, worst: int) -> list[str]:
+def _worst(explanation: Explanation, first: str, worst: int, width: int) -> list[str]:
     """The ``worst`` queries on ``first`` (by B's delta with run B, by A's value without), worst first; ties
     in the queries' order, NaN left out."""
     queries = explanation.queries
@@ -103,10 +116,10 @@ def _worst(explanation: Explanation, first: str, worst: int) -> list[str]:
             + ([_number(row[key], signed=True)] if paired else []) + ([_short(row["text"])] if texts else [])
             for _, row in picked.iterrows()]  # fmt: skip
     header = ["query", "a"] + (["b", "delta"] if paired else []) + (["text"] if texts else [])
-    return [title] + _aligned(header, rows)
+    return wrap(title, width) + _aligned(header, rows, width)
 
 
-def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired: bool) -> list[str]:
+def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired: bool, width: int) -> list[str]:
     titles = ranked["title"].notna().any()
     sides = []
     for key in ("a", "b") if paired else ("a",):
@@ -132,13 +145,23 @@ def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired:
     if not rows:
         return ["(no documents retrieved)"]
     judges = sorted({source for source in ranked.get("label_source", pd.Series(dtype=object)).dropna() if _by_judge(source)})
-    legend = [f"{JUDGED_MARK} a label given by {', '.join(judges)}, not by people"] if judges else []
-    return _aligned(header, rows) + legend
+    legend = wrap(f"{JUDGED_MARK} a label given by {', '.join(judges)}, not by people", width) if judges else []
+    # Too wide: the titles go first (B's, then A's), then the scores; the documents and where they went stay.
+    drop = [index for kind in ("title", "score") for index in reversed(range(len(header))) if header[index].startswith(kind)]
+    return _aligned(header, rows, width, drop=drop) + legend
 
 
-def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip() for cells in [header, *rows]]
+#: The columns of numbers, aligned to the right and never elided.
+_NUMBERS = ("rank", "score", "a", "b", "delta")
+
+
+def _aligned(header: list[str], rows: list[list[str]], width: int, *, drop: list[int] | None = None) -> list[str]:
+    """``rows`` under ``header``, fitted to ``width`` (:func:`~retrieval_eval.views.fit_columns`, which leaves
+    out columns in the order of ``drop``; default: the last first), and a line naming the columns left out."""
+    columns = [Column(name, [cells[index] for cells in rows], right=name.split(" (")[0] in _NUMBERS)
+               for index, name in enumerate(header)]  # fmt: skip
+    fitted, dropped = fit_columns(columns, width, drop)
+    return aligned(fitted) + (wrap(f"not shown: {', '.join(dropped)} (a wider terminal shows them)", width) if dropped else [])
 
 
 def _number(value: Any, *, signed: bool = False) -> str:
@@ -172,4 +195,4 @@ def _short(text: Any) -> str:
 
 def _undefined(queries: pd.DataFrame) -> str:
     missing = int(queries["outcome"].isna().sum())
-    return f", {missing} undefined" if missing else ""
+    return f", {count_text(missing)} undefined" if missing else ""

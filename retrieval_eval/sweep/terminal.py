@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..io.writers import json_ready
-from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, terminal_text, terminal_width, wrap
+from ..views import aligned, Column, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
 
 if TYPE_CHECKING:
     from .analysis import SweepResult
@@ -215,16 +215,21 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
 
 
 def _pair_columns(pairs: pd.DataFrame, width: int) -> list[Column]:
-    """Both names (elided alike), the difference and the two p-values; where they do not fit, the t-test's
+    """Both names, elided alike, the difference and the two p-values; where they do not fit, the t-test's
     p-value goes first, then the difference."""
-    columns = [
-        *(Column(side, [str(name) for name in pairs[side]]) for side in ("a", "b")),
+    names = [Column(side, [str(name) for name in pairs[side]]) for side in ("a", "b")]
+    numbers = [
         Column("difference", [f"{value:+.4f}" for value in pairs["difference"]], right=True),
         Column("p t-test", [_p_value(value) for value in pairs["p_t_holm"]], right=True),
         Column("p randomization", [_p_value(value) for value in pairs["p_randomization_holm"]], right=True),
         Column("", ["*" if significant else "" for significant in pairs["significant"]]),
     ]
-    return fit_columns(columns, width, drop=[3, 2])[0]
+    for left_out in ((), ("p t-test",), ("p t-test", "difference")):
+        kept = [column for column in numbers if column.header not in left_out]
+        each = (width - table_width(kept) - 2 * len(_GAP)) // 2
+        if each >= _NAME_AT_LEAST // 2:
+            break
+    return [names[0].elided(each), names[1].elided(each), *kept]
 
 
 def _effect_columns(effects: pd.DataFrame, width: int) -> list[Column]:

@@ -88,22 +88,22 @@ def test_a_fitted_table_fits_and_keeps_its_first_column(columns, width):
     assert all(f.cells == c.cells for f, c in zip(fitted, kept) if c.right and f is not fitted[0])
 
 
-def test_text_columns_are_elided_before_a_column_is_dropped_and_then_the_order_is_followed():
+def test_the_first_column_stays_whole_while_others_are_elided_then_dropped_in_the_order_given():
     ids = Column("doc_id", ["d" * 30, "e" * 30])
     title = Column("title", ["t" * 40, "u" * 40])
     score = Column("score", ["1.5", "0.25"], right=True)
     fitted, dropped = fit_columns([ids, title, score], 49)
-    assert dropped == [] and [column.width for column in fitted] == [20, 20, 5]
-    # Even at 10 characters each the three do not fit 28: the last one goes, then the text takes the room.
-    fitted, dropped = fit_columns([ids, title, score], 28)
-    assert dropped == ["score"] and [column.width for column in fitted] == [13, 13]
-    fitted, dropped = fit_columns([ids, title, score], 28, drop=[1])
+    assert dropped == [] and [column.width for column in fitted] == [30, CELL_AT_LEAST, 5]
+    assert fitted[1].cells[0] == "t" * 5 + "…" + "t" * 4 and fitted[2].cells == ["1.5", "0.25"]
+    # The title at 10 characters does not fit 44: the last column goes, then the title takes the room.
+    fitted, dropped = fit_columns([ids, title, score], 44)
+    assert dropped == ["score"] and [column.width for column in fitted] == [30, 12]
+    fitted, dropped = fit_columns([ids, title, score], 44, drop=[1])
     assert dropped == ["title"] and [column.header for column in fitted] == ["doc_id", "score"]
-    assert fitted[0].cells[0] == "d" * 10 + "…" + "d" * 10 and fitted[1].cells == ["1.5", "0.25"]
-    # Nothing left to drop: the first column alone takes what the numbers leave.
-    fitted, dropped = fit_columns([ids, score], 12, drop=[])
-    assert dropped == [] and [column.width for column in fitted] == [5, 5]
-    assert CELL_AT_LEAST > 5
+    # Nothing left to drop: the first column alone is elided, to what the numbers leave.
+    fitted, dropped = fit_columns([ids, title, score], 28, drop=[1])
+    assert dropped == ["title"] and [column.width for column in fitted] == [21, 5]
+    assert fitted[0].cells[0] == "d" * 10 + "…" + "d" * 10
 
 
 def test_a_paragraph_is_wrapped_at_words_and_escaped():
