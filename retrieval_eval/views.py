@@ -567,11 +567,13 @@ class Column:
     """A column of a terminal table: its header and cells as text (escaped here), numbers to the right.
 
     A left-aligned column (text: ids, names) may be elided to fit; a right-aligned one (numbers) never is.
+    ``name`` is what a line of the columns left out calls it (default: the header).
     """
 
     header: str
     cells: list[str]
     right: bool = False
+    name: str = ""
 
     def __post_init__(self) -> None:
         self.header = terminal_text(self.header)
@@ -583,7 +585,7 @@ class Column:
 
     def elided(self, width: int) -> Column:
         """The column with its header and cells at most ``width`` characters (cut in the middle)."""
-        return Column(elide(self.header, width), [elide(cell, width) for cell in self.cells], self.right)
+        return Column(elide(self.header, width), [elide(cell, width) for cell in self.cells], self.right, self.name)
 
 
 def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
@@ -604,7 +606,7 @@ def table_width(columns: Sequence[Column]) -> int:
 
 
 def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None) -> tuple[list[Column], list[str]]:
-    """The columns whose table fits ``width`` characters, and the headers of those dropped.
+    """The columns whose table fits ``width`` characters, and the names of those dropped.
 
     The first column identifies a row (a metric, a query, a rank): it is kept whole while anything
     else can give way. First the other text columns are elided, the widest first, down to
@@ -618,7 +620,7 @@ def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | Non
     for index in [None, *order]:
         if index is not None:
             kept.remove(index)
-            dropped.append(columns[index].header)
+            dropped.append(columns[index].name or columns[index].header)
         fitted = _squeezed([columns[i] for i in kept], width, CELL_AT_LEAST, first=False)
         if fitted is not None:
             return fitted, dropped

@@ -68,7 +68,7 @@ def test_conflicts_raise_by_default_with_no_output_and_are_written(files, tmp_pa
     assert main(["qrels", "merge", files["qrels.trec"], str(new), "-o", str(output), "--conflicts", str(conflicts)]) == 2
     assert not output.exists()
     err = capsys.readouterr().err
-    assert "1 conflicting judgment(s), not merged" in err and "query 1 doc a: old 1, new 2" in err
+    assert "1 conflicting judgment, not merged" in err and "query 1 doc a: old 1, new 2" in err
     assert pd.read_csv(conflicts, sep="\t", dtype=str).values.tolist() == [["1", "a", "1", "2"]]
     assert main(["qrels", "merge", files["qrels.trec"], str(new), "-o", str(output), "--duplicates", "max"]) == 0
     assert output.read_text() == "1 0 a 2\n2 0 z 0\n3 0 q 1\n"

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 
 from .. import __version__, progress
 from ..errors import ConfigError, RetrievalEvalError
+from ..views import terminal_text
 from .agree import add_agree_command, agree_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "metrics":
-        print(trec_eval_listing(args.format) if args.trec else metrics_listing(args.format))
+        emit(trec_eval_listing(args.format) if args.trec else metrics_listing(args.format))
         return EXIT_OK
     commands = {"check": check_command, "sweep": sweep_command, "fuse": fuse_command, "compile": compile_command}
     commands["explain"] = explain_command
@@ -80,7 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if getattr(error, "output", None):
             emit("\n".join(error.output))  # what trec_eval prints before it stops there
-        print(f"retrieval-eval: error: {error}", file=sys.stderr)
+        # On one line, escaped: an error may quote an id or a path that holds control characters.
+        print(terminal_text(f"retrieval-eval: error: {error}"), file=sys.stderr)
         return getattr(error, "exit_status", EXIT_BAD_INPUT)
     except (KeyboardInterrupt, _Terminated) as stop:
         # What was being written is removed already, by the with blocks and handlers it unwound.

@@ -9,6 +9,10 @@ from typing import Any
 
 from ..metrics.registry import REGISTRY
 from .common import EXIT_OK, add_progress_flags, emit, progress_bar, usage
+from ..views import Column, aligned, counted, fit_columns, terminal_width, wrap
+
+_NAME_AT_MOST = 24  # a longer metric name puts its definition on the lines below
+_DEFINITION_AT_LEAST = 36  # the narrowest column of definitions beside the names
 
 def add_catalog_commands(commands: Any) -> None:
     """The ``metrics`` and ``compile`` subcommands."""
@@ -39,7 +43,9 @@ def compile_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def metrics_listing(style: str) -> str:
+def metrics_listing(style: str, width: int | None = None) -> str:
+    """Every metric of the registry: as JSON records, or as text under the heading of its family, each
+    with its direction and its definition wrapped to ``width`` (default: the terminal's)."""
     rows = [
         {
             "metric": d.display_name,
@@ -52,27 +58,46 @@ def metrics_listing(style: str) -> str:
     ]
     if style == "json":
         return json.dumps(rows, indent=2)
-    width = max(len(r["metric"]) for r in rows)
-    return "\n".join(
-        f"{r['metric']:<{width}}  {'higher' if r['higher_is_better'] else 'lower '} is better  {r['definition']}"
-        + (f" Also written {', '.join(r['aliases'])}." if r["aliases"] else "")
-        for r in rows
-    )
+    from ..metrics.families import FAMILIES
+
+    width = terminal_width() if width is None else width
+    lines: list[str] = []
+    for family in dict.fromkeys(row["family"] for row in rows):  # in the registry's order
+        members = [row for row in rows if row["family"] == family]
+        heading = f"{family}: {FAMILIES[family].title} ({counted(len(members), 'metric')})"
+        lines += ([""] if lines else []) + wrap(heading, width)
+        # Beside the names when that leaves the definitions room (they start in one column, after the longest
+        # name of at most _NAME_AT_MOST), else below each name.
+        name_width = min(_NAME_AT_MOST, max(len(row["metric"]) for row in members))
+        beside = 2 + name_width + 2 + len("higher is better") + 2 + _DEFINITION_AT_LEAST <= width
+        for row in members:
+            direction = "higher is better" if row["higher_is_better"] else "lower is better"
+            text = row["definition"] + (f" Also written {', '.join(row['aliases'])}." if row["aliases"] else "")
+            if beside and len(row["metric"]) <= name_width:
+                lead = f"  {row['metric']:<{name_width}}  {direction:<16}  "
+            else:
+                lines += wrap(f"  {row['metric']}  {direction}", width, indent="    ")
+                lead = " " * (2 + name_width + 2 + 16 + 2) if beside else "      "
+            lines += wrap(lead + text, width, indent=" " * len(lead))
+    return "\n".join(lines)
 
 
-def trec_eval_listing(style: str) -> str:
+def trec_eval_listing(style: str, width: int | None = None) -> str:
+    """trec_eval's measures: as JSON records, or as a table fitted to ``width`` (default: the terminal's)."""
     from ..metrics.trec_eval_measures import listing
 
     rows = listing()
     if style == "json":
         return json.dumps(rows, indent=2)
-    width = max(len(row["measure"]) for row in rows)
 
     def metrics(names: list[str]) -> str:
         return "-" if not names else names[0] + (f" (+{len(names) - 1} more)" if len(names) > 1 else "")
 
-    return "\n".join(
-        f"{row['measure']:<{width}}  {('.' + ','.join(row['defaults'])) if row['defaults'] else '':<44}  "
-        f"{metrics(row['metrics']):<40}  {' '.join(row['nicknames'])}".rstrip()
-        for row in rows
-    )
+    columns = [
+        Column("measure", [row["measure"] for row in rows]),
+        Column("defaults", [("." + ",".join(row["defaults"])) if row["defaults"] else "" for row in rows]),
+        Column("metric", [metrics(row["metrics"]) for row in rows]),
+        Column("nicknames", [" ".join(row["nicknames"]) for row in rows]),
+    ]
+    width = terminal_width() if width is None else width
+    return "\n".join(aligned(fit_columns(columns, width)[0]))

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..policies import PARTIAL_MATCH_MODES
-from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, usage
+from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, emit_text, usage
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _CHECK_EXAMPLES = """\
@@ -97,5 +97,8 @@ def check_command(args: argparse.Namespace) -> int:
     summary = checked.summary
     if args.summary_output:
         write_json(summary.to_dict(), args.summary_output)
-    emit(json.dumps(summary.to_dict(), indent=2) if args.format == "json" else summary.to_text())
+    if args.format == "json":
+        emit(json.dumps(summary.to_dict(), indent=2))
+    else:
+        emit_text(summary.to_text())
     return {"pass": EXIT_OK, "fail": EXIT_THRESHOLD_FAILED, "nothing_checked": EXIT_NOTHING_CHECKED}[checked.verdict]

@@ -16,6 +16,7 @@ from typing import Any
 from .. import progress
 from ..errors import ConfigError
 from ..metrics.options import EvaluationOptions
+from ..views import terminal_text
 
 _INT64_MAX = 2**63 - 1
 _TOO_LARGE = _INT64_MAX + 1
@@ -100,6 +101,12 @@ def add_progress_flags(parser: argparse.ArgumentParser) -> None:
                        help="print progress lines on stderr even when it is not a terminal (default: only on a terminal)")
     lines.add_argument("--quiet", dest="progress_lines", action="store_const", const=False,
                        help="print no progress lines (errors and warnings still go to stderr)")
+
+
+def emit_text(text: str) -> None:
+    """Print text for people (never a machine format) with every line escaped (:func:`~retrieval_eval.views.terminal_text`):
+    for a writer whose cells pandas' ``to_string`` lays out, which prints an id's control characters raw."""
+    emit("\n".join(map(terminal_text, text.split("\n"))))
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:

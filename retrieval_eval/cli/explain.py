@@ -12,6 +12,7 @@ from typing import Any
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
 from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, usage
+from ..views import counted, terminal_text
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -88,12 +89,12 @@ def explain_command(args: argparse.Namespace) -> int:
         emit(summary_report(explanation, worst=args.worst))
     if suffix in _PAGE_SUFFIXES:
         _page_writer()(explanation, args.output, inputs=[item for item in inputs if item is not None])
-        emit(f"{len(explanation.queries)} queries -> {args.output}")
+        emit(terminal_text(f"{counted(len(explanation.queries), 'query', 'queries')} -> {args.output}"))
     elif suffix is not None:
         from ..io.writers import write_table
 
         write_table(explanation.queries, args.output, inputs=[item for item in inputs if item is not None])
-        emit(f"{len(explanation.queries)} queries -> {args.output}")
+        emit(terminal_text(f"{counted(len(explanation.queries), 'query', 'queries')} -> {args.output}"))
     return EXIT_OK
 
 

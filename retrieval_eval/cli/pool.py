@@ -8,6 +8,7 @@ from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
 from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from
+from ..views import count_text, counted, terminal_text
 
 #: The tie orders and merge policies, kept here as literals so that ``--help`` imports no pandas or numba;
 #: tests check that they are :data:`retrieval_eval.pooling.pools.POOL_TIES` and :data:`~.merge.MERGE_POLICIES`.
@@ -98,7 +99,8 @@ def pool_command(args: argparse.Namespace) -> int:
     import pyarrow.compute as pc
 
     queries = pc.count_distinct(pooled["query_id"]).as_py()
-    emit(f"pooled {pooled.num_rows} documents of {queries} queries from {len(args.runs)} runs at depth {args.depth}: {args.output}")
+    emit(terminal_text(f"pooled {counted(pooled.num_rows, 'document')} of {counted(queries, 'query', 'queries')} from "
+                       f"{counted(len(args.runs), 'run')} at depth {count_text(args.depth)}: {args.output}"))
     return EXIT_OK
 
 
@@ -121,16 +123,16 @@ def qrels_command(args: argparse.Namespace) -> int:
         write_table(conflicts, args.conflicts, inputs=inputs, for_spreadsheets=True)
     if len(conflicts):
         _report(conflicts, f"settled by --duplicates {args.duplicates}", args.conflicts)
-    emit(f"merged {len(merged)} judgments: {args.output}")
+    emit(terminal_text(f"merged {counted(len(merged), 'judgment')}: {args.output}"))
     return EXIT_OK
 
 
 def _report(conflicts: Any, outcome: str, path: str | None) -> None:
-    """The number of conflicts and the first few, on stderr."""
-    lines = [f"retrieval-eval: {len(conflicts)} conflicting judgment(s), {outcome}"
+    """The number of conflicts and the first few, on stderr, every id escaped (a terminal acts on none of them)."""
+    lines = [f"retrieval-eval: {counted(len(conflicts), 'conflicting judgment')}, {outcome}"
              + (f"; all of them in {path}" if path else "")]
     for row in conflicts.head(_SHOWN_CONFLICTS).itertuples(index=False):
         lines.append(f"  query {row.query_id} doc {row.doc_id}: old {row.old_label}, new {row.new_label}")
     if len(conflicts) > _SHOWN_CONFLICTS:
-        lines.append(f"  ... and {len(conflicts) - _SHOWN_CONFLICTS} more")
-    print("\n".join(lines), file=sys.stderr)
+        lines.append(f"  ... and {count_text(len(conflicts) - _SHOWN_CONFLICTS)} more")
+    print("\n".join(map(terminal_text, lines)), file=sys.stderr)

@@ -10,6 +10,7 @@ from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
 from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, progress_bar, usage
 from .option_flags import add_shared_option_flags, shared_options
+from ..views import counted, terminal_text
 
 if TYPE_CHECKING:
     from ..judging.ranking_agreement import RankingAgreement
@@ -260,5 +261,6 @@ def fuse_command(args: argparse.Namespace) -> int:
     run = fuse(args.runs, args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
                qrels=args.qrels, duplicates=args.duplicates)  # fmt: skip
     write_run(run.table, args.output, tag=args.tag if args.tag is not None else run.name, inputs=inputs)
-    emit(f"fused {len(args.runs)} runs with {run.name}: {run.n_queries} queries, {len(run)} documents -> {args.output}")
+    emit(terminal_text(f"fused {counted(len(args.runs), 'run')} with {run.name}: {counted(run.n_queries, 'query', 'queries')}, "
+                       f"{counted(len(run), 'document')} -> {args.output}"))
     return EXIT_OK

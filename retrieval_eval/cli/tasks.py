@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit
+from .common import EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, emit_text
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _EXAMPLES = """\
@@ -66,7 +66,10 @@ def tasks_command(args: argparse.Namespace) -> int:
     summary = results.summary
     if args.summary_output:
         write_json({**summary, "judge": results.totals.to_dict()}, args.summary_output, inputs=written)
-    emit(json.dumps(summary, indent=2) if args.format == "json" else results.to_text())
+    if args.format == "json":
+        emit(json.dumps(summary, indent=2))
+    else:
+        emit_text(results.to_text())
     print("\n".join(totals_lines(results.totals)), file=sys.stderr)
     if not summary["scored"]:
         return EXIT_NOTHING_CHECKED

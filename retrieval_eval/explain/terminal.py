@@ -138,7 +138,9 @@ def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired:
             cells[rank] = [str(row["doc_id"]), _label(row["label"], row.get("label_source")), _score(row["score"])] + ([_short(row["title"])] if titles else []) + ([mark] if paired else [])
         sides.append(cells)
     columns = ["doc_id", "label", "score"] + (["title"] if titles else []) + (["change"] if paired else [])
-    header = ["rank"] + [f"{c} ({key})" if paired else c for key in ("a", "b")[: len(sides)] for c in columns]
+    # With two runs each side's columns are named by its run: in the header only its doc_id (the rest is room).
+    names = ["rank"] + [f"{c} ({key})" if paired else c for key in ("a", "b")[: len(sides)] for c in columns]
+    header = ["rank"] + [f"{c} ({key})" if paired and c == "doc_id" else c for key in ("a", "b")[: len(sides)] for c in columns]
     depth = max([max(cells, default=0) for cells in sides])
     blank = [""] * len(columns)
     rows = [[str(rank)] + [cell for cells in sides for cell in cells.get(rank, blank)] for rank in range(1, depth + 1)]
@@ -147,19 +149,21 @@ def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired:
     judges = sorted({source for source in ranked.get("label_source", pd.Series(dtype=object)).dropna() if _by_judge(source)})
     legend = wrap(f"{JUDGED_MARK} a label given by {', '.join(judges)}, not by people", width) if judges else []
     # Too wide: the titles go first (B's, then A's), then the scores; the documents and where they went stay.
-    drop = [index for kind in ("title", "score") for index in reversed(range(len(header))) if header[index].startswith(kind)]
-    return _aligned(header, rows, width, drop=drop) + legend
+    drop = [index for kind in ("title", "score") for index in reversed(range(len(header))) if header[index] == kind]
+    return _aligned(header, rows, width, drop=drop, names=names) + legend
 
 
 #: The columns of numbers, aligned to the right and never elided.
 _NUMBERS = ("rank", "score", "a", "b", "delta")
 
 
-def _aligned(header: list[str], rows: list[list[str]], width: int, *, drop: list[int] | None = None) -> list[str]:
+def _aligned(header: list[str], rows: list[list[str]], width: int, *, drop: list[int] | None = None,
+             names: list[str] | None = None) -> list[str]:
     """``rows`` under ``header``, fitted to ``width`` (:func:`~retrieval_eval.views.fit_columns`, which leaves
-    out columns in the order of ``drop``; default: the last first), and a line naming the columns left out."""
-    columns = [Column(name, [cells[index] for cells in rows], right=name.split(" (")[0] in _NUMBERS)
-               for index, name in enumerate(header)]  # fmt: skip
+    out columns in the order of ``drop``; default: the last first), and a line naming the columns left out
+    (by their ``names``, default: their headers)."""
+    columns = [Column(title, [cells[index] for cells in rows], right=title.split(" (")[0] in _NUMBERS, name=name)
+               for index, (title, name) in enumerate(zip(header, names or header))]  # fmt: skip
     fitted, dropped = fit_columns(columns, width, drop)
     return aligned(fitted) + (wrap(f"not shown: {', '.join(dropped)} (a wider terminal shows them)", width) if dropped else [])
 

@@ -173,5 +173,5 @@ def _passes(
 #: of repeated rows wins; holes, fidelity and xdcg read every ranked document's label.
 DOCUMENT_RETRIEVAL = Family(
     FAMILY, DEFINITIONS, ties="input", conventions=Conventions(query_set="qrels", duplicates="last"),
-    join=_join, passes=_passes,
+    join=_join, passes=_passes, title="azure-ai-evaluation's document retrieval, at any cutoff (graded labels)",
 )

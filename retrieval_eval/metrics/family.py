@@ -44,6 +44,8 @@ class Family:
     passes: Passes
     #: The judgment layouts (:data:`~retrieval_eval.policies.JUDGMENT_FORMATS`) its metrics read.
     judgments: tuple[str, ...] = ("qrels",)
+    #: What its metrics are, in a few words: their heading in ``retrieval-eval metrics``.
+    title: str = ""
     _by_key: dict[tuple[str, bool], MetricDefinition] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -110,5 +110,5 @@ def _passes(
 #: a repeated document an error); the qrels must be in the ``qrels_jg`` layout.
 JUDGMENT_GROUPS = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, judgments=("qrels_jg",),
+    join=_join, passes=_passes, judgments=("qrels_jg",), title="trec_eval 10 over judgment groups (-R qrels_jg)",
 )

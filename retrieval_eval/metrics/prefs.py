@@ -157,4 +157,5 @@ def _raise(qrels: Qrels, error: int, row: int) -> None:
 PREFS = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
     join=_join, passes=_passes, judgments=("prefs", "qrels_prefs"),
+    title="trec_eval 10 over preferences (-R prefs, qrels_prefs)",
 )

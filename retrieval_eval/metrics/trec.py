@@ -345,4 +345,5 @@ def _main_passes(inputs: TrecInputs, metrics: list[tuple[Metric, tuple]]) -> Ite
 TREC = Family(
     FAMILY, DEFINITIONS + trec_ranked.DEFINITIONS, ties="docid",
     conventions=Conventions(query_set="both", duplicates="raise"), join=_join, passes=_passes,
+    title="trec_eval 10's measures (relevant: label >= -l; ties by descending doc id)",
 )

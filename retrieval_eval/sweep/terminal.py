@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..io.writers import json_ready
-from ..views import aligned, Column, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
+from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
 
 if TYPE_CHECKING:
     from .analysis import SweepResult
