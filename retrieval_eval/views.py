@@ -627,6 +627,15 @@ def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | Non
     return _squeezed([columns[i] for i in kept], width, 0, first=True) or [columns[0].elided(width)], dropped
 
 
+def fitted_table(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None, *, indent: str = "",
+                 where: str = "a wider terminal shows them") -> list[str]:
+    """The lines of ``columns`` fitted to ``width`` (:func:`fit_columns`, the ``indent`` included), then a
+    line naming the columns left out and ``where`` they are."""
+    fitted, dropped = fit_columns(columns, width - len(indent), drop)
+    note = wrap(f"{indent}not shown: {', '.join(dropped)} ({where})", width, indent=indent + "  ") if dropped else []
+    return aligned(fitted, indent=indent) + note
+
+
 def _squeezed(columns: list[Column], width: int, floor: int, *, first: bool) -> list[Column] | None:
     """``columns`` with the text ones (the first too when ``first``) elided to the widest common cap, no less
     than ``floor``, that fits ``width``; None when even the floor does not fit."""

@@ -162,12 +162,17 @@ def test_topics_and_docs_make_the_query_readable(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "query q15: what entered the dense top five"
     assert all(title in out for title in titles.values()) and "never shown" not in out
-    monkeypatch.setenv("COLUMNS", "100")  # too narrow for both: the titles are left out, and said to be
+    monkeypatch.setenv("COLUMNS", "100")  # the titles elided in the middle
     assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "--query", "q15", "--top", "2",
                  "--topics", str(topics), "--docs", str(docs)]) == 0  # fmt: skip
     out = capsys.readouterr().out
-    assert "Title of" not in out and "not shown: title (b), title (a) (a wider terminal shows them)" in out
-    assert max(map(len, out.splitlines())) <= 100
+    assert max(map(len, out.splitlines())) <= 100 and "Title…" in out and "not shown" not in out
+    monkeypatch.setenv("COLUMNS", "76")  # too narrow for them: the titles are left out, and said to be
+    assert main(["explain", QRELS, RUN, DENSE, "-m", "ndcg@10", "--query", "q15", "--top", "2",
+                 "--topics", str(topics), "--docs", str(docs)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Title" not in out and "not shown: title (b), title (a) (a wider terminal shows them)" in out
+    assert max(map(len, out.splitlines())) <= 76
 
 
 def test_explain_help_loads_no_heavy_module():

@@ -8,8 +8,8 @@ import os
 from typing import Any
 
 from ..metrics.registry import REGISTRY
+from ..views import Column, aligned, counted, fit_columns, fitted_table, terminal_width, wrap
 from .common import EXIT_OK, add_progress_flags, emit, progress_bar, usage
-from ..views import Column, aligned, counted, fit_columns, terminal_width, wrap
 
 _NAME_AT_MOST = 24  # a longer metric name puts its definition on the lines below
 _DEFINITION_AT_LEAST = 36  # the narrowest column of definitions beside the names
@@ -100,4 +100,4 @@ def trec_eval_listing(style: str, width: int | None = None) -> str:
         Column("nicknames", [" ".join(row["nicknames"]) for row in rows]),
     ]
     width = terminal_width() if width is None else width
-    return "\n".join(aligned(fit_columns(columns, width)[0]))
+    return "\n".join(fitted_table(columns, width, where="--format json has them"))

@@ -15,8 +15,8 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
-from ..views import Column, aligned, cell_text, count_text, fit_columns, summary_table, terminal_text, terminal_width, wrap
-from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, usage
+from ..views import Column, aligned, cell_text, count_text, fit_columns, fitted_table, summary_table, terminal_text, terminal_width, wrap
+from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, progress_bar, usage
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
@@ -370,8 +370,7 @@ def _aligned_table(result: EvaluationSummary, width: int) -> list[str]:
     columns = [Column(name, [text(name, row[index]) for row in table.rows], right=index > 0)
                for index, name in enumerate(table.columns)]  # fmt: skip
     # Too narrow: the pass rate goes first, then the undefined counts, then the bounds; the verdicts stay.
-    fitted, dropped = fit_columns(columns, width, [5, 2, 3] if len(columns) > 3 else None)
-    return aligned(fitted) + (wrap(f"not shown: {', '.join(dropped)} (--format csv or json has every column)", width) if dropped else [])
+    return fitted_table(columns, width, [5, 2, 3] if len(columns) > 3 else None, where="--format csv or json has every column")
 
 
 def _csv_cell(value: Any) -> str:

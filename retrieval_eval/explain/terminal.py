@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..views import Column, aligned, count_text, counted, fit_columns, terminal_width, wrap
+from ..views import Column, count_text, counted, fitted_table, terminal_width, wrap
 from .tables import Explanation
 
 _TITLE_WIDTH = 40
@@ -164,8 +164,7 @@ def _aligned(header: list[str], rows: list[list[str]], width: int, *, drop: list
     (by their ``names``, default: their headers)."""
     columns = [Column(title, [cells[index] for cells in rows], right=title.split(" (")[0] in _NUMBERS, name=name)
                for index, (title, name) in enumerate(zip(header, names or header))]  # fmt: skip
-    fitted, dropped = fit_columns(columns, width, drop)
-    return aligned(fitted) + (wrap(f"not shown: {', '.join(dropped)} (a wider terminal shows them)", width) if dropped else [])
+    return fitted_table(columns, width, drop)
 
 
 def _number(value: Any, *, signed: bool = False) -> str:

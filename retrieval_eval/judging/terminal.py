@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..views import cell_text, one_line
+from ..views import Column, cell_text, fitted_table, terminal_width
 
 
-def aligned(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent: str = "  ") -> list[str]:
-    """``rows`` under ``header`` in aligned columns (numbers to the right), each cell on one line, cut if long."""
-    texts = [[one_line(str(name)) for name in header]] + [[one_line(cell_text(cell)) for cell in row] for row in rows]
-    numeric = [all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows) for i in range(len(header))]
-    widths = [max(len(row[i]) for row in texts) for i in range(len(header))]
-    return [
-        (indent + "  ".join(cell.rjust(w) if right else cell.ljust(w) for cell, w, right in zip(row, widths, numeric))).rstrip()
-        for row in texts
-    ]
+def aligned(header: Sequence[str], rows: Iterable[Sequence[Any]], *, indent: str = "  ", width: int | None = None) -> list[str]:
+    """``rows`` under ``header`` in aligned columns (numbers to the right), every cell escaped, fitted to
+    ``width`` (default: the terminal's) as :func:`~retrieval_eval.views.fit_columns` fits them."""
+    rows = [list(row) for row in rows]
+    columns = [
+        Column(str(name), [cell_text(row[i]) for row in rows],
+               right=all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows))
+        for i, name in enumerate(header)
+    ]  # fmt: skip
+    return fitted_table(columns, terminal_width() if width is None else width, indent=indent)

@@ -66,8 +66,8 @@ _cells = st.text(min_size=0, max_size=30)
 def tables(draw):
     count = draw(st.integers(1, 8))
     rows = draw(st.integers(0, 5))
-    return [Column(draw(_cells), draw(st.lists(_cells, min_size=rows, max_size=rows)), draw(st.booleans()))
-            for _ in range(count)]  # fmt: skip
+    return [Column(draw(_cells), draw(st.lists(_cells, min_size=rows, max_size=rows)), draw(st.booleans()), f"c{index}")
+            for index in range(count)]  # fmt: skip
 
 
 @given(tables(), st.integers(NARROWEST, 120))
@@ -83,7 +83,8 @@ def test_a_fitted_table_fits_and_keeps_its_first_column(columns, width):
     # The first column is kept (its cells whole or elided with "…"); the kept ones in their order; numbers never cut.
     first = columns[0]
     assert all(shown == cell or "…" in shown or shown == "" for shown, cell in zip(fitted[0].cells, first.cells))
-    kept = [column for column in columns if column.header not in dropped or column is columns[0]]
+    kept = [column for column in columns if column.name not in dropped]
+    assert [f.name for f in fitted] == [c.name for c in kept] and kept[0] is first
     assert all(f.right == c.right for f, c in zip(fitted, kept))
     assert all(f.cells == c.cells for f, c in zip(fitted, kept) if c.right and f is not fitted[0])
 
