@@ -153,9 +153,8 @@ def _run_main(argv: list[str]) -> str:
     return out.getvalue() + err.getvalue()
 
 
-def test_an_error_quoting_an_id_is_escaped(capsys, tmp_path):
-    qrels = tmp_path / "qrels.jsonl"
-    qrels.write_text(json.dumps({"query_id": "q\x1b]0;owned\x07", "doc_id": "d", "relevance": "high"}) + "\n", encoding="utf-8")
-    code, _, err = run_cli(capsys, "evaluate", str(qrels), RUN)
-    assert code == 2 and err.startswith("retrieval-eval: error:") and err.count("\n") == 1
-    assert not has_control(err.rstrip("\n"))
+def test_an_error_quoting_a_name_is_escaped(capsys):
+    # The command's own messages quote what was given as it is (here an output's name): the error line escapes it.
+    code, _, err = run_cli(capsys, "explain", QRELS, RUN, "-o", "out\x1b]0;owned\x07\rq\u202e.txt")
+    assert code == 2 and err.startswith("retrieval-eval: error: -o out\\x1b]0;owned\\x07\\rq\\u202e.txt: expected")
+    assert err.count("\n") == 1 and not has_control(err.rstrip("\n"))
