@@ -134,9 +134,7 @@ def _fact_text(value: Any) -> str:
 
 def _text_table(table: Table) -> list[str]:
     rows = table.rows[:TEXT_ROWS]
-    texts = [list(table.columns)] + [[one_line(cell_text(cell)) for cell in row] for row in rows]
-    widths = [max(len(row[index]) for row in texts) for index in range(len(table.columns))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in texts]
+    lines = aligned([Column(str(name), [one_line(cell_text(row[index])) for row in rows]) for index, name in enumerate(table.columns)])
     hidden = table.total - len(rows)
     if not table.total:
         lines.append("(no rows)")
