@@ -134,7 +134,8 @@ def _fact_text(value: Any) -> str:
 
 def _text_table(table: Table) -> list[str]:
     rows = table.rows[:TEXT_ROWS]
-    lines = aligned([Column(str(name), [one_line(cell_text(row[index])) for row in rows]) for index, name in enumerate(table.columns)])
+    columns = [Column(str(name), [one_line(cell_text(row[index])) for row in rows]) for index, name in enumerate(table.columns)]
+    lines = aligned(columns)
     hidden = table.total - len(rows)
     if not table.total:
         lines.append("(no rows)")

@@ -1,4 +1,4 @@
-"""`retrieval-eval sweep`'s output: 100 columns by default, --wide, --all-pairs, one JSON object, progress on a terminal."""
+"""`retrieval-eval sweep`'s output: 100 columns in a pipe, --wide, --all-pairs, one JSON object, progress on a terminal."""
 
 from __future__ import annotations
 

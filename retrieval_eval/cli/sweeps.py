@@ -62,8 +62,8 @@ def add_sweep_command(commands: Any) -> None:
                          help="with --report: rank the runs under these labels too (a judge's) and add the agreement of "
                          "the two rankings (tau, tau_AP, RBO, swapped pairs, flipped significant differences)")
     ranking.add_argument("--format", choices=("table", "json"), default="table",
-                         help="what to print on stdout: the leaderboard in 100 columns with the best against the "
-                         "runner-up, or all of it as one JSON object")
+                         help="what to print on stdout: the leaderboard fitted to the terminal ($COLUMNS) with the "
+                         "best against the runner-up, or all of it as one JSON object")
     ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
     ranking.add_argument("--all-pairs", action="store_true",
                          help="also compare every pair of configurations (Holm-adjusted over all the pairs)")

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 #: The largest wins and losses of the best against the runner-up that are shown.
 DUELS = 3
-_NAME_AT_LEAST = 20  # the configuration column is elided no narrower
+_NAME_AT_LEAST = 20  # the configuration column is elided no narrower (unless the fixed columns leave less)
 _NAME_AT_FIRST = 30  # nor, while optional columns still want room, wider
 _CELL_AT_MOST = 16  # a parameter's or a cost's column
 _GAP = "  "
