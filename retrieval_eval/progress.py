@@ -174,7 +174,9 @@ class Phase:
         output = self._output
         if output is None:
             return
-        line = PREFIX + text
+        from .views import terminal_text  # here, not at the top: importing this module stays numpy-free
+
+        line = PREFIX + terminal_text(text)  # a file or run name with ESC or CR would move the line
         try:
             if output.open_line and output.owner is self:
                 # Rewrite this phase's counter line, blanking what a longer one left.

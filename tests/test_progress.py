@@ -107,3 +107,12 @@ def test_a_phase_cut_short_by_an_error_prints_no_time(no_delay):
             raise ValueError
     # The counter's open line is ended, so that the error's line starts on a line of its own.
     assert stream.getvalue() == "retrieval-eval: reading run.trec ...\nretrieval-eval: streaming run.parquet: 0/10 rows\n"
+
+
+def test_a_name_with_control_characters_is_printed_escaped(no_delay):
+    stream = io.StringIO()
+    with shown(stream=stream, terminal=False):
+        with phase("reading run\x1b]0;owned\x07\r\u202e.trec"):
+            pass
+    assert "\x1b" not in stream.getvalue() and "\r" not in stream.getvalue()
+    assert "reading run\\x1b]0;owned\\x07\\r\\u202e.trec ..." in stream.getvalue()

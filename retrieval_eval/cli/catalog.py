@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from ..metrics.registry import REGISTRY
-from ..views import Column, aligned, counted, fit_columns, fitted_table, terminal_width, wrap
+from ..views import Column, counted, fitted_table, terminal_width, wrap
 from .common import EXIT_OK, add_progress_flags, emit, progress_bar, usage
 
 _NAME_AT_MOST = 24  # a longer metric name puts its definition on the lines below

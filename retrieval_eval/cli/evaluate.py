@@ -15,8 +15,8 @@ from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
-from ..views import Column, aligned, cell_text, count_text, fit_columns, fitted_table, summary_table, terminal_text, terminal_width, wrap
-from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, progress_bar, usage
+from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
+from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, usage
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:

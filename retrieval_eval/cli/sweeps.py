@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
+from ..views import counted, terminal_text
 from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, progress_bar, usage
 from .option_flags import add_shared_option_flags, shared_options
-from ..views import counted, terminal_text
 
 if TYPE_CHECKING:
     from ..judging.ranking_agreement import RankingAgreement
