@@ -95,7 +95,9 @@ def many_missed(tmp_path: Path, missed: int) -> tuple[str, str]:
 def test_query_lists_the_first_10_missed_documents_and_how_many_more(tmp_path, capsys, missed, more):
     qrels, run = many_missed(tmp_path, missed)
     assert main(["explain", qrels, run, "-m", "P@5", "--query", "q1"]) == 0
-    line = capsys.readouterr().out.splitlines()[-1]
+    lines = capsys.readouterr().out.splitlines()
+    start = max(i for i, text in enumerate(lines) if text.startswith("relevant, not retrieved by a:"))
+    line = " ".join(text.strip() for text in lines[start:])  # wrapped at the terminal's width, at spaces
     gone = explain(qrels, run, metrics=["P@5"]).query("q1").missed
     assert len(gone) == missed
     listed = ", ".join(f"{doc} ({int(label)})" for doc, label in zip(gone["doc_id"][:10], gone["label"][:10])) or "none"
