@@ -173,10 +173,10 @@ class Qrels(GroupedTable):
         """
         if isinstance(source, Qrels):
             return source
-        label = source_label(source)
-        with phase(f"reading {label}"):
+        with phase(f"reading {source_label(source)}"):
             table = read_qrels_table(source, columns=columns, format=format, judgments=judgments)
-            return cls(table, source=label, duplicates=duplicates, judgments=judgments)
+            # labelled again once read: an iterator's label names the type of its first row
+            return cls(table, source=source_label(source), duplicates=duplicates, judgments=judgments)
 
     @cached_property
     def judgment_arrays(self) -> JudgmentArrays:

@@ -57,10 +57,10 @@ class Run(GroupedTable):
             return source
         if name is not None and not isinstance(name, str):
             raise ConfigError(f"name= must be a string (the run's name in results), got {name!r}")
-        label = source_label(source)
-        with phase(f"reading {label}"):
+        with phase(f"reading {source_label(source)}"):
             table = read_run_table(source, columns=columns, format=format)
-            return cls(table, source=label, name=name, in_ranx_order=ranx_kind(source) == "Run")
+            # labelled again once read: an iterator's label names the type of its first row
+            return cls(table, source=source_label(source), name=name, in_ranx_order=ranx_kind(source) == "Run")
 
     @cached_property
     def arrays(self) -> RunArrays:
