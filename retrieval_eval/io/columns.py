@@ -15,24 +15,32 @@ from retrieval_eval.errors import ConfigError, InputError
 #: Default names looked for (case-insensitively) for each canonical column. "query" is left
 #: out on purpose: RAG tables often use it for the query text (as pyterrier's frames do). Two
 #: columns matching one canonical name are ambiguous, except as :data:`YIELDING_ALIASES` says.
+#: Besides trec_eval's and Azure's words, the names other libraries write: BEIR's qrels TSV
+#: (``query-id corpus-id score``), ranx's ``to_dataframe()`` (``q_id doc_id score``).
 COLUMN_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "query_id": ("query_id", "qid", "topic_id"),
-        "doc_id": ("doc_id", "document_id", "docno", "docid", "doc"),
+        "query_id": ("query_id", "qid", "topic_id", "q_id", "query-id"),
+        "doc_id": ("doc_id", "document_id", "docno", "docid", "doc", "corpus_id", "corpus-id"),
         "score": ("score", "relevance_score", "sim"),
-        "relevance": ("relevance", "label", "query_relevance_label", "rel", "grade"),
+        # A qrels table's "score" is its label (BEIR's, ranx's Qrels frame); a run reader asks for no relevance.
+        "relevance": ("relevance", "label", "query_relevance_label", "rel", "grade", "score"),
         # Judgment groups and subgroups (trec_eval's qrels_jg and prefs layouts).
         "group": ("group", "judgment_group", "jg"),
         "subgroup": ("subgroup", "judgment_subgroup", "jsg"),
     }
 )
 
-#: Canonical name -> {alias: the alias it yields to when both are columns}. pyterrier's result
-#: frames have ``docno``, the collection's document id (what qrels judge), and often ``docid``,
+#: Canonical name -> {alias: the aliases it yields to when one of them is a column too}. pyterrier's
+#: result frames have ``docno``, the collection's document id (what qrels judge), and often ``docid``,
 #: Terrier's internal number of the document in its index: ``docno`` is the document id, so a
-#: table with both reads ``docno``. Any other pair of matches stays ambiguous.
-YIELDING_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({"doc_id": {"docid": "docno"}})
-
+#: table with both reads ``docno``. A qrels table with a ``score`` beside a label column (a run
+#: joined to its judgments) reads the label. Any other pair of matches stays ambiguous.
+YIELDING_ALIASES: Mapping[str, Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "doc_id": {"docid": ("docno",)},
+        "relevance": {"score": ("relevance", "label", "query_relevance_label", "rel", "grade")},
+    }
+)
 
 def resolve_columns(
     found: Iterable[Hashable],
@@ -100,7 +108,7 @@ def resolve_columns(
         if len(match) > 1:
             raise InputError(
                 f"ambiguous column for '{canonical}': {_names(match)} all match; "
-                f"pass columns={{'{canonical}': ...}} to choose one",
+                f"choose one with {_how_to_name(canonical)}",
                 source=source,
                 field=canonical,
             )
@@ -109,7 +117,7 @@ def resolve_columns(
                 continue
             raise InputError(
                 f"missing column '{canonical}': looked for {_names(looked_for)} "
-                f"(case-insensitive); columns found: {_names(found)}",
+                f"(case-insensitive); columns found: {_names(found)}; name yours with {_how_to_name(canonical)}",
                 source=source,
                 field=canonical,
             )
@@ -118,15 +126,20 @@ def resolve_columns(
     return resolved
 
 
+def _how_to_name(canonical: str) -> str:
+    # The library's argument and the command line's flags (the same words in every subcommand).
+    return f"columns={{'{canonical}': NAME}} (command line: --qrels-column or --run-column {canonical}=NAME)"
+
+
 def _case_insensitive(found: Sequence[Hashable], names: Sequence[str]) -> list[Hashable]:
     wanted = {n.casefold() for n in names}
     return [c for c in found if str(c).casefold() in wanted]
 
 
-def _yielded(match: list[Hashable], yields: Mapping[str, str]) -> list[Hashable]:
+def _yielded(match: list[Hashable], yields: Mapping[str, tuple[str, ...]]) -> list[Hashable]:
     """``match`` without the columns that yield to another column of ``match``."""
     present = {str(column).casefold() for column in match}
-    return [column for column in match if yields.get(str(column).casefold()) not in present]
+    return [column for column in match if present.isdisjoint(yields.get(str(column).casefold(), ()))]
 
 
 def _check_distinct(resolved: Mapping[str, Hashable]) -> None:

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
@@ -224,8 +225,13 @@ def test_named_tuple_errors_name_the_row():
         "<list of Qrel>, row 2: a ScoredDoc has no field 'relevance' (its fields: 'query_id', 'doc_id', 'score'); "
         "every row needs the fields chosen from the first"
     )
-    missing = failure(read_qrels_table, [ir_measures.ScoredDoc("q", "b", 1.0)])
-    assert missing.field == "relevance" and "columns found: ['query_id', 'doc_id', 'score']" in str(missing)
+    # A qrels table's "score" is its label (BEIR's qrels, ranx's Qrels.to_dataframe()), so a ScoredDoc's score is
+    # read as one: a real run's scores are refused as labels, naming the field.
+    not_labels = failure(read_qrels_table, [ir_measures.ScoredDoc("q", "b", 0.25)])
+    assert not_labels.field == "score" and "relevance must be an integer, got 0.25" in str(not_labels)
+    Judgment = namedtuple("Judgment", "query_id doc_id")
+    missing = failure(read_qrels_table, [Judgment("q", "b")])
+    assert missing.field == "relevance" and "columns found: ['query_id', 'doc_id']" in str(missing)
     assert str(failure(read_run_table, iter([3, 4]))) == "<iterable of dicts>, row 1: expected a record (object), got int"
 
 
