@@ -102,13 +102,17 @@ class Unit:
     thread: dict[str, Any] | None
 
 
+#: Where a JSON Lines file given as a document goes: an execution log is one record per line.
+LOG_HINT = "an execution log (one record per line) is passed with --executions (executions= in Python)"
+
+
 def read_document(source: DocumentLike) -> dict[str, Any]:
     """The document as plain JSON values, its structure checked; a mapping is copied, never modified."""
     if isinstance(source, Mapping):
         document, label = deepcopy(dict(source)), None
     else:
         label = os.fspath(source)
-        document = read_json_file(label)
+        document = read_json_file(label, lines_hint=LOG_HINT)
     if not isinstance(document, dict):
         raise InputError(f"an evaluation document is a JSON object, got {type(document).__name__}", source=label)
     _check(_DocumentShape, document, label, None)

@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.sniff import PARQUET_MAGIC, is_gzip
 from retrieval_eval.io.sources import Source, read_all
 from retrieval_eval.kernels.text.json_depth import json_nesting
 
@@ -89,22 +90,36 @@ def read_json_source(src: Source) -> pa.Table | list:
     )
 
 
-def read_json_file(path: str | os.PathLike[str]) -> Any:
+def read_json_file(path: str | os.PathLike[str], *, lines_hint: str | None = None) -> Any:
     """The one JSON value of a UTF-8 file (a byte-order mark is allowed).
+
+    ``lines_hint``: what to say when the file is JSON Lines (a value per line, where one value was
+    expected), such as where such a file goes instead.
 
     Raises
     ------
     InputError
-        Naming the file: it cannot be read, is not UTF-8, nests deeper than :data:`MAX_DEPTH`,
-        is not valid JSON, or repeats a key in an object (each with the line and column).
+        Naming the file: it cannot be read, is a parquet or gzip file, is not UTF-8, nests deeper
+        than :data:`MAX_DEPTH`, is not valid JSON (JSON Lines said as such), or repeats a key in an
+        object (each with the line and column).
     """
     label = os.fspath(path)
     try:
         data = Path(label).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", source=label) from exc
+    if data.startswith(PARQUET_MAGIC) or is_gzip(data):
+        kind = "a parquet file (it begins with PAR1)" if data.startswith(PARQUET_MAGIC) else "gzip-compressed"
+        raise InputError(f"this is {kind}, not JSON text: give the JSON file (uncompressed)", source=label)
     check_json_bytes(data, label, lines=False)
-    return parse_json(_text(data), label)
+    try:
+        return parse_json(_text(data), label)
+    except _ExtraData as exc:
+        hint = f": {lines_hint}" if lines_hint else ""
+        raise InputError(
+            f"this is JSON Lines (another JSON value begins at line {exc.row}), where one JSON value is expected{hint}",
+            source=label,
+        ) from None
 
 
 def read_json_records(src: Source) -> list:

@@ -16,7 +16,7 @@ import sys
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -33,6 +33,7 @@ from retrieval_eval.io.ecosystem import (
     ranx_kind,
 )
 from retrieval_eval.io.pandas_objects import is_dataframe
+from retrieval_eval.io.sniff import HEAD_BYTES, decompressed_head, is_gzip, read_head, sniffed_format
 
 if TYPE_CHECKING:
     import ir_datasets
@@ -96,8 +97,8 @@ class Source:
     path:
         The file, or ``None`` for in-memory inputs.
     gzip:
-        Whether the file is gzip-compressed (its name ends in ``.gz``; for a pipe or
-        stdin, its first bytes are gzip's magic number).
+        Whether the file is gzip-compressed: its first bytes are gzip's magic number (a name
+        ending in ``.gz`` is not needed, and a pipe has no name to tell it by).
     obj:
         The in-memory object, or ``None`` for files.
     data:
@@ -263,11 +264,11 @@ def _rows_source(rows: list | tuple | Iterator, label: str) -> Source:
 
 
 def _file_source(path: Path, format: str | None) -> Source:
-    fmt, gzip = format_from_name(path)
+    fmt, _ = format_from_name(path)
     if format is not None:
         fmt = normalize_format(format)
     if str(path) == STDIN:
-        return _one_shot(STDIN_LABEL, fmt, gzip, path, None)
+        return _one_shot(STDIN_LABEL, fmt, path, None, forced=format is not None)
     label = source_label(path)
     if not path.exists():
         raise InputError("file not found", source=label)
@@ -275,19 +276,26 @@ def _file_source(path: Path, format: str | None) -> Source:
     if path.is_dir():
         if fmt != "parquet":
             raise InputError("is a directory, not a file", source=label)
-    elif not stat.S_ISREG(path.stat().st_mode):  # a pipe, /dev/stdin, <(...): readable once
-        return _one_shot(label, fmt, gzip, path, path)
-    return Source(label, fmt, path=path, gzip=gzip)
+        return Source(label, fmt, path=path)
+    if not stat.S_ISREG(path.stat().st_mode):  # a pipe, /dev/stdin, <(...): readable once
+        return _one_shot(label, fmt, path, path, forced=format is not None)
+    return _sniffed(Source(label, fmt, path=path), read_head(path), forced=format is not None)
+
+
+def _sniffed(src: Source, head: bytes, *, forced: bool) -> Source:
+    """``src`` with gzip and the format its first bytes ``head`` say (:mod:`~retrieval_eval.io.sniff`)."""
+    gzip = is_gzip(head)
+    fmt = sniffed_format(decompressed_head(head) if gzip else head, src.format, src.label, forced=forced)
+    return replace(src, format=fmt, gzip=gzip)
 
 
 # The bytes of each input that can be read only once, by (device, inode) of the pipe: the
 # same stdin may be resolved again in one process (a run's tag after the run), and must give
 # the same bytes, not nothing.
 _ONE_SHOT: dict[tuple[int, int], pa.Buffer] = {}
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _one_shot(label: str, fmt: str, gzip: bool, path: Path, opened: Path | None) -> Source:
+def _one_shot(label: str, fmt: str, path: Path, opened: Path | None, *, forced: bool) -> Source:
     """A source read whole now: stdin (``opened`` None) or the pipe at ``opened``."""
     try:
         status = os.fstat(sys.stdin.fileno()) if opened is None else opened.stat()
@@ -301,9 +309,7 @@ def _one_shot(label: str, fmt: str, gzip: bool, path: Path, opened: Path | None)
     except (OSError, ValueError, AttributeError) as exc:  # no stdin (closed, or replaced by a text-only object)
         raise InputError(f"cannot read: {_reason(exc)}", source=label) from exc
     data = _ONE_SHOT[key]
-    # A pipe has no name to tell gzip by (<(zcat...) is /dev/fd/63): its first bytes tell.
-    gzip = gzip or data.slice(0, min(2, data.size)).to_pybytes() == _GZIP_MAGIC
-    return Source(label, fmt, path=path, gzip=gzip, data=data)
+    return _sniffed(Source(label, fmt, path=path, data=data), data.slice(0, min(HEAD_BYTES, data.size)).to_pybytes(), forced=forced)
 
 
 @contextmanager

@@ -1,0 +1,123 @@
+"""Tell what a file holds by its first bytes, where its name could say otherwise.
+
+A file's format comes from its name (:func:`~retrieval_eval.io.sources.format_from_name`); its first
+bytes are looked at once, when it is resolved, so that a file of another kind by its name (parquet
+named ``.txt``, TREC text named ``.parquet``, JSON named ``.trec``) is one line saying what it is
+and how to name it, instead of an error about its bytes met while parsing. Gzip is told by its
+first bytes for every file, as it is for a pipe, which has no name to tell it by; and BEIR's qrels
+TSV, whatever its name, by its header line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+
+from retrieval_eval.errors import InputError
+
+#: Bytes looked at: enough for BEIR's header and the first line of most JSON Lines.
+HEAD_BYTES = 1 << 16
+PARQUET_MAGIC = b"PAR1"
+GZIP_MAGIC = b"\x1f\x8b"
+#: The header line of the qrels TSV files BEIR ships (``qrels/test.tsv``).
+BEIR_QRELS_HEADER = b"query-id\tcorpus-id\tscore"
+_BOM = b"\xef\xbb\xbf"
+
+#: How a message names each format, and the extension that names a file of it.
+_KINDS = {
+    "parquet": ("a parquet file", ".parquet"),
+    "trec": ("TREC text", ".trec (or .txt)"),
+    "csv": ("CSV", ".csv"),
+    "tsv": ("TSV", ".tsv"),
+    "json": ("JSON", ".jsonl (one object per line) or .json"),
+    "jsonl": ("JSON Lines", ".jsonl"),
+}
+
+
+def read_head(path: str | os.PathLike[str]) -> bytes:
+    """The first :data:`HEAD_BYTES` of a file, or nothing where it cannot be read (its reader says why)."""
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(HEAD_BYTES)
+    except OSError:
+        return b""
+
+
+def check_kind(path: str | os.PathLike[str], named: str) -> None:
+    """Refuse a file whose first bytes say another kind than ``named`` (as :func:`sniffed_format`)."""
+    sniffed_format(read_head(path), named, os.fspath(path), forced=False)
+
+
+def is_gzip(head: bytes) -> bool:
+    return head.startswith(GZIP_MAGIC)
+
+
+def decompressed_head(head: bytes) -> bytes:
+    """The first decompressed bytes of a gzip stream's first bytes (as many as they give)."""
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, HEAD_BYTES)
+    except zlib.error:
+        return b""  # corrupt: the reader says so, naming the file
+
+
+def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
+    """The format to read a file as, given its first (decompressed) bytes ``head`` and the format
+    ``named`` by its name (or ``format=``, when ``forced``).
+
+    Returns ``named``, or ``"tsv"`` for BEIR's qrels TSV under a name that says TREC text.
+
+    Raises
+    ------
+    InputError
+        The bytes say another kind than the name does: parquet's magic ``PAR1`` under another
+        name, a ``.parquet`` name on anything else, or JSON (a first character ``{`` or ``[``)
+        where TREC text is expected. The message says what the file is and how to name it.
+    """
+    if not head:
+        return named  # empty: the reader says so
+    found = content_kind(head)
+    if named == "trec" and not forced and head.removeprefix(_BOM).startswith(BEIR_QRELS_HEADER):
+        return "tsv"
+    if found == "parquet" and named != "parquet":
+        raise _wrong_kind(label, "parquet", named, forced)
+    if named == "parquet" and found != "parquet":
+        raise _wrong_kind(label, found or "trec", named, forced, guessed=found is None)
+    if found == "json" and named == "trec":
+        raise InputError(
+            "this is JSON (its first line is a JSON object or array), not TREC text: name it .jsonl "
+            "(one object per line) or .json",
+            source=label,
+        )
+    return named
+
+
+def content_kind(head: bytes) -> str | None:
+    """``"parquet"`` for parquet's magic, ``"json"`` where the first non-blank line is a JSON object
+    or array (or opens one, alone on its line, as pretty-printed JSON does), else None (text of some
+    other kind: TREC, CSV, TSV). A TREC line has four or six fields, so it is never one of those."""
+    if head.startswith(PARQUET_MAGIC):
+        return "parquet"
+    text = head.removeprefix(_BOM).lstrip()
+    line, newline, _ = text.partition(b"\n")
+    line = line.strip()
+    if line in (b"{", b"["):
+        return "json"
+    if line[:1] not in (b"{", b"[") or not (newline or len(head) < HEAD_BYTES):
+        return None  # not JSON, or a first line longer than the bytes looked at: the reader judges it
+    try:
+        return "json" if isinstance(json.loads(line), (dict, list)) else None
+    except ValueError:  # not JSON (UnicodeDecodeError included)
+        return None
+
+
+def _wrong_kind(label: str, found: str, named: str, forced: bool, *, guessed: bool = False) -> InputError:
+    what, extension = _KINDS[found]
+    said = "format=" + repr(named) if forced else "its name"
+    if guessed:
+        return InputError(
+            f"this is not a parquet file (it does not begin with PAR1), as {said} says: text such as TREC, CSV "
+            "or TSV is named .trec, .csv or .tsv",
+            source=label,
+        )
+    return InputError(f"this is {what}, not {_KINDS[named][0]} as {said} says: name it {extension}", source=label)

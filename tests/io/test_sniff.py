@@ -1,0 +1,119 @@
+"""A file of another kind than its name says is one line naming what it is (issue 27, item 11), and BEIR's
+qrels TSV and ranx's frames are read by their own column names (issue 27, item 7)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval_eval.errors import InputError
+from retrieval_eval.executions.document import read_document
+from retrieval_eval.executions.log import read_execution_log
+from retrieval_eval.io import read_qrels_table, read_run_table
+from retrieval_eval.io.sniff import HEAD_BYTES, content_kind
+
+RUN = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [2.0, 1.0]})
+TREC_RUN = "q1 Q0 d1 1 2.0 tag\nq1 Q0 d2 2 1.0 tag\n"
+
+
+def message(read, path, **options) -> str:
+    with pytest.raises(InputError) as raised:
+        read(path, **options)
+    return str(raised.value)
+
+
+def test_parquet_under_a_text_name_is_said_to_be_parquet(tmp_path):
+    for name in ("run.txt", "run.trec", "run.csv", "run.jsonl"):
+        pq.write_table(RUN, tmp_path / name)
+        assert message(read_run_table, tmp_path / name).endswith(
+            "this is a parquet file, not " + {"txt": "TREC text", "trec": "TREC text", "csv": "CSV", "jsonl": "JSON Lines"}[name.split(".")[1]]
+            + " as its name says: name it .parquet"
+        ), name
+
+
+def test_text_under_a_parquet_name_is_not_parquet(tmp_path):
+    (tmp_path / "run.parquet").write_text(TREC_RUN)
+    assert "this is not a parquet file (it does not begin with PAR1), as its name says" in message(read_run_table, tmp_path / "run.parquet")
+    (tmp_path / "rows.parquet").write_text(json.dumps(RUN.to_pylist()))
+    assert message(read_run_table, tmp_path / "rows.parquet").endswith(
+        "this is JSON, not a parquet file as its name says: name it .jsonl (one object per line) or .json"
+    )
+    assert "as format='parquet' says" in message(read_run_table, tmp_path / "run.parquet", format="parquet")
+
+
+def test_json_lines_under_a_trec_name_is_said_to_be_json(tmp_path):
+    (tmp_path / "run.trec").write_text("\n".join(json.dumps(row) for row in RUN.to_pylist()))
+    assert message(read_run_table, tmp_path / "run.trec").endswith("this is JSON (its first line is a JSON object or array), "
+                                                                   "not TREC text: name it .jsonl (one object per line) or .json")
+    (tmp_path / "pretty.txt").write_text(json.dumps(RUN.to_pylist(), indent=2))
+    assert "this is JSON" in message(read_run_table, tmp_path / "pretty.txt")
+
+
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=12))
+def test_a_trec_line_is_never_taken_for_json(query_id):
+    # Whatever its first field, a TREC line has four or six fields: never one JSON value, never a lone bracket.
+    assert content_kind(f"{query_id} Q0 d1 1 2.0 tag\n".encode()) is None
+    assert content_kind(f"{query_id} 0 d1 1\n".encode()) is None
+
+
+def test_a_gzip_file_is_told_by_its_bytes_whatever_its_name(tmp_path):
+    (tmp_path / "run.trec").write_bytes(gzip.compress(TREC_RUN.encode()))
+    assert read_run_table(tmp_path / "run.trec").to_pylist() == RUN.to_pylist()
+    (tmp_path / "run.jsonl.gz").write_bytes(gzip.compress(TREC_RUN.encode()))  # the name's format is checked inside
+    assert "this is JSON" not in message(read_run_table, tmp_path / "run.jsonl.gz")
+
+
+def test_a_long_first_line_is_left_to_the_reader(tmp_path):
+    long_line = json.dumps({"query_id": "q" * HEAD_BYTES, "doc_id": "d", "score": 1.0})
+    assert content_kind(long_line.encode()[:HEAD_BYTES]) is None
+
+
+def test_beir_qrels_tsv_is_read_by_its_header_under_any_name(tmp_path):
+    beir = "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n"
+    expected = [{"query_id": "q1", "doc_id": "d1", "relevance": 1}, {"query_id": "q1", "doc_id": "d2", "relevance": 0}]
+    for name in ("test.tsv", "qrels.txt", "qrels"):
+        (tmp_path / name).write_text(beir)
+        assert read_qrels_table(tmp_path / name).to_pylist() == expected, name
+
+
+def test_ranx_frames_are_read_by_their_column_names():
+    # ranx's Qrels.to_dataframe() and Run.to_dataframe(): q_id, doc_id, score.
+    frame = pa.table({"q_id": ["q1"], "doc_id": ["d1"], "score": [1]})
+    assert read_qrels_table(frame).to_pylist() == [{"query_id": "q1", "doc_id": "d1", "relevance": 1}]
+    assert read_run_table(frame).to_pylist() == [{"query_id": "q1", "doc_id": "d1", "score": 1.0}]
+
+
+def test_a_score_beside_a_label_is_not_the_label():
+    joined = pa.table({"query_id": ["q1"], "doc_id": ["d1"], "score": [0.5], "label": [2]})
+    assert read_qrels_table(joined)["relevance"].to_pylist() == [2]
+
+
+def test_an_unknown_header_names_the_known_names_and_the_flags(tmp_path):
+    (tmp_path / "run.tsv").write_text("topic\tpassage\tsim\nq1\td1\t1.0\n")
+    text = message(read_run_table, tmp_path / "run.tsv")
+    assert "looked for ['query_id', 'qid', 'topic_id', 'q_id', 'query-id']" in text
+    assert text.endswith("name yours with columns={'query_id': NAME} (command line: --qrels-column or --run-column query_id=NAME)")
+
+
+def test_an_execution_log_given_as_a_document_names_executions(tmp_path):
+    (tmp_path / "log.jsonl").write_text('{"id": "a"}\n{"id": "b"}\n')
+    assert message(read_document, tmp_path / "log.jsonl").endswith(
+        "this is JSON Lines (another JSON value begins at line 2), where one JSON value is expected: an execution log "
+        "(one record per line) is passed with --executions (executions= in Python)"
+    )
+    pq.write_table(RUN, tmp_path / "doc.json")
+    assert message(read_document, tmp_path / "doc.json").endswith("this is a parquet file (it begins with PAR1), not JSON text: "
+                                                                   "give the JSON file (uncompressed)")
+
+
+def test_an_execution_log_of_the_other_kind_is_named(tmp_path):
+    pq.write_table(RUN, tmp_path / "log.jsonl")
+    assert message(read_execution_log, tmp_path / "log.jsonl").endswith("this is a parquet file, not JSON Lines as its name says: name it .parquet")
+    (tmp_path / "log.parquet").write_text('{"id": "a"}\n')
+    assert "this is JSON, not a parquet file" in message(read_execution_log, tmp_path / "log.parquet")
