@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..sweep.settings import ALPHA
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, usage
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, qrels_input, run_input, usage
 
 _AGREE_EXAMPLES = """\
 examples:
@@ -45,6 +45,7 @@ def add_agree_command(commands: Any) -> None:
     agreeing.add_argument("--format", choices=("table", "json"), default="table", help="what to print on stdout")
     agreeing.add_argument("-o", "--output", metavar="OUT.json", help="also write everything as one JSON object")
     add_progress_flags(agreeing)
+    add_column_flags(agreeing)
     agreeing.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -60,13 +61,15 @@ def agree_command(args: argparse.Namespace) -> int:
         raise usage("a ranking agreement compares two or more runs, got 1: give none (labels only) or several")
     alpha = ALPHA.check(args.alpha)  # before any work, as the other settings
     check_outputs({"-o": args.output}, [args.human, args.judge, *args.runs])
-    labels = label_agreement(args.human, args.judge, relevance_level=args.relevance_level)
+    human, judge = qrels_input(args, args.human), qrels_input(args, args.judge)
+    labels = label_agreement(human, judge, relevance_level=args.relevance_level)
     document: dict[str, Any] = {"labels": labels.to_dict()}
     texts = [str(labels)]
     if args.runs:
         from ..judging.ranking_agreement import ranking_agreement
 
-        ranking = ranking_agreement(args.human, args.judge, args.runs, args.metric, alpha=alpha,
+        runs = [run_input(args, path) for path in args.runs]
+        ranking = ranking_agreement(human, judge, runs, args.metric, alpha=alpha,
                                     options=EvaluationOptions(k=args.k))  # fmt: skip
         document["ranking"] = ranking.to_dict()
         texts.append(str(ranking))

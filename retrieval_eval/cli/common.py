@@ -81,6 +81,53 @@ def integer_from(minimum: int) -> Callable[[str], int]:
     return integer
 
 
+def add_column_flags(parser: argparse.ArgumentParser, *, qrels: bool = True, runs: bool = True) -> None:
+    """``--qrels-column`` and ``--run-column``, the same in every subcommand that reads qrels or runs:
+    which column of a table is which canonical one, where the default names do not find it."""
+    if qrels:
+        parser.add_argument("--qrels-column", action="append", default=[], metavar="CANONICAL=NAME",
+                            help="which column of the qrels tables is query_id, doc_id or relevance, repeatable "
+                            "(when the default names do not find it)")
+    if runs:
+        parser.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
+                            help="which column of the run tables is query_id, doc_id or score, repeatable")
+
+
+def column_pairs(items: list[str], option: str) -> dict[str, str] | None:
+    """The ``CANONICAL=NAME`` pairs of ``option`` (``--qrels-column``...), or None when none is given."""
+    pairs: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise usage(f"{option} takes CANONICAL=NAME (e.g. query_id=topic), got {item!r}")
+        if key.strip() in pairs:
+            raise usage(f"{option} names {key.strip()} twice ({key.strip()}={pairs[key.strip()]}, {item.strip()}): give it once")
+        pairs[key.strip()] = value.strip()
+    return pairs or None
+
+
+def qrels_input(args: argparse.Namespace, path: str | None) -> Any:
+    """The qrels at ``path`` read with ``--qrels-column`` when it is given (judgment layout and duplicate
+    policy left to the reader's caller), else the path itself for the library to read."""
+    columns = column_pairs(args.qrels_column, "--qrels-column")
+    if columns is None or path is None:
+        return path
+    from ..data.qrels import Qrels
+
+    return Qrels.read(path, columns=columns)
+
+
+def run_input(args: argparse.Namespace, path: str) -> Any:
+    """The run at ``path`` read with ``--run-column`` when it is given (named by its path, as the
+    library names a run it reads), else the path itself."""
+    columns = column_pairs(args.run_column, "--run-column")
+    if columns is None:
+        return path
+    from ..data.run import Run
+
+    return Run.read(path, columns=columns)
+
+
 def usage(message: str) -> ConfigError:
     return ConfigError(message)
 

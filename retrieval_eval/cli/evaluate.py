@@ -16,7 +16,8 @@ from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
 from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
-from .common import DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, is_glob, usage
+from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
+                     column_pairs, emit, is_glob, progress_bar, usage)
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
@@ -95,10 +96,7 @@ def add_evaluate_command(commands: Any) -> None:
                      help="with --trec: the results format (trec_eval -T; trec_results, the only one it has)")
     run.add_argument("-D", dest="debug_level", type=int, metavar="LEVEL",
                      help="with --trec: accepted as trec_eval -D takes it; no debug output is printed")
-    run.add_argument("--qrels-column", action="append", default=[], metavar="CANONICAL=NAME",
-                     help="which qrels column is query_id, doc_id or relevance (when the defaults do not find it)")
-    run.add_argument("--run-column", action="append", default=[], metavar="CANONICAL=NAME",
-                     help="which run column is query_id, doc_id or score")
+    add_column_flags(run)
     run.add_argument("--memory-budget", metavar="SIZE",
                      help=f"stream the parquet run in chunks within SIZE (e.g. 1GiB, 512MB; default {DEFAULT_BUDGET} "
                      "for a streamed run); unsorted runs are first partitioned by query into temporary files")
@@ -147,8 +145,8 @@ def _trec_eval(args: argparse.Namespace) -> int:
         output = trec_eval(
             args.qrels, args.run[0], args.metrics, options=options, per_query=args.per_query,
             summary=not args.no_summary, run_id=trec_run_tag(args.run[0]), zscores=zscores,
-            qrels_columns=_parse_pairs(args.qrels_column, "--qrels-column"),
-            run_columns=_parse_pairs(args.run_column, "--run-column"),
+            qrels_columns=column_pairs(args.qrels_column, "--qrels-column"),
+            run_columns=column_pairs(args.run_column, "--run-column"),
         )
     for warning in caught:
         print(terminal_text(f"retrieval-eval: warning: {warning.message}"), file=sys.stderr)
@@ -189,8 +187,8 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
     elif not args.run:
         raise usage("give a qrels file and a run file (or --azure with one file of Azure rows)")
     else:
-        qrels_columns = _parse_pairs(args.qrels_column, "--qrels-column")
-        run_columns = _parse_pairs(args.run_column, "--run-column")
+        qrels_columns = column_pairs(args.qrels_column, "--qrels-column")
+        run_columns = column_pairs(args.run_column, "--run-column")
         evaluator = Evaluator(args.qrels, asked, thresholds=thresholds, options=options, qrels_columns=qrels_columns)
         if _streamed(args):
             streamed = _evaluate_streamed(args, evaluator, run_columns)
@@ -263,18 +261,6 @@ def _parse_thresholds(items: list[str]) -> list[tuple[str, float]]:
             raise usage(f"--threshold takes METRIC=NUMBER, got {item!r}")
         thresholds.append((name.strip(), number))
     return thresholds
-
-
-def _parse_pairs(items: list[str], option: str) -> dict[str, str] | None:
-    pairs = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise usage(f"{option} takes CANONICAL=NAME (e.g. query_id=topic), got {item!r}")
-        if key.strip() in pairs:
-            raise usage(f"{option} names {key.strip()} twice ({key.strip()}={pairs[key.strip()]}, {item.strip()}): give it once")
-        pairs[key.strip()] = value.strip()
-    return pairs or None
 
 
 def _evaluation_options(args: argparse.Namespace) -> EvaluationOptions:

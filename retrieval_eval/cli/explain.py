@@ -11,8 +11,8 @@ from typing import Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, usage
 from ..views import counted, terminal_text
+from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from, qrels_input, run_input, usage
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -55,6 +55,7 @@ def add_explain_command(commands: Any) -> None:
     explaining.add_argument("--worst", type=integer_from(0), default=10,
                             help="how many of the worst queries on the first metric the summary lists "
                             "(by the delta with RUN_B, else by value; default %(default)s)")
+    add_column_flags(explaining)
     explaining.add_argument("-o", "--output",
                             help="explain.html: the explorer page; .parquet, .csv or .jsonl: the per-query table")
     add_progress_flags(explaining)
@@ -79,7 +80,8 @@ def explain_command(args: argparse.Namespace) -> int:
         # A run that retrieved for no judged query is bad input (exit 2), as for `evaluate`.
         warnings.simplefilter("error", NoSharedQueriesWarning)
         try:
-            explanation = explain(args.qrels, args.run, args.run_b, args.metrics, top=args.top, options=options,
+            run_b = None if args.run_b is None else run_input(args, args.run_b)
+            explanation = explain(qrels_input(args, args.qrels), run_input(args, args.run), run_b, args.metrics, top=args.top, options=options,
                                   topics=args.topics, docs=args.docs)  # fmt: skip
         except NoSharedQueriesWarning as warning:
             raise InputError(str(warning)) from None

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, usage
+from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from, run_input, usage
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 from .pool import POOL_TIES
 
@@ -61,6 +61,7 @@ def add_judge_command(commands: Any) -> None:
                         help="a document repeated in a run's query: raise (default) or which score ranks it")
     add_judge_flags(parser, required=True)
     add_progress_flags(parser)
+    add_column_flags(parser, qrels=False)  # the human qrels keep their source column and sidecar: read by judging.provenance
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -82,7 +83,8 @@ def judge_command(args: argparse.Namespace) -> int:
         filled = judge_judged(args.qrels, topics=args.topics, docs=args.docs, settings=settings, judge=judge,
                               sample=args.sample, seed=args.seed)
     else:
-        filled = judge_holes(args.qrels, args.runs, args.depth, topics=args.topics, docs=args.docs,
+        runs = [run_input(args, path) for path in args.runs]
+        filled = judge_holes(args.qrels, runs, args.depth, topics=args.topics, docs=args.docs,
                              settings=settings, judge=judge, options=options)
     write_labels(filled.labels, args.output, judge=filled.summary(), inputs=inputs)
     if args.errors:
@@ -118,7 +120,8 @@ def _dry_run(args: argparse.Namespace, settings: Any, judge: Any, options: Any) 
     """The pool, the requests the cache does not answer, and the upper bound of their cost; nothing is sent."""
     from ..judging.holes import pool_requests
 
-    bodies, _ = pool_requests(args.qrels, args.runs, args.depth, topics=args.topics, docs=args.docs, judge=judge,
+    runs = [run_input(args, path) for path in args.runs]
+    bodies, _ = pool_requests(args.qrels, runs, args.depth, topics=args.topics, docs=args.docs, judge=judge,
                               options=options)
     cache = judge.open_cache(settings.cache, "read-write") if settings.cache else None
     try:

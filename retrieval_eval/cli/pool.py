@@ -7,8 +7,9 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from
 from ..views import count_text, counted, terminal_text
+from .common import (EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, column_pairs, emit,
+                     integer_from, qrels_input, run_input)
 
 #: The tie orders and merge policies, kept here as literals so that ``--help`` imports no pandas or numba;
 #: tests check that they are :data:`retrieval_eval.pooling.pools.POOL_TIES` and :data:`~.merge.MERGE_POLICIES`.
@@ -62,6 +63,7 @@ def add_pool_commands(commands: Any) -> None:
     pooling.add_argument("--formula-guard", action=argparse.BooleanOptionalAction, default=True,
                          help="in .tsv/.csv, a leading ' before a cell a spreadsheet would run as a formula (default: on)")
     add_progress_flags(pooling)
+    add_column_flags(pooling)
     pooling.add_argument("--debug", action="store_true", help="show tracebacks")
 
     qrels = commands.add_parser("qrels", help="work on judgment files (merge)",
@@ -80,6 +82,7 @@ def add_pool_commands(commands: Any) -> None:
     merge.add_argument("--conflicts", metavar="FILE", help="write every conflict (query_id, doc_id, old_label, new_label) "
                        "to FILE (.tsv, .csv, .jsonl, .json, .parquet)")
     add_progress_flags(merge)
+    add_column_flags(merge, runs=False)
     merge.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -89,7 +92,7 @@ def pool_command(args: argparse.Namespace) -> int:
 
     check_outputs({"-o": args.output}, [*args.runs, args.qrels])
     options = EvaluationOptions(ties=args.ties, run_duplicates=args.run_duplicates)
-    pooled = pool_table(args.runs, args.depth, qrels=args.qrels, options=options)
+    pooled = pool_table([run_input(args, path) for path in args.runs], args.depth, qrels=qrels_input(args, args.qrels), options=options)
     guarded = write_pool(pooled, args.output, inputs=[path for path in [*args.runs, args.qrels] if path],
                          for_spreadsheets=args.formula_guard)
     if guarded:
@@ -111,7 +114,8 @@ def qrels_command(args: argparse.Namespace) -> int:
     inputs = [args.old, args.new]
     check_outputs({"-o": args.output, "--conflicts": args.conflicts}, inputs)
     try:
-        merged, conflicts = merge_qrels(args.old, args.new, duplicates=args.duplicates)
+        merged, conflicts = merge_qrels(args.old, args.new, duplicates=args.duplicates,
+                                        columns=column_pairs(args.qrels_column, "--qrels-column"))
     except MergeConflicts as raised:
         conflicts = raised.conflicts
         if args.conflicts:

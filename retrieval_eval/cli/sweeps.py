@@ -9,7 +9,8 @@ from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import STATISTICS
 from ..views import counted, terminal_text
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_progress_flags, check_outputs, emit, integer_from, progress_bar, usage
+from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
+                     progress_bar, qrels_input, run_input, usage)
 from .option_flags import add_shared_option_flags, shared_options
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ def add_sweep_command(commands: Any) -> None:
     ranking.add_argument("--all-pairs", action="store_true",
                          help="also compare every pair of configurations (Holm-adjusted over all the pairs)")
     add_progress_flags(ranking)
+    add_column_flags(ranking)
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
     _add_fusion_grid_flags(ranking)
 
@@ -99,8 +101,8 @@ def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, st
     from ..judging.ranking_agreement import ranking_agreement
 
     board = result.leaderboard
-    return ranking_agreement(args.qrels, args.agreement_qrels, runs, board.objective, alpha=board.alpha,
-                             options=_options(args))  # fmt: skip
+    return ranking_agreement(qrels_input(args, args.qrels), qrels_input(args, args.agreement_qrels), runs, board.objective,
+                             alpha=board.alpha, options=_options(args))  # fmt: skip
 
 
 def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]:
@@ -113,8 +115,9 @@ def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]
         raise usage("--top-k-in and --top-k-out cut the runs of a fusion sweep (--fuse or --fusion-grid)")
     sidecars = [str(path) for run in args.runs for path in sidecar_candidates(run)]  # read by runs_from_files: inputs too
     check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, args.agreement_qrels, *args.runs, *sidecars])
-    runs, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
-    result = sweep(args.qrels, runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
+    files, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
+    runs = {name: run_input(args, path) for name, path in files.items()}
+    result = sweep(qrels_input(args, args.qrels), runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
     return result, runs
 
 
@@ -181,7 +184,7 @@ def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
     names = _fused_run_names(args.runs)
     grid = fusion_grid(entries, names, labels=labels)  # every entry checked before any run is read
     return fusion_sweep(
-        args.qrels, dict(zip(names, args.runs)), grid, args.metrics or ["ndcg@10"],
+        qrels_input(args, args.qrels), {name: run_input(args, path) for name, path in zip(names, args.runs)}, grid, args.metrics or ["ndcg@10"],
         top_k_in=args.top_k_in, top_k_out=args.top_k_out, **_sweep_settings(args),
     )  # fmt: skip
 
@@ -230,6 +233,7 @@ def add_fuse_command(commands: Any) -> None:
     fusing.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="last",
                         help="a document repeated in a query of one run: its last score (default, as ranx reads a run), "
                         "its first, its highest, or an error")
+    add_column_flags(fusing)
     fusing.add_argument("--tag", help="the run tag of a TREC output (its sixth field; default: the method)")
     fusing.add_argument("-o", "--output", required=True,
                         help="the fused run: .trec, .run or .txt as TREC text, or .parquet, .csv, .tsv, .json, .jsonl")
@@ -258,8 +262,8 @@ def fuse_command(args: argparse.Namespace) -> int:
         if not all(isinstance(weight, (int, float)) for weight in weights):
             raise usage(f"--weights takes one number per run, separated by commas (e.g. 0.3,0.7), got {args.weights!r}")
         params["weights"] = weights
-    run = fuse(args.runs, args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
-               qrels=args.qrels, duplicates=args.duplicates)  # fmt: skip
+    run = fuse([run_input(args, path) for path in args.runs], args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
+               qrels=qrels_input(args, args.qrels), duplicates=args.duplicates)  # fmt: skip
     write_run(run.table, args.output, tag=args.tag if args.tag is not None else run.name, inputs=inputs)
     emit(terminal_text(f"fused {counted(len(args.runs), 'run')} with {run.name}: {counted(run.n_queries, 'query', 'queries')}, "
                        f"{counted(len(run), 'document')} -> {args.output}"))

@@ -10,6 +10,7 @@ meant it. The merged judgments are ordered by query id, then document id, as str
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,7 +46,9 @@ class MergeConflicts(InputError):
         )
 
 
-def merge_qrels(old: Any, new: Any, *, duplicates: str = "raise") -> tuple[pd.DataFrame, pd.DataFrame]:
+def merge_qrels(
+    old: Any, new: Any, *, duplicates: str = "raise", columns: Mapping[str, str] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Merge the judgments ``new`` into ``old``.
 
     Parameters
@@ -57,6 +60,9 @@ def merge_qrels(old: Any, new: Any, *, duplicates: str = "raise") -> tuple[pd.Da
         How a conflict (the same query and document with different labels) is settled:
         ``"raise"`` (default), ``"new"``, ``"old"`` or ``"max"``. Identical duplicates are kept
         once and are no conflict.
+    columns
+        Canonical name -> column name, for tables of both whose names are not among the defaults
+        (as :func:`~retrieval_eval.io.read_qrels_table` takes it).
 
     Returns
     -------
@@ -82,7 +88,7 @@ def merge_qrels(old: Any, new: Any, *, duplicates: str = "raise") -> tuple[pd.Da
     if duplicates not in MERGE_POLICIES:
         raise ConfigError(f"duplicates must be one of {list(MERGE_POLICIES)}, got {duplicates!r}")
     old_label, new_label = source_label(old), source_label(new)
-    old_table, new_table = _judgments(old, old_label), _judgments(new, new_label)
+    old_table, new_table = _judgments(old, old_label, columns), _judgments(new, new_label, columns)
     for field in ("query_id", "doc_id"):
         if pa.types.is_integer(old_table[field].type) != pa.types.is_integer(new_table[field].type):
             raise InputError(f"{field}s are of different kinds in {old_label} and {new_label} (strings and integers); "
@@ -110,9 +116,9 @@ def merge_qrels(old: Any, new: Any, *, duplicates: str = "raise") -> tuple[pd.Da
     return merged, conflicts
 
 
-def _judgments(source: Any, label: str) -> pa.Table:
+def _judgments(source: Any, label: str, columns: Mapping[str, str] | None) -> pa.Table:
     """The qrels' (query_id, doc_id, relevance), a pair repeated in the file being an error naming its rows."""
-    read = read_qrels_table(source)
+    read = read_qrels_table(source, columns=columns)
     # One type per column (string or int64 ids, int64 labels) whatever the file's, so that the two sides join.
     table = pa.table({
         name: read[name].combine_chunks().cast(pa.int64() if pa.types.is_integer(read[name].type) else pa.string())
