@@ -162,3 +162,16 @@ def test_every_form_of_the_same_data_gives_the_same_values(data):
             (Path(folder) / form).mkdir()
             got[form] = per_query(rx.evaluate(*build(qrels, run, Path(folder) / form), METRICS))
     assert got == dict.fromkeys(FORMS, expected)
+
+
+def test_the_constructors_point_to_read_for_anything_but_the_canonical_table():
+    # Run(df) and Qrels(df) were an AttributeError deep in the grouping (issue 27, item 12).
+    import pandas as pd
+
+    from retrieval_eval import Qrels, Run
+
+    frame = pd.DataFrame({"query_id": ["q"], "doc_id": ["d"], "score": [1.0], "relevance": [1]})
+    for kind in (Run, Qrels):
+        with pytest.raises(TypeError, match=rf"^{kind.__name__}\(\.\.\.\) takes the canonical pyarrow Table of a reader, "
+                           rf"got DataFrame: read files, DataFrames and other sources with {kind.__name__}\.read\(source\)$"):
+            kind(frame)

@@ -13,6 +13,13 @@ class GroupedTable:
 
     def __init__(self, table: pa.Table, value_column: str, source: str, *, queries: QueryGroups | None = None) -> None:
         """``queries``: the grouping, when the caller knows it (one query); else found from ``query_id``."""
+        if not isinstance(table, pa.Table):
+            # The constructor takes the canonical table the readers make; anything else is read first.
+            kind = type(self).__name__
+            raise TypeError(
+                f"{kind}(...) takes the canonical pyarrow Table of a reader, got {type(table).__name__}: "
+                f"read files, DataFrames and other sources with {kind}.read(source)"
+            )
         columns = ("query_id", "doc_id", value_column)
         require_columns(table, columns, source)
         self.source = source
