@@ -13,7 +13,7 @@ from retrieval_eval.cli import build_parser, main
 QRELS = {"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["d1", "d2", "d3", "d1"], "relevance": [1, 0, 2, 1]}
 RUNS = {
     "a": {"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["d1", "d2", "d3", "d1"], "score": [2.0, 1.0, 1.0, 0.5]},
-    "b": {"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["d2", "d1", "d1", "d3"], "score": [2.0, 1.0, 1.0, 0.5]},
+    "b": {"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["d2", "d4", "d1", "d3"], "score": [2.0, 1.0, 1.0, 0.5]},
 }
 OURS = {"query_id": "topic", "doc_id": "passage", "relevance": "grade", "score": "sim"}
 FLAGS = [flag for canonical in ("query_id", "doc_id", "relevance") for flag in ("--qrels-column", f"{canonical}={OURS[canonical]}")]
@@ -27,6 +27,9 @@ COMMANDS = {
     "explain": ["explain", "{qrels}", "{a}", "{b}"],
     "pool": ["pool", "{a}", "{b}", "-k", "1", "--qrels", "{qrels}", "-o", "{out}"],
     "agree": ["agree", "{qrels}", "{qrels}", "{a}", "{b}", "--format", "json"],
+    # --dry-run: the pool of holes and the requests, nothing sent (the address is never reached).
+    "judge": ["judge", "{qrels}", "{a}", "{b}", "-k", "2", "--topics", "{topics}", "--docs", "{docs}", "-o", "{out}",
+              "--model", "m", "--base-url", "http://127.0.0.1:9", "--dry-run"],
 }
 
 
@@ -41,6 +44,8 @@ def _files(directory, names) -> dict[str, str]:
     directory.mkdir()
     files = {"qrels": _write(directory / "qrels.tsv", QRELS, names), "out": str(directory / "out.tsv")}
     files.update({name: _write(directory / f"{name}.tsv", run, names) for name, run in RUNS.items()})
+    files["topics"] = _write(directory / "topics.tsv", {"query_id": ["q1", "q2"], "text": ["one", "two"]}, {})
+    files["docs"] = _write(directory / "docs.tsv", {"doc_id": ["d1", "d2", "d3", "d4"], "text": ["w", "x", "y", "z"]}, {})
     return files
 
 
@@ -55,6 +60,8 @@ def test_every_subcommand_reads_other_column_names_with_the_flags(tmp_path, monk
         written = (tmp_path / directory / "out.tsv")
         outputs.append((capsys.readouterr().out, written.read_text() if written.exists() else None))
     assert outputs[1] == outputs[0]
+    if command == "judge":
+        assert outputs[0][0].startswith("1 pooled documents to judge at depth 2"), outputs[0][0]
 
 
 def test_merge_reads_other_column_names_with_the_flag(tmp_path):

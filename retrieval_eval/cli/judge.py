@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
-from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from, run_input, usage
+from .common import (EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
+                     column_pairs, emit, integer_from, run_input, usage)
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 from .pool import POOL_TIES
 
@@ -61,7 +62,7 @@ def add_judge_command(commands: Any) -> None:
                         help="a document repeated in a run's query: raise (default) or which score ranks it")
     add_judge_flags(parser, required=True)
     add_progress_flags(parser)
-    add_column_flags(parser, qrels=False)  # the human qrels keep their source column and sidecar: read by judging.provenance
+    add_column_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -77,15 +78,17 @@ def judge_command(args: argparse.Namespace) -> int:
     scale = _scale(args.scale)
     judge = relevance_judge(settings, scale)
     options = EvaluationOptions(ties=args.ties, run_duplicates=args.run_duplicates)
+    # The human qrels are read by path, not as Qrels: their source column and sidecar say who labelled them.
+    qrels_columns = column_pairs(args.qrels_column, "--qrels-column")
     if args.dry_run:
-        return _dry_run(args, settings, judge, options)
+        return _dry_run(args, settings, judge, options, qrels_columns)
     if args.rejudge:
         filled = judge_judged(args.qrels, topics=args.topics, docs=args.docs, settings=settings, judge=judge,
-                              sample=args.sample, seed=args.seed)
+                              sample=args.sample, seed=args.seed, qrels_columns=qrels_columns)
     else:
         runs = [run_input(args, path) for path in args.runs]
         filled = judge_holes(args.qrels, runs, args.depth, topics=args.topics, docs=args.docs,
-                             settings=settings, judge=judge, options=options)
+                             settings=settings, judge=judge, options=options, qrels_columns=qrels_columns)
     write_labels(filled.labels, args.output, judge=filled.summary(), inputs=inputs)
     if args.errors:
         from ..io import write_table
@@ -116,13 +119,13 @@ def _check_mode(args: argparse.Namespace) -> None:
             raise usage("--sample draws from the judged pairs: it goes with --rejudge")
 
 
-def _dry_run(args: argparse.Namespace, settings: Any, judge: Any, options: Any) -> int:
+def _dry_run(args: argparse.Namespace, settings: Any, judge: Any, options: Any, qrels_columns: dict[str, str] | None) -> int:
     """The pool, the requests the cache does not answer, and the upper bound of their cost; nothing is sent."""
     from ..judging.holes import pool_requests
 
     runs = [run_input(args, path) for path in args.runs]
     bodies, _ = pool_requests(args.qrels, runs, args.depth, topics=args.topics, docs=args.docs, judge=judge,
-                              options=options)
+                              options=options, qrels_columns=qrels_columns)
     cache = judge.open_cache(settings.cache, "read-write") if settings.cache else None
     try:
         from ..judging.cache import request_key

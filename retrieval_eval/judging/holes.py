@@ -78,6 +78,7 @@ def judge_holes(
     settings: JudgeSettings,
     judge: Judge | None = None,
     options: EvaluationOptions | None = None,
+    qrels_columns: Mapping[str, str] | None = None,
 ) -> FilledQrels:
     """Label the unjudged documents of the top ``depth`` of ``runs`` with ``judge`` (default :func:`relevance_judge`).
 
@@ -86,6 +87,8 @@ def judge_holes(
     qrels
         The human judgments (anything :func:`~retrieval_eval.io.read_qrels_table` reads). A file this
         function wrote before keeps its sources: its judge labels count as judged and stay as they are.
+    qrels_columns
+        Canonical name -> column name of a qrels table, where the default names do not find it.
     runs, depth, options
         The pool, as :func:`~retrieval_eval.pooling.pool` builds it (ties and duplicates from ``options``).
     topics, docs
@@ -94,7 +97,7 @@ def judge_holes(
         The endpoint, cache, limits, retries and budget (:class:`~.settings.JudgeSettings`).
     """
     judge = judge or relevance_judge(settings)
-    human, pooled, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options)
+    human, pooled, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options, qrels_columns)
     judgments = settings.run(judge, items, keys=keys)
     return _filled(human, pooled, judgments)
 
@@ -108,15 +111,16 @@ def judge_judged(
     judge: Judge | None = None,
     sample: int | None = None,
     seed: int = 0,
+    qrels_columns: Mapping[str, str] | None = None,
 ) -> FilledQrels:
     """The judge's labels of pairs people already judged, to check it against them (:func:`~.agreement.label_agreement`).
 
     Every judged (query, document) of ``qrels``, or ``sample`` of them drawn uniformly without replacement
     with ``seed`` (in query, then document order). ``labels`` and ``judged`` hold the judge's labels only
-    (``source`` its fingerprint): the human ones are the qrels themselves.
+    (``source`` its fingerprint): the human ones are the qrels themselves. ``qrels_columns``: as for :func:`judge_holes`.
     """
     judge = judge or relevance_judge(settings)
-    human = human_labels(qrels)
+    human = human_labels(qrels, qrels_columns)
     pairs = human.filter(pc.equal(human["source"], HUMAN)).select(["query_id", "doc_id"])
     if sample is not None:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
@@ -130,18 +134,18 @@ def judge_judged(
 
 
 def pool_requests(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: int, *, topics: TextSource,
-                  docs: TextSource, judge: Judge, options: EvaluationOptions | None = None
-                  ) -> tuple[list[dict[str, Any]], list[str]]:
+                  docs: TextSource, judge: Judge, options: EvaluationOptions | None = None,
+                  qrels_columns: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """The request bodies :func:`judge_holes` would send (before the cache), and the items' keys."""
-    _, _, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options)
+    _, _, items, keys = _pooled_items(qrels, runs, depth, topics, docs, options, qrels_columns)
     return [judge.body(item, key) for item, key in zip(items, keys)], keys
 
 
 def _pooled_items(qrels: Any, runs: Iterable[Any] | Mapping[str, Any], depth: int, topics: TextSource,
-                  docs: TextSource, options: EvaluationOptions | None
+                  docs: TextSource, options: EvaluationOptions | None, qrels_columns: Mapping[str, str] | None
                   ) -> tuple[pa.Table, pa.Table, list[dict[str, str]], list[str]]:
     """The human labels, the pool, and per pooled (query, document) its texts and its key."""
-    human = human_labels(qrels)
+    human = human_labels(qrels, qrels_columns)
     pooled = pool_table(runs, depth, qrels=human.select(["query_id", "doc_id", "relevance"]), options=options)
     items, keys = _items(pooled, topics, docs)
     return human, pooled, items, keys

@@ -38,10 +38,11 @@ def judge_source(fingerprint: str) -> str:
     return f"{JUDGE_PREFIX}{fingerprint}"
 
 
-def human_labels(qrels: Any) -> pa.Table:
+def human_labels(qrels: Any, columns: Mapping[str, str] | None = None) -> pa.Table:
     """``qrels`` as labelled judgments: every label's source is ``"human"``, unless the input names its sources
-    (a ``source`` column, or the sidecar of a TREC file this module wrote)."""
-    table = read_qrels_table(qrels)
+    (a ``source`` column, or the sidecar of a TREC file this module wrote). ``columns``: as
+    :func:`~retrieval_eval.io.read_qrels_table` takes it."""
+    table = read_qrels_table(qrels, columns=columns)
     ids = {name: _one_type(table[name]) for name in ("query_id", "doc_id")}
     relevance = table["relevance"].combine_chunks().cast(pa.int64())
     if is_trec_path(qrels):
