@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +259,42 @@ def test_a_hash_shared_by_distinct_tokens_is_flagged() -> None:
     one, first_span, second_span = np.array([7], dtype=np.uint64), spans[:, :1].copy(), spans[:, 1:].copy()
     assert shared(data, 0, 7, one, second_span, 1, data, 0, 7, one, first_span, 1, *args) == -1
     assert shared(data, 0, 7, one, first_span, 1, data, 0, 7, one, first_span, 1, *args) == 1
+
+
+@pytest.mark.parametrize(
+    ("conversation", "keys"),
+    [
+        ({"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a cat", "answer": "a cat"}]},
+         "conversation message 2 has the key(s) 'answer'"),
+        ({"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a cat"}], "ground_truth": "cat"},
+         "a conversation has the key(s) 'ground_truth'"),
+    ],
+)
+def test_a_guessed_key_of_a_conversation_is_refused_naming_the_keys(conversation: dict[str, Any], keys: str) -> None:
+    # The SDK ignores the key and scores the turn against an empty ground truth: 0.0, silently (issue 27, item 12).
+    with pytest.raises(EvaluationException, match=f"^F1ScoreEvaluator: {re.escape(keys)}; expected only '"):
+        F1ScoreEvaluator()(conversation=conversation)
+    good = {"messages": [{"role": "user", "content": "q", "context": "c"},
+                         {"role": "assistant", "content": "a cat", "ground_truth": "cat", "context": "c"}], "context": "c"}
+    assert F1ScoreEvaluator()(conversation=good)["f1_score"] == 1.0
+
+
+def test_the_table_keeps_the_rows_ids() -> None:
+    rows = [{"id": "a1", "query_id": "q1", "context": "long", "response": "the cat", "ground_truth": "cat"},
+            {"id": "a2", "query_id": "q2", "context": "long", "response": "dog", "ground_truth": "cat"}]
+    table = F1ScoreEvaluator().evaluate_table(rows)
+    assert table.columns.tolist() == ["id", "query_id", "f1_score", "f1_score_passed", "f1_score_result"]
+    assert table[["id", "query_id", "f1_score"]].values.tolist() == [["a1", "q1", 1.0], ["a2", "q2", 0.0]]
+    # A query id under another of its names keeps that name, as in the input.
+    assert F1ScoreEvaluator().evaluate_table(pd.DataFrame(rows).rename(columns={"query_id": "qid"})).columns[1] == "qid"
+
+
+def test_dictionary_encoded_text_is_text_and_a_number_is_not() -> None:
+    rows = pd.DataFrame({"response": pd.Categorical(["the cat", "dog", "the cat"]), "ground_truth": ["cat", "cat", "dog"]})
+    assert F1ScoreEvaluator().evaluate_table(rows)["f1_score"].tolist() == [1.0, 0.0, 0.0]
+    arrow = pa.table({"response": pa.array(["the cat", "dog"]).dictionary_encode(), "ground_truth": ["cat", "cat"]})
+    assert F1ScoreEvaluator().evaluate_table(arrow)["f1_score"].tolist() == [1.0, 0.0]
+    for mixed in ([{"response": "cat", "ground_truth": "cat"}, {"response": 5, "ground_truth": "cat"}],
+                  pd.DataFrame({"response": ["cat", 5], "ground_truth": ["cat", "cat"]})):
+        with pytest.raises(InputError, match=r"row 2, field 'response': expected text, got int 5$"):
+            F1ScoreEvaluator().evaluate_table(mixed)

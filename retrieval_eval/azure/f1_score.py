@@ -33,10 +33,15 @@ Where the SDK misbehaves this does the right thing instead (each tested):
   raises ``AttributeError: 'int' object has no attribute 'lower'``;
 - a malformed conversation (no ``messages`` list, a message without ``role``, content that is
   not a string, such as the SDK's image content) is an EvaluationException; the SDK raises
-  KeyError or TypeError, or scores the text of a Python list.
+  KeyError or TypeError, or scores the text of a Python list;
+- a key of a conversation other than ``messages`` and ``context``, or of a message other than
+  ``role``, ``content``, ``context`` and ``ground_truth`` (a guess such as ``answer`` or
+  ``reference``), is an EvaluationException naming the keys expected; the SDK ignores it and
+  scores the turn against an empty ground truth, 0.0.
 
 :meth:`F1ScoreEvaluator.evaluate_table` and :meth:`F1ScoreEvaluator.evaluate_rows` score a
-whole file of (response, ground truth) rows in one columnar pass (:mod:`.f1_columns`).
+whole file of (response, ground truth) rows in one columnar pass (:mod:`.f1_columns`); the table
+keeps the rows' id columns beside their scores.
 """
 
 from __future__ import annotations
@@ -49,7 +54,10 @@ from .exceptions import EvaluationException
 from .output import PASS_FAIL, evaluator_output, finite_number
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
+
+    from ..io.answer_rows import AnswerRows
 
 _NAME = "F1ScoreEvaluator"
 _MISSING_INPUTS = f"{_NAME}: Either 'conversation' or individual inputs must be provided."
@@ -93,16 +101,18 @@ class F1ScoreEvaluator:
     ) -> pd.DataFrame:
         """Score every row of a file (JSONL, JSON, parquet, CSV/TSV), DataFrame, Table or list of dicts, column-wise.
 
-        Returns one row per input row, in input order: ``f1_score`` (float64), ``f1_score_passed``
-        (bool) and ``f1_score_result`` (``pass``/``fail``). A missing or non-text value is an
-        InputError naming the source, row and field.
+        Returns one row per input row, in input order: the input's id columns where it has them (``id``,
+        ``query_id`` or another name of a query id, such as ``qid``; as they are), then ``f1_score``
+        (float64), ``f1_score_passed`` (bool) and ``f1_score_result`` (``pass``/``fail``). A missing or
+        non-text value is an InputError naming the source, row and field.
         """
         import pandas as pd
 
-        scores = self._column_scores(rows, response_field, ground_truth_field)
+        answers, scores = self._scored(rows, response_field, ground_truth_field)
         passed = scores >= self._threshold
         return pd.DataFrame(
             {
+                **{name: values.to_pandas() for name, values in answers.ids.items()},
                 "f1_score": scores,
                 "f1_score_passed": passed,
                 "f1_score_result": pd.Series(passed).map(PASS_FAIL).astype(object),
@@ -113,15 +123,16 @@ class F1ScoreEvaluator:
         self, rows: Any, *, response_field: str = "response", ground_truth_field: str = "ground_truth"
     ) -> Iterator[dict[str, Any]]:
         """Like calling the evaluator on every row, scored in one columnar pass: one output dict per row."""
-        scores = self._column_scores(rows, response_field, ground_truth_field)
+        _, scores = self._scored(rows, response_field, ground_truth_field)
         return (self._output(float(score)) for score in scores)
 
-    def _column_scores(self, rows: Any, response_field: str, ground_truth_field: str) -> Any:
+    def _scored(self, rows: Any, response_field: str, ground_truth_field: str) -> tuple[AnswerRows, np.ndarray]:
+        """The rows read and the F1 of each."""
         from ..io.answer_rows import read_answer_rows
         from .f1_columns import f1_scores
 
         answers = read_answer_rows(rows, response_field=response_field, ground_truth_field=ground_truth_field)
-        return f1_scores(answers.responses, answers.ground_truths)
+        return answers, f1_scores(answers.responses, answers.ground_truths)
 
     def _score(self, response: Any, ground_truth: Any) -> float:
         for name, text in (("response", response), ("ground_truth", ground_truth)):
@@ -148,17 +159,34 @@ class F1ScoreEvaluator:
         return aggregated
 
 
+#: The keys of a conversation and of its messages (the SDK's conversation form): any other is a guess
+#: (``answer``, ``reference``...) that the SDK ignores, scoring the turn against an empty ground truth.
+_CONVERSATION_KEYS = ("messages", "context")
+_MESSAGE_KEYS = ("role", "content", "context", "ground_truth")
+
+
 def _turns(conversation: Any) -> list[tuple[Any, Any]]:
     """(response, ground truth) of each turn: the i-th user message paired with the i-th assistant message."""
     messages = conversation.get("messages") if isinstance(conversation, Mapping) else None
     if not isinstance(messages, list):
         raise EvaluationException(f"{_NAME}: a conversation must be an object with a list of 'messages'.")
+    _refuse_unknown_keys(conversation, _CONVERSATION_KEYS, "a conversation")
     users, responses = 0, []
     for index, message in enumerate(messages):
         if not isinstance(message, Mapping) or "role" not in message:
             raise EvaluationException(f"{_NAME}: conversation message {index + 1} must be an object with a 'role'.")
+        _refuse_unknown_keys(message, _MESSAGE_KEYS, f"conversation message {index + 1}")
         if message["role"] == "user":
             users += 1
         elif message["role"] == "assistant":
             responses.append((message.get("content", ""), message.get("ground_truth", "")))
     return responses[:users]
+
+
+def _refuse_unknown_keys(value: Mapping[Any, Any], known: tuple[str, ...], what: str) -> None:
+    unknown = [key for key in value if key not in known]
+    if unknown:
+        raise EvaluationException(
+            f"{_NAME}: {what} has the key(s) {', '.join(map(repr, unknown))}; expected only "
+            f"{', '.join(map(repr, known))} (an assistant message's ground truth is its 'ground_truth')."
+        )

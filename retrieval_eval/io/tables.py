@@ -74,7 +74,7 @@ def load_columns(
     """Resolve and load the columns named by ``candidates`` from a tabular source.
 
     ``roles`` gives each canonical name's role: ``"id"``, ``"score"``,
-    ``"relevance"`` or ``"nested"`` (Azure's lists of objects). Roles decide how CSV
+    ``"relevance"``, ``"text"`` (free text, such as an answer) or ``"nested"`` (Azure's lists of objects). Roles decide how CSV
     columns are typed (ids stay strings) and how pandas/Python values convert (NaN is
     a missing value except in scores). They also decide what an ir_datasets dataset gives:
     its results (``scoreddocs_iter()``) when a ``"score"`` is wanted, else its judgments.
@@ -253,9 +253,9 @@ def _plain_list_array(values: list, role: str) -> pa.Array | None:
     """A list of only strs (ids, groups), only ints, or only floats (scores) as Arrow, through its
     bytes or numpy: ``pa.array`` imports pandas (0.3 s) to check for a Series. None for any other
     list, which ``pa.array`` converts (and names the value that breaks it)."""
-    if not values or role not in ("id", "group", "score", "relevance", "level"):
+    if not values or role not in ("id", "group", "text", "score", "relevance", "level"):
         return None
-    if role in ("id", "group"):
+    if role in ("id", "group", "text"):
         try:
             return text_array(values)
         except (TypeError, UnicodeEncodeError):
