@@ -107,11 +107,12 @@ def load_columns(
             if loaded.num_rows == 0:  # blank lines only: no columns to resolve either
                 return _checked(src, {}, {}, False, 0)
             resolved = resolve(loaded.column_names)
-            types = [loaded.schema.field(str(name)).type for name in resolved.values()]
-            if not any(has_temporal(kind) for kind in types):
+            types = {canonical: loaded.schema.field(str(name)).type for canonical, name in resolved.items()}
+            if not any(_inexact(kind, roles[canonical]) for canonical, kind in types.items()):
                 return _finish(src, loaded, resolved, from_text=False)
-            # Arrow guessed timestamps from date-like strings (ids such as
-            # "2024-01-01"): read again keeping the strings.
+            # Arrow guessed timestamps from date-like strings (ids such as "2024-01-01"), or read
+            # numbers as floats where only integers belong (an integer past int64, 2^63, becomes
+            # 9.22e18): read again keeping the strings and the integers as written.
             loaded = read_json_records(src)
         return _from_records(src, loaded, roles, resolve)
     if fmt == "table":
@@ -208,6 +209,12 @@ def _from_dataframe(
         for canonical, name in resolved.items()
     }
     return _checked(src, data, resolved, False, len(frame))
+
+
+def _inexact(kind: pa.DataType, role: str) -> bool:
+    """Whether Arrow's JSON reading may have changed a column of ``role``: timestamps guessed from text,
+    or floats in a column that takes integers or text (ids, labels), which the exact reading names."""
+    return has_temporal(kind) or (pa.types.is_floating(kind) and role not in ("score", "level", "nested"))
 
 
 def to_arrow(values: Sequence | pd.Series, role: str, label: str, field: str) -> pa.ChunkedArray:

@@ -8,6 +8,7 @@ evaluation documents, executions files and ``read_json_file`` itself.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -177,3 +178,15 @@ def test_20_000_brackets_in_an_unused_field_do_not_crash_the_process(tmp_path):
 def _outer(name: str) -> int:
     """The levels around a record in the file: a JSON array of records, or a document's object and items."""
     return {"run.json": 1, "document.json": 2}.get(name, 0)
+
+
+@pytest.mark.parametrize("field", ["query_id", "doc_id", "relevance"])
+@pytest.mark.parametrize("number", [2**63, 2**64 + 1, -(2**63) - 1])
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_an_integer_past_int64_is_named_as_such_in_every_json_form(tmp_path, field, number, suffix):
+    # Arrow's JSON Lines reader read 2^63 as the float 9.22e18 ("relevance must be an integer, got 9.223372036854776e+18").
+    row = {"query_id": "q1", "doc_id": "d1", "relevance": 1, field: number}
+    path = tmp_path / f"qrels{suffix}"
+    path.write_text(json.dumps(row) + "\n" if suffix == ".jsonl" else json.dumps([row]))
+    with pytest.raises(InputError, match=rf"^{re.escape(str(path))}, row 1, field '{field}': {number} does not fit a 64-bit integer$"):
+        read_qrels_table(path)
