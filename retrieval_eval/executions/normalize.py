@@ -16,7 +16,9 @@ A record is read in the raw form when it comes from ``executions[]``, or when it
 Loader rules, in both forms:
 
 - an execution without a non-empty string ``capability`` (raw: ``name``) is dropped, as
-  upstream drops it; no check could select it;
+  upstream drops it; no check could select it. A record with none of the keys that make an
+  execution of either form (``capability``, ``name``, ``debugInfo``), such as ``{"foo": 1}``, is
+  an error: it is no execution left empty but something else given in its place;
 - a hit whose ``rank`` is not an integer is ignored (``True`` is not an integer), because the
   ``max_rank`` filter needs it; a non-object hit has no rank and is ignored too. An integer
   rank below 1 is an error: ranks are 1-based;
@@ -105,11 +107,22 @@ def _records(value: Any, field: str) -> Sequence[Any]:
     raise InputError(f"must be a list, got {type(value).__name__}", field=field)
 
 
+#: The keys of which an execution has at least one, in either form.
+_EXECUTION_KEYS = frozenset({"capability", "name", "debugInfo"})
+
+
 def _executions(records: Sequence[Any], field: str, *, raw: bool) -> tuple[list[dict[str, Any]], list[str]]:
     executions, paths = [], []
     for index, record in enumerate(records):
         if not isinstance(record, Mapping):
             raise InputError(f"an execution must be an object, got {type(record).__name__}", field=f"{field}[{index}]")
+        if _EXECUTION_KEYS.isdisjoint(record):
+            found = ", ".join(repr(key) for key in record) if record else "no keys"
+            raise InputError(
+                f"an execution has a 'capability' (normalized form) or a 'name' and 'debugInfo' (raw Work IQ form); "
+                f"this one has {found}",
+                field=f"{field}[{index}]",
+            )
         is_raw = raw or ("capability" not in record and ("name" in record or "debugInfo" in record))
         execution = _from_raw(record, f"{field}[{index}]") if is_raw else _from_normalized(record)
         if execution is not None:

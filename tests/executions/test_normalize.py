@@ -228,3 +228,22 @@ def test_any_json_value_loads_or_raises_input_error(value):
         load_executions(value)
     except InputError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "found"),
+    [
+        ([{"foo": 1}], "retrieval_executions[0]", "'foo'"),
+        ({"retrieval_executions": [{"capability": "Web"}, {"foo": 1, "bar": 2}]}, "retrieval_executions[1]", "'foo', 'bar'"),
+        ({"executions": [{}]}, "executions[0]", "no keys"),
+    ],
+)
+def test_a_record_of_neither_form_is_refused_not_dropped(data, field, found):
+    # It was dropped as an execution without a capability, and the item then read "no executions" (issue 27, item 19).
+    with pytest.raises(InputError) as raised:
+        load_executions(data)
+    assert raised.value.field == field
+    assert raised.value.detail == ("an execution has a 'capability' (normalized form) or a 'name' and 'debugInfo' "
+                                   f"(raw Work IQ form); this one has {found}")
+    # An execution of either form with an empty capability is still dropped, as upstream drops it.
+    assert load_executions([{"capability": None}, {"name": ""}]).retrieval_executions == []
