@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -13,6 +13,7 @@ from ..errors import ConfigError, InputError
 from ..io import read_run_table, source_label
 from ..io.arrays import numpy_view
 from ..io.ecosystem import ranx_kind
+from ..io.sources import file_identity
 from ..kernels.core.bundles import RunArrays
 from ..progress import phase
 from ._grouped import GroupedTable
@@ -70,6 +71,18 @@ class Run(GroupedTable):
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"
+
+
+def distinct_files(runs: Iterable[Run]) -> Iterator[Run]:
+    """The runs, one at a time; one read from the file an earlier one was read from, under any spelling
+    of its path (``run.trec`` and its absolute path, a link), is a :class:`ConfigError`: it would count
+    twice, as two runs."""
+    files: dict[tuple[int, int], str] = {}
+    for run in runs:
+        identity = file_identity(run.source)
+        if identity is not None and files.setdefault(identity, run.source) != run.source:
+            raise ConfigError(f"runs must be distinct files, {files[identity]!r} and {run.source!r} are the same file")
+        yield run
 
 
 def rankable_scores(table: pa.Table, source: str, first_row: int = 0) -> np.ndarray:

@@ -172,6 +172,19 @@ def source_label(source: object) -> str:
 _NOTHING = object()  # the first row of no rows
 
 
+def file_identity(label: str) -> tuple[int, int] | None:
+    """The (device, inode) of the file that the source ``label`` names, the same under every spelling
+    of its path (``run.trec``, ``./run.trec``, its absolute path, a link to it); None for an in-memory
+    input, standard input or a label that names no file."""
+    if label.startswith("<") and label.endswith(">"):
+        return None
+    try:
+        status = os.stat(label)
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
 def _rows_label(container: str, first: object) -> str:
     """``<list of Qrel>`` for named tuples; otherwise the rows are read as dicts: ``<list of dicts>``."""
     return f"<{container} of {type(first).__name__ if is_named_tuple(first) else 'dicts'}>"

@@ -43,6 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..data import Qrels, Run
+from ..data.run import distinct_files
 from ..errors import ConfigError, InputError
 from ..io.pandas_objects import is_dataframe
 from ..metrics.evaluator import Evaluator
@@ -362,6 +363,7 @@ def _read_runs(runs: Iterable[Any] | Mapping[str, Any]) -> list[Run]:
         read = [_named(Run.read(source), str(name)) for name, source in runs.items()]
     else:
         read = [Run.read(source) for source in runs]
+    read = list(distinct_files(read))
     names = [run.name for run in read]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:

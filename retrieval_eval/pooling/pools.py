@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from ..data.join import docid_tie_keys
 from ..data.qrels import Qrels
-from ..data.run import Run
+from ..data.run import Run, distinct_files
 from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import numpy_view
 from ..io.pandas_objects import is_dataframe
@@ -100,7 +100,7 @@ def pool_table(
     tops: list[pa.Table] = []
     first = ""
     # One run at a time: only its top depth is kept, so that memory holds one whole run, not all of them.
-    for run in _read_runs(runs):
+    for run in distinct_files(_read_runs(runs)):
         if run.name in names:
             raise ConfigError(f"runs must have distinct names, {run.name!r} is given more than once")
         tops.append(_top(run, depth, ties, duplicates, len(names)))

@@ -194,3 +194,10 @@ def test_bad_settings_fail_in_one_line(runs, options, error, message):
 def test_fewer_than_two_shared_queries_is_an_input_error():
     with pytest.raises(InputError, match=r"1 query judged by both the human qrels \(<DataFrame>, 12\) and the judge labels"):
         ranking_agreement(HUMAN, HUMAN[HUMAN["query_id"] == "q00"], RUNS)
+
+
+def test_one_run_file_under_two_spellings_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    RUNS["run0"].to_csv(tmp_path / "run.csv", index=False)
+    with pytest.raises(ConfigError, match=rf"^runs must be distinct files, 'run.csv' and '{tmp_path}/run.csv' are the same file$"):
+        ranking_agreement(HUMAN, HUMAN, ["run.csv", str(tmp_path / "run.csv")])

@@ -157,3 +157,17 @@ def test_one_run_not_in_a_list_and_judged_only_are_refused():
         pool(run, 1)
     with pytest.raises(ConfigError, match="judged_only"):
         pool([run], 1, options=EvaluationOptions(judged_only=True))
+
+
+def test_one_file_under_two_spellings_is_refused(tmp_path, monkeypatch):
+    # run.trec and its absolute path (or a link to it) were pooled as two runs (issue 27, item 19).
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run.trec").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+    (tmp_path / "link.trec").symlink_to(tmp_path / "run.trec")
+    (tmp_path / "other.trec").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")  # the same bytes, another file: a run of its own
+    for other in (str(tmp_path / "run.trec"), "link.trec", f"../{tmp_path.name}/run.trec"):
+        with pytest.raises(ConfigError, match=rf"^runs must be distinct files, 'run.trec' and '{other}' are the same file$"):
+            pool(["run.trec", other], 1)
+        with pytest.raises(ConfigError, match="are the same file"):
+            pool({"a": "run.trec", "b": other}, 1)
+    assert [list(runs) for runs in pool(["run.trec", "other.trec"], 1)["runs"]] == [["run.trec", "other.trec"]]
