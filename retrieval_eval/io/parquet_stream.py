@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.columns import COLUMN_ALIASES, resolve_columns
 from retrieval_eval.io.readers import COERCERS, RUN_ROLES
+from retrieval_eval.io.sniff import check_kind
 from retrieval_eval.natural_order import natural_key
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -151,6 +152,7 @@ def _open(path: str) -> pq.ParquetFile:
         # pre_buffer=False: read a row group's pages as they are decoded, not all of it at once.
         return pq.ParquetFile(path, pre_buffer=False)
     except (OSError, pa.ArrowException) as exc:
+        check_kind(path, "parquet")  # a file of another kind is named as one (io.sniff)
         raise InputError(f"cannot read parquet file: {exc}", source=path) from exc
 
 

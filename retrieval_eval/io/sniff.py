@@ -116,8 +116,8 @@ def _wrong_kind(label: str, found: str, named: str, forced: bool, *, guessed: bo
     said = "format=" + repr(named) if forced else "its name"
     if guessed:
         return InputError(
-            f"this is not a parquet file (it does not begin with PAR1), as {said} says: text such as TREC, CSV "
-            "or TSV is named .trec, .csv or .tsv",
+            f"this is not a parquet file (it does not begin with PAR1), but {said} says parquet: text such as "
+            "TREC, CSV or TSV is named .trec, .csv or .tsv",
             source=label,
         )
-    return InputError(f"this is {what}, not {_KINDS[named][0]} as {said} says: name it {extension}", source=label)
+    return InputError(f"this is {what}, but {said} says {_KINDS[named][0]}: name it {extension}", source=label)

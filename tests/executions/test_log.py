@@ -366,7 +366,7 @@ def test_a_missing_or_unreadable_parquet_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match=r"missing\.parquet: cannot read the file"):
         read_execution_log(tmp_path / "missing.parquet")
     not_parquet = write(tmp_path, spec_log(), "log.parquet")  # the extension says parquet, the content JSON Lines
-    with pytest.raises(InputError, match=r"log\.parquet: this is JSON, not a parquet file as its name says"):
+    with pytest.raises(InputError, match=r"log\.parquet: this is JSON, but its name says a parquet file"):
         read_execution_log(not_parquet)
 
 

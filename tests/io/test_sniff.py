@@ -32,19 +32,19 @@ def test_parquet_under_a_text_name_is_said_to_be_parquet(tmp_path):
     for name in ("run.txt", "run.trec", "run.csv", "run.jsonl"):
         pq.write_table(RUN, tmp_path / name)
         assert message(read_run_table, tmp_path / name).endswith(
-            "this is a parquet file, not " + {"txt": "TREC text", "trec": "TREC text", "csv": "CSV", "jsonl": "JSON Lines"}[name.split(".")[1]]
-            + " as its name says: name it .parquet"
+            "this is a parquet file, but its name says "
+            + {"txt": "TREC text", "trec": "TREC text", "csv": "CSV", "jsonl": "JSON Lines"}[name.split(".")[1]] + ": name it .parquet"
         ), name
 
 
 def test_text_under_a_parquet_name_is_not_parquet(tmp_path):
     (tmp_path / "run.parquet").write_text(TREC_RUN)
-    assert "this is not a parquet file (it does not begin with PAR1), as its name says" in message(read_run_table, tmp_path / "run.parquet")
+    assert "this is not a parquet file (it does not begin with PAR1), but its name says parquet" in message(read_run_table, tmp_path / "run.parquet")
     (tmp_path / "rows.parquet").write_text(json.dumps(RUN.to_pylist()))
     assert message(read_run_table, tmp_path / "rows.parquet").endswith(
-        "this is JSON, not a parquet file as its name says: name it .jsonl (one object per line) or .json"
+        "this is JSON, but its name says a parquet file: name it .jsonl (one object per line) or .json"
     )
-    assert "as format='parquet' says" in message(read_run_table, tmp_path / "run.parquet", format="parquet")
+    assert "but format='parquet' says parquet" in message(read_run_table, tmp_path / "run.parquet", format="parquet")
 
 
 def test_json_lines_under_a_trec_name_is_said_to_be_json(tmp_path):
@@ -114,6 +114,14 @@ def test_an_execution_log_given_as_a_document_names_executions(tmp_path):
 
 def test_an_execution_log_of_the_other_kind_is_named(tmp_path):
     pq.write_table(RUN, tmp_path / "log.jsonl")
-    assert message(read_execution_log, tmp_path / "log.jsonl").endswith("this is a parquet file, not JSON Lines as its name says: name it .parquet")
+    assert message(read_execution_log, tmp_path / "log.jsonl").endswith("this is a parquet file, but its name says JSON Lines: name it .parquet")
     (tmp_path / "log.parquet").write_text('{"id": "a"}\n')
-    assert "this is JSON, not a parquet file" in message(read_execution_log, tmp_path / "log.parquet")
+    assert "this is JSON, but its name says a parquet file" in message(read_execution_log, tmp_path / "log.parquet")
+
+
+def test_a_streamed_parquet_run_of_another_kind_is_named(tmp_path):
+    from retrieval_eval.io.parquet_stream import run_column_names
+
+    (tmp_path / "a.parquet").write_text(TREC_RUN)
+    assert "this is not a parquet file (it does not begin with PAR1), but its name says parquet" in message(
+        run_column_names, str(tmp_path / "a.parquet"))
