@@ -4,8 +4,10 @@ A file's format comes from its name (:func:`~retrieval_eval.io.sources.format_fr
 bytes are looked at once, when it is resolved, so that a file of another kind by its name (parquet
 named ``.txt``, TREC text named ``.parquet``, JSON named ``.trec``) is one line saying what it is
 and how to name it, instead of an error about its bytes met while parsing. Gzip is told by its
-first bytes for every file, as it is for a pipe, which has no name to tell it by; and BEIR's qrels
-TSV, whatever its name, by its header line.
+first bytes for every file, as it is for a pipe, which has no name to tell it by; and a TSV or CSV
+table under a name that says TREC text (BEIR's ``qrels/test.tsv`` copied as ``qrels.txt``) by its
+header line, which names a query id and a document id column as the readers know them
+(:data:`~retrieval_eval.io.columns.COLUMN_ALIASES`: BEIR's ``query-id corpus-id score``).
 """
 
 from __future__ import annotations
@@ -15,13 +17,12 @@ import os
 import zlib
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.columns import COLUMN_ALIASES
 
-#: Bytes looked at: enough for BEIR's header and the first line of most JSON Lines.
+#: Bytes looked at: enough for a table's header and the first line of most JSON Lines.
 HEAD_BYTES = 1 << 16
 PARQUET_MAGIC = b"PAR1"
 GZIP_MAGIC = b"\x1f\x8b"
-#: The header line of the qrels TSV files BEIR ships (``qrels/test.tsv``).
-BEIR_QRELS_HEADER = b"query-id\tcorpus-id\tscore"
 _BOM = b"\xef\xbb\xbf"
 
 #: How a message names each format, and the extension that names a file of it.
@@ -65,7 +66,8 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
     """The format to read a file as, given its first (decompressed) bytes ``head`` and the format
     ``named`` by its name (or ``format=``, when ``forced``).
 
-    Returns ``named``, or ``"tsv"`` for BEIR's qrels TSV under a name that says TREC text.
+    Returns ``named``, or ``"tsv"``/``"csv"`` for a table with a header (:func:`header_format`) under a
+    name that says TREC text.
 
     Raises
     ------
@@ -77,8 +79,9 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
     if not head:
         return named  # empty: the reader says so
     found = content_kind(head)
-    if named == "trec" and not forced and head.removeprefix(_BOM).startswith(BEIR_QRELS_HEADER):
-        return "tsv"
+    table = header_format(head) if named == "trec" and not forced else None
+    if table is not None:
+        return table
     if found == "parquet" and named != "parquet":
         raise _wrong_kind(label, "parquet", named, forced)
     if named == "parquet" and found != "parquet":
@@ -90,6 +93,26 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
             source=label,
         )
     return named
+
+
+def header_format(head: bytes) -> str | None:
+    """``"tsv"`` or ``"csv"`` when the first line is a header of that delimiter naming a query id and a
+    document id column (``query-id corpus-id score``, ``qid,docno,rel``...), else None. A TREC line's
+    fields are ids and numbers: its first would have to be a name of the query id column and its
+    third one of the document id's, which no judged or ranked file holds."""
+    first = head.removeprefix(_BOM).lstrip(b"\r\n").split(b"\n", 1)[0].rstrip(b"\r")
+    try:
+        line = first.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    for delimiter, kind in (("\t", "tsv"), (",", "csv")):
+        names = {field.strip().strip('"').casefold() for field in line.split(delimiter)}
+        if len(names) >= 3 and all(not names.isdisjoint(_NAMES[canonical]) for canonical in ("query_id", "doc_id")):
+            return kind
+    return None
+
+
+_NAMES = {canonical: frozenset(name.casefold() for name in COLUMN_ALIASES[canonical]) for canonical in ("query_id", "doc_id")}
 
 
 def content_kind(head: bytes) -> str | None:

@@ -16,7 +16,8 @@ from retrieval_eval.errors import InputError
 from retrieval_eval.executions.document import read_document
 from retrieval_eval.executions.log import read_execution_log
 from retrieval_eval.io import read_qrels_table, read_run_table
-from retrieval_eval.io.sniff import HEAD_BYTES, content_kind
+from retrieval_eval.io.columns import COLUMN_ALIASES
+from retrieval_eval.io.sniff import HEAD_BYTES, content_kind, header_format
 
 RUN = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [2.0, 1.0]})
 TREC_RUN = "q1 Q0 d1 1 2.0 tag\nq1 Q0 d2 2 1.0 tag\n"
@@ -125,3 +126,22 @@ def test_a_streamed_parquet_run_of_another_kind_is_named(tmp_path):
     (tmp_path / "a.parquet").write_text(TREC_RUN)
     assert "this is not a parquet file (it does not begin with PAR1), but its name says parquet" in message(
         run_column_names, str(tmp_path / "a.parquet"))
+
+
+@pytest.mark.parametrize(("header", "delimiter"), [("qid\tdocno\trel", "\t"), ("query_id,doc_id,relevance", ","),
+                                                   ('"Topic_ID","DocNo","grade"', ",")])
+def test_a_table_with_a_header_under_a_trec_name_is_read_as_its_kind(tmp_path, header, delimiter):
+    (tmp_path / "qrels.txt").write_text(header + "\n" + delimiter.join(["q1", "d1", "1"]) + "\n")
+    assert read_qrels_table(tmp_path / "qrels.txt").to_pylist() == [{"query_id": "q1", "doc_id": "d1", "relevance": 1}]
+
+
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp"), blacklist_characters=","), min_size=1, max_size=8),
+       st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp"), blacklist_characters=","), min_size=1, max_size=8))
+def test_a_trec_line_is_a_header_only_when_its_fields_name_the_id_columns(query, doc):
+    # A space-separated TREC line never is; a tab-separated one only when its fields name a query id and a
+    # document id column, which the ids of judged documents do not.
+    assert header_format(f"{query} 0 {doc} 1\n".encode()) is None
+    fields = {field.strip('"').casefold() for field in (query, "0", doc, "1")}
+    names = {canonical: {name.casefold() for name in COLUMN_ALIASES[canonical]} for canonical in ("query_id", "doc_id")}
+    expected = len(fields) >= 3 and all(not fields.isdisjoint(known) for known in names.values())
+    assert (header_format(f"{query}\t0\t{doc}\t1\n".encode()) == "tsv") is expected
