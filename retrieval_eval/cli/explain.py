@@ -12,7 +12,8 @@ from typing import Any
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
 from ..views import counted, terminal_text
-from .common import DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from, qrels_input, run_input, usage
+from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
+                     qrels_input, run_input, usage)
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -81,8 +82,8 @@ def explain_command(args: argparse.Namespace) -> int:
         warnings.simplefilter("error", NoSharedQueriesWarning)
         try:
             run_b = None if args.run_b is None else run_input(args, args.run_b)
-            explanation = explain(qrels_input(args, args.qrels), run_input(args, args.run), run_b, args.metrics, top=args.top, options=options,
-                                  topics=args.topics, docs=args.docs)  # fmt: skip
+            explanation = explain(qrels_input(args, args.qrels), run_input(args, args.run), run_b, args.metrics, top=args.top,
+                                  options=options, topics=args.topics, docs=args.docs)  # fmt: skip
         except NoSharedQueriesWarning as warning:
             raise InputError(str(warning)) from None
     if args.query is not None:

@@ -92,7 +92,8 @@ def pool_command(args: argparse.Namespace) -> int:
 
     check_outputs({"-o": args.output}, [*args.runs, args.qrels])
     options = EvaluationOptions(ties=args.ties, run_duplicates=args.run_duplicates)
-    pooled = pool_table([run_input(args, path) for path in args.runs], args.depth, qrels=qrels_input(args, args.qrels), options=options)
+    runs = [run_input(args, path) for path in args.runs]
+    pooled = pool_table(runs, args.depth, qrels=qrels_input(args, args.qrels), options=options)
     guarded = write_pool(pooled, args.output, inputs=[path for path in [*args.runs, args.qrels] if path],
                          for_spreadsheets=args.formula_guard)
     if guarded:

@@ -94,7 +94,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, str]) -> RankingAgreement | None:
+def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, Any]) -> RankingAgreement | None:
     """The swept runs ranked under --agreement-qrels too (the sweep's qrels as the human ones), by its objective."""
     if args.agreement_qrels is None:
         return None
@@ -105,9 +105,9 @@ def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, st
                              alpha=board.alpha, options=_options(args))  # fmt: skip
 
 
-def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]:
+def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, Any]]:
     """The sweep of run files, one configuration each, with the parameters of their names and sidecars,
-    and the run files by configuration name."""
+    and the run files (read, with --run-column) by configuration name."""
     from ..sweep import runs_from_files, sweep
     from ..sweep.configurations import sidecar_candidates
 
@@ -117,7 +117,8 @@ def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, str]]
     check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, args.agreement_qrels, *args.runs, *sidecars])
     files, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
     runs = {name: run_input(args, path) for name, path in files.items()}
-    result = sweep(qrels_input(args, args.qrels), runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost, **_sweep_settings(args))
+    result = sweep(qrels_input(args, args.qrels), runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost,
+                   **_sweep_settings(args))
     return result, runs
 
 
@@ -183,8 +184,9 @@ def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
         labels += [f"{args.fusion_grid}: entry {number}" for number in range(1, len(from_file) + 1)]
     names = _fused_run_names(args.runs)
     grid = fusion_grid(entries, names, labels=labels)  # every entry checked before any run is read
+    runs = {name: run_input(args, path) for name, path in zip(names, args.runs)}
     return fusion_sweep(
-        qrels_input(args, args.qrels), {name: run_input(args, path) for name, path in zip(names, args.runs)}, grid, args.metrics or ["ndcg@10"],
+        qrels_input(args, args.qrels), runs, grid, args.metrics or ["ndcg@10"],
         top_k_in=args.top_k_in, top_k_out=args.top_k_out, **_sweep_settings(args),
     )  # fmt: skip
 
@@ -262,7 +264,8 @@ def fuse_command(args: argparse.Namespace) -> int:
         if not all(isinstance(weight, (int, float)) for weight in weights):
             raise usage(f"--weights takes one number per run, separated by commas (e.g. 0.3,0.7), got {args.weights!r}")
         params["weights"] = weights
-    run = fuse([run_input(args, path) for path in args.runs], args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
+    runs = [run_input(args, path) for path in args.runs]
+    run = fuse(runs, args.method, norm=args.norm, params=params, top_k_in=args.top_k_in, top_k_out=args.top_k_out,
                qrels=qrels_input(args, args.qrels), duplicates=args.duplicates)  # fmt: skip
     write_run(run.table, args.output, tag=args.tag if args.tag is not None else run.name, inputs=inputs)
     emit(terminal_text(f"fused {counted(len(args.runs), 'run')} with {run.name}: {counted(run.n_queries, 'query', 'queries')}, "

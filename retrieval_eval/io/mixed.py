@@ -76,7 +76,9 @@ def conversion_error(
     if role == "text":  # a text column holds no ids: its first value that is no text is the error
         for position, value in enumerate(values):
             if kind_of(value) not in (None, "str"):
-                return InputError(f"expected text, got {type(value).__name__} {value!r}", source=label, row=position + 1, field=field)
+                return InputError(
+                    f"expected text, got {type(value).__name__} {value!r}", source=label, row=position + 1, field=field
+                )
     for position, value in enumerate(values):
         if kind_of(value) == "int" and not _INT64_MIN <= value <= _INT64_MAX:
             return InputError(f"{value} does not fit a 64-bit integer", source=label, row=position + 1, field=field)

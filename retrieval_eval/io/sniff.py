@@ -28,7 +28,7 @@ _BOM = b"\xef\xbb\xbf"
 #: How a message names each format, and the extension that names a file of it.
 _KINDS = {
     "parquet": ("a parquet file", ".parquet"),
-    "trec": ("TREC text", ".trec (or .txt)"),
+    "trec": ("TREC text", ".trec"),
     "csv": ("CSV", ".csv"),
     "tsv": ("TSV", ".tsv"),
     "json": ("JSON", ".jsonl (one object per line) or .json"),
@@ -73,8 +73,8 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
     ------
     InputError
         The bytes say another kind than the name does: parquet's magic ``PAR1`` under another
-        name, a ``.parquet`` name on anything else, or JSON (a first character ``{`` or ``[``)
-        where TREC text is expected. The message says what the file is and how to name it.
+        name, a ``.parquet`` name on anything else, or JSON (:func:`content_kind`) where TREC text
+        is expected. The message says what the file is and how to name it.
     """
     if not head:
         return named  # empty: the reader says so
@@ -95,11 +95,15 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
     return named
 
 
+#: The names a header's query id and document id columns go by (case-insensitive).
+_NAMES = {canonical: frozenset(name.casefold() for name in COLUMN_ALIASES[canonical]) for canonical in ("query_id", "doc_id")}
+
+
 def header_format(head: bytes) -> str | None:
     """``"tsv"`` or ``"csv"`` when the first line is a header of that delimiter naming a query id and a
     document id column (``query-id corpus-id score``, ``qid,docno,rel``...), else None. A TREC line's
-    fields are ids and numbers: its first would have to be a name of the query id column and its
-    third one of the document id's, which no judged or ranked file holds."""
+    fields are ids and numbers, split by spaces: one would be taken for a header only if it were
+    split by tabs and its ids were the names of those columns."""
     first = head.removeprefix(_BOM).lstrip(b"\r\n").split(b"\n", 1)[0].rstrip(b"\r")
     try:
         line = first.decode("utf-8")
@@ -110,9 +114,6 @@ def header_format(head: bytes) -> str | None:
         if len(names) >= 3 and all(not names.isdisjoint(_NAMES[canonical]) for canonical in ("query_id", "doc_id")):
             return kind
     return None
-
-
-_NAMES = {canonical: frozenset(name.casefold() for name in COLUMN_ALIASES[canonical]) for canonical in ("query_id", "doc_id")}
 
 
 def content_kind(head: bytes) -> str | None:

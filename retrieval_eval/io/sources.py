@@ -322,7 +322,8 @@ def _one_shot(label: str, fmt: str, path: Path, opened: Path | None, *, forced: 
     except (OSError, ValueError, AttributeError) as exc:  # no stdin (closed, or replaced by a text-only object)
         raise InputError(f"cannot read: {_reason(exc)}", source=label) from exc
     data = _ONE_SHOT[key]
-    return _sniffed(Source(label, fmt, path=path, data=data), data.slice(0, min(HEAD_BYTES, data.size)).to_pybytes(), forced=forced)
+    head = data.slice(0, min(HEAD_BYTES, data.size)).to_pybytes()
+    return _sniffed(Source(label, fmt, path=path, data=data), head, forced=forced)
 
 
 @contextmanager
