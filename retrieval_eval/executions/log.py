@@ -49,7 +49,7 @@ import pyarrow.parquet as pq
 
 from ..errors import InputError
 from ..io.jsonio import MAX_DEPTH, parse_json_line
-from ..io.sniff import check_kind
+from ..io.sniff import PRETTY_JSON, check_kind, is_pretty_json, read_head
 from ..kernels.text.json_depth import json_nesting
 from .models import RetrievalTelemetry
 from .normalize import load_executions
@@ -207,6 +207,10 @@ def read_execution_log(path: str | os.PathLike[str]) -> ExecutionTables:
         JSON Lines, and with the same errors, naming the row, for Parquet's records.
     """
     label = os.fspath(path)
+    if not _is_parquet(label) and is_pretty_json(read_head(label)):
+        raise InputError(
+            f"{PRETTY_JSON}: an evaluation document is check's DOCUMENT, a log goes with --executions", source=label
+        )
     check_kind(label, "parquet" if _is_parquet(label) else "jsonl")
     try:
         tables = _read_parquet_with_arrow(label) if _is_parquet(label) else _read_with_arrow(label)

@@ -92,7 +92,21 @@ def sniffed_format(head: bytes, named: str, label: str, *, forced: bool) -> str:
             "(one object per line) or .json",
             source=label,
         )
+    if named == "jsonl" and is_pretty_json(head):
+        raise InputError(f"{PRETTY_JSON}: name it .json", source=label)
     return named
+
+
+#: What a file is when :func:`is_pretty_json` holds.
+PRETTY_JSON = (
+    "this is one JSON document over several lines (its first line is a lone '{' or '['), not JSON Lines "
+    "(a JSON value per line)"
+)
+
+
+def is_pretty_json(head: bytes) -> bool:
+    """Whether the first non-blank line is a lone ``{`` or ``[``: JSON pretty-printed over lines, never JSON Lines."""
+    return head.removeprefix(_BOM).lstrip().partition(b"\n")[0].strip() in (b"{", b"[")
 
 
 #: The names a header's query id and document id columns go by (case-insensitive).
@@ -122,11 +136,10 @@ def content_kind(head: bytes) -> str | None:
     other kind: TREC, CSV, TSV). A TREC line has four or six fields, so it is never one of those."""
     if head.startswith(PARQUET_MAGIC):
         return "parquet"
-    text = head.removeprefix(_BOM).lstrip()
-    line, newline, _ = text.partition(b"\n")
-    line = line.strip()
-    if line in (b"{", b"["):
+    if is_pretty_json(head):
         return "json"
+    line, newline, _ = head.removeprefix(_BOM).lstrip().partition(b"\n")
+    line = line.strip()
     if line[:1] not in (b"{", b"[") or not (newline or len(head) < HEAD_BYTES):
         return None  # not JSON, or a first line longer than the bytes looked at: the reader judges it
     try:

@@ -145,3 +145,16 @@ def test_a_trec_line_is_a_header_only_when_its_fields_name_the_id_columns(query,
     names = {canonical: {name.casefold() for name in COLUMN_ALIASES[canonical]} for canonical in ("query_id", "doc_id")}
     expected = len(fields) >= 3 and all(not fields.isdisjoint(known) for known in names.values())
     assert (header_format(f"{query}\t0\t{doc}\t1\n".encode()) == "tsv") is expected
+
+
+def test_pretty_printed_json_is_not_json_lines(tmp_path):
+    (tmp_path / "run.jsonl").write_text(json.dumps(RUN.to_pylist(), indent=2))
+    assert message(read_run_table, tmp_path / "run.jsonl").endswith(
+        "this is one JSON document over several lines (its first line is a lone '{' or '['), not JSON Lines "
+        "(a JSON value per line): name it .json")
+    (tmp_path / "run.json").write_text(json.dumps(RUN.to_pylist(), indent=2))
+    assert read_run_table(tmp_path / "run.json").to_pylist() == RUN.to_pylist()
+    # An evaluation document given as a log: said so, and where each goes.
+    (tmp_path / "document.json").write_text(json.dumps({"schemaVersion": "1.0", "items": []}, indent=2))
+    assert message(read_execution_log, tmp_path / "document.json").endswith(
+        "not JSON Lines (a JSON value per line): an evaluation document is check's DOCUMENT, a log goes with --executions")
