@@ -17,7 +17,7 @@ from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
 from ..scale.budget import DEFAULT_BUDGET
 from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
 from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
-                     column_pairs, emit, is_glob, progress_bar, usage)
+                     column_pairs, emit, is_glob, usage)
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
