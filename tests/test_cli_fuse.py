@@ -32,6 +32,9 @@ def _rows(run: Run) -> list[tuple]:
         (["--method", "RRF", "--param", "k=20", "--top-k-in", "15", "--top-k-out", "8"], "rrf", "min-max", {"k": 20}),
         (["--method", "wsum", "--weights", "0.3,0.7", "--norm", "zmuv"], "wsum", "zmuv", {"weights": [0.3, 0.7]}),
         (["--method", "CombMNZ", "--norm", "none"], "mnz", None, {}),
+        # Negative weights as a user types them, without "=" (argparse took "-1,1" for an option).
+        (["--method", "wsum", "--weights", "-1,1"], "wsum", "min-max", {"weights": [-1, 1]}),
+        (["--method", "wsum", "--weights", "-.5,-2e-1"], "wsum", "min-max", {"weights": [-0.5, -0.2]}),
     ],
 )
 def test_fuse_writes_the_apis_fused_run_in_its_order(capsys, tmp_path, flags, method, norm, params):

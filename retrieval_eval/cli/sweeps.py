@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
@@ -211,6 +212,13 @@ scores and order (ties included), written with ranks 1, 2, ... in that order.
 """
 
 
+# A number as a user types it (-1, -.5, -2e-3), and a comma list of them: argparse takes a word that
+# starts with "-" for an option unless it matches its parser's (private) negative-number pattern,
+# which knows "-1" and "-0.5" but not "-1,1" or "-1e-3"; this parser has no option that looks so.
+_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NEGATIVE_NUMBERS = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$")
+
+
 def add_fuse_command(commands: Any) -> None:
     fusing = commands.add_parser(
         "fuse",
@@ -221,6 +229,7 @@ def add_fuse_command(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     fusing.register("action", None, GivenOnce)
+    fusing._negative_number_matcher = _NEGATIVE_NUMBERS  # --weights -1,1 is a value (comment above)
     fusing.add_argument("runs", nargs="+", metavar="RUN", help="run files (TREC, parquet, CSV/TSV, JSONL; .gz ok), two or more")
     fusing.add_argument("--method", required=True, help="the fusion method (see below)")
     fusing.add_argument("--norm", default="min-max",
