@@ -240,6 +240,10 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
     >>> (0.2, 0.7, 0.1) in ranx_weight_grid(0.1, 3), (0.1, 0.2, 0.7) in ranx_weight_grid(0.1, 3)
     (False, True)
+    >>> ranx_weight_grid(0.3, 2)
+    Traceback (most recent call last):
+    ...
+    retrieval_eval.errors.ConfigError: the weight grid at step 0.3 has no 2 weights summing to exactly 1 (its weights are 0, 0.3, 0.6, 0.9, 1.2); use a step that divides 1, such as 0.1, 0.2, 0.25 or 0.5
     """
     if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (0 < step <= 1):
         raise ConfigError(f"the weight grid's step must be a number in (0, 1], got {_shown(step)}")
@@ -265,6 +269,12 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
                 walk((*prefix, weight), partial)
 
     walk((), 0)  # 0, not 0.0: Python's sum starts from the integer 0, as ranx's test does
+    if not vectors:  # a step that does not divide 1: ranx would try nothing, and a sweep would rank nothing
+        shown = ", ".join(f"{weight:g}" for weight in weights)
+        raise ConfigError(
+            f"the weight grid at step {step} has no {n_runs} weights summing to exactly 1 (its weights are {shown}); "
+            "use a step that divides 1, such as 0.1, 0.2, 0.25 or 0.5"
+        )
     return vectors
 
 
