@@ -83,6 +83,29 @@ def test_a_bad_fuse_is_exit_2_with_one_line(capsys, tmp_path, flags, message):
     assert err.startswith("retrieval-eval: error: ") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("flags", [["--method", "mapfuse"], ["--method", "probfuse", "--param", "n_segments=2"]])
+def test_fuse_refuses_qrels_judging_none_of_the_runs_queries(capsys, tmp_path, flags):
+    # Before: every fused score alike (0), exit 0; evaluate refuses such qrels too.
+    other = tmp_path / "other.qrels"
+    other.write_text("elsewhere 0 d1 1\n")
+    out = tmp_path / "fused.trec"
+    code, stdout, err = run_cli(capsys, "fuse", BM25, DENSE, *flags, "--qrels", str(other), "-o", str(out))
+    assert code == 2 and stdout == "" and not out.exists() and err.count("\n") == 1
+    assert err.startswith(f"retrieval-eval: error: {other}: no judged query is a query of the runs fused ({BM25}, {DENSE}), ")
+    assert f"so {flags[1]} has nothing to train on" in err
+
+
+def test_fuse_refuses_more_probfuse_segments_than_documents(capsys, tmp_path):
+    # Before: n_segments=1e9 grew to 24 GB; every count past the deepest run's documents fuses alike.
+    deepest = max(Run.read(path).table.group_by("query_id").aggregate([("doc_id", "count")])["doc_id_count"].to_numpy().max()
+                  for path in (BM25, DENSE))  # fmt: skip
+    out = tmp_path / "fused.trec"
+    code, _, err = run_cli(capsys, "fuse", BM25, DENSE, "--method", "probfuse", "--param", "n_segments=1000000000",
+                           "--qrels", QRELS, "-o", str(out))  # fmt: skip
+    assert code == 2 and not out.exists() and err.count("\n") == 1
+    assert f"n_segments=1000000000 is more segments than the deepest run ranks documents for a query ({deepest})" in err
+
+
 def test_fuse_never_writes_over_an_input_and_needs_an_output(capsys, tmp_path):
     copy = tmp_path / "bm25.trec"
     copy.write_text(Path(BM25).read_text())

@@ -197,7 +197,7 @@ def train(
     if name not in _TRAINED:
         raise ConfigError(f"train takes one of the trained fusion methods ({', '.join(_TRAINED)}), got {method!r}")
     aligned = runs if isinstance(runs, AlignedRuns) else align(runs, top_k_in=top_k_in, duplicates=duplicates)
-    estimates = _train(name, Qrels.read(qrels), aligned, _segments(name, n_segments))
+    estimates = _train(name, Qrels.read(qrels), aligned, n_segments, _deepest(aligned.depths))
     kept = [estimates.values[r, : estimates.lengths[r]].copy() for r in range(aligned.n_runs)]
     if name == "probfuse":
         return {"probs": estimates.values.copy()}
@@ -206,23 +206,51 @@ def train(
     return {_TRAINED[name].estimates: kept}
 
 
-def _segments(method: str, n_segments: int | None) -> int:
-    """ProbFuse's checked number of segments (0 for the methods without)."""
+def _deepest(*depths: np.ndarray) -> int:
+    """The most documents any of the runs ranks for one query."""
+    return max(int(d.max(initial=0)) for d in depths)
+
+
+def _segments(method: str, n_segments: int | None, deepest: int) -> int:
+    """ProbFuse's checked number of segments (0 for the methods without), at most ``deepest``.
+
+    A run of d documents for a query has segments of ``ceil(d / S)`` positions, one position each
+    once S reaches d: segments past the deepest run's documents are always empty, every S from
+    ``deepest`` up trains and fuses alike, and refusing them bounds the estimates (n_runs x S
+    numbers) by the runs' size.
+    """
     check = _count("n_segments", "the segments of each run", least=1, optional=True)
     value = check(n_segments, 0)
     if method == "probfuse" and value is None:
         raise ConfigError("training probfuse needs n_segments= (a positive integer: the segments of each run)")
     if method != "probfuse" and value is not None:
         raise ConfigError(f"{method} takes no n_segments= (ProbFuse's alone)")
+    if value is not None and value > deepest:
+        raise ConfigError(
+            f"n_segments={value} is more segments than the deepest run ranks documents for a query ({deepest}): "
+            f"the segments past it are empty; use n_segments={deepest} or fewer (every value from {deepest} up fuses alike)"
+        )
     return value or 0
 
 
-def _train(method: str, qrels: Qrels, aligned: AlignedRuns, n_segments: int) -> Estimates:
-    """The estimates of ``method`` from ``qrels`` over the aligned runs (module docstring of the kernels)."""
+def _train(method: str, qrels: Qrels, aligned: AlignedRuns, n_segments: int | None, deepest: int) -> Estimates:
+    """The estimates of ``method`` from ``qrels`` over the aligned runs (module docstring of the kernels).
+
+    A judged query no run has counts as retrieving nothing (ranx's ``Run.make_comparable``), but
+    qrels that judge none of the runs' queries train nothing (every estimate 0, every fused
+    score alike): an error, as evaluating a run against such qrels is on the command line.
+    """
     train_queries, n_relevant = _judged_queries(qrels, aligned)
+    if not (train_queries >= 0).any():
+        raise InputError(
+            f"no judged query is a query of the runs fused ({', '.join(aligned.run_names)}), so {method} has nothing "
+            "to train on (are the query ids of another collection, or of another kind?)",
+            source=qrels.source,
+        )
+    segments = _segments(method, n_segments, deepest)
     relevant = read_only(_row_labels(qrels, aligned) >= 1)
     values, lengths = kernels.train_statistics(
-        aligned.offsets, aligned.ranks, aligned.depths, relevant, train_queries, n_relevant, _TRAINED[method].code, n_segments
+        aligned.offsets, aligned.ranks, aligned.depths, relevant, train_queries, n_relevant, _TRAINED[method].code, segments
     )
     if method == "mapfuse":
         # ranx's evaluate takes numpy's mean of the per-query values, in query order.
@@ -307,7 +335,9 @@ def _arguments(method: str) -> Any:
             raise ConfigError(
                 f"fusion method {method!r}: n_segments= is for training from qrels=; {trained.estimates}= holds the segments"
             )
-        estimates = given if given is not None else _train(method, Qrels.read(qrels), aligned, _segments(method, segments))
+        # Trained here, ProbFuse's segments bounded by the normalized runs too (borda's list every candidate).
+        deepest = _deepest(aligned.depths, normalized.depths)
+        estimates = given if given is not None else _train(method, Qrels.read(qrels), aligned, segments, deepest)
         if method == "bayesfuse":
             _check_depths(aligned, normalized, estimates)
         return estimates.values, estimates.lengths, values.get("w", 0)

@@ -18,10 +18,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from retrieval_eval import ConfigError
+from retrieval_eval import ConfigError, InputError
 from retrieval_eval.fusion import NORMALIZATIONS, align, fuse, fused_run, fused_scores, normalize
 from retrieval_eval.fusion.trained import train
 from tests.fusion.test_fusion_oracle import as_lists
@@ -54,7 +54,13 @@ def judged_runs(draw, unjudged: bool = True) -> tuple[dict, list[dict]]:
         chosen = draw(st.lists(st.sampled_from(retrieved), min_size=1, max_size=len(retrieved), unique=True))
         documents = st.lists(st.sampled_from(RANX_DOCUMENTS), min_size=1, max_size=20, unique=True)
         runs.append({q: {d: draw(values) for d in draw(documents)} for q in chosen})
+    assume(any(q in run for run in runs for q in queries))  # qrels judging none of the runs' queries train nothing: refused
     return qrels, runs
+
+
+def deepest(runs: list[dict]) -> int:
+    """The most documents a run ranks for one query: ProbFuse's most segments (more are refused, all empty)."""
+    return max(len(documents) for run in runs for documents in run.values())
 
 
 def ranked_runs(dicts: list[dict], norm: str | None = None) -> list[dict]:
@@ -91,10 +97,10 @@ def assert_close(ours, expected, what: str) -> None:
 def test_training_is_the_oracles(collection, n_segments):
     qrels, dicts = collection
     for method in TRAINED:
-        segments = n_segments if method == "probfuse" else None
+        segments = min(n_segments, deepest(dicts)) if method == "probfuse" else None
         ours = train(method, qrels, dicts, n_segments=segments)
         assert list(ours) == [ESTIMATES[method]]
-        expected = oracle_train(method, qrels, ranked_runs(dicts), n_segments)
+        expected = oracle_train(method, qrels, ranked_runs(dicts), segments or 0)
         for r in range(len(dicts)):
             assert_close(ours[ESTIMATES[method]][r], expected[r], f"{method} run {r}")
 
@@ -104,7 +110,8 @@ def test_training_is_the_oracles(collection, n_segments):
 def test_every_trained_method_and_normalization_is_the_oracles(collection, n_segments, w):
     qrels, dicts = collection
     aligned = align(dicts)
-    trained = {m: train(m, qrels, aligned, n_segments=n_segments if m == "probfuse" else None) for m in TRAINED}
+    segments = min(n_segments, deepest(dicts))
+    trained = {m: train(m, qrels, aligned, n_segments=segments if m == "probfuse" else None) for m in TRAINED}
     for norm in NORMS:
         normalized = normalize(aligned, norm)
         runs = ranked_runs(dicts, norm)
@@ -121,7 +128,7 @@ def test_every_trained_method_and_normalization_is_the_oracles(collection, n_seg
 def test_qrels_trains_on_the_runs_being_fused(collection, norm):
     qrels, dicts = collection
     for method in TRAINED:
-        extra = {"n_segments": 3} if method == "probfuse" else {}
+        extra = {"n_segments": min(3, deepest(dicts))} if method == "probfuse" else {}
         window = {"w": 2} if method == "slidefuse" else {}
         here = fuse(dicts, method, norm=norm, qrels=qrels, top_k_in=5, **extra, **window)
         given_params = train(method, qrels, dicts, top_k_in=5, **extra)
@@ -142,7 +149,7 @@ def test_relevant_means_judged_1_or_more():
 def test_training_is_ranxs(collection, n_segments):
     qrels, dicts = collection
     for method in TRAINED:
-        segments = n_segments if method == "probfuse" else None
+        segments = min(n_segments, deepest(dicts)) if method == "probfuse" else None
         theirs = ranx_peer().train(method, qrels, dicts, segments)
         ours = train(method, qrels, dicts, n_segments=segments)[ESTIMATES[method]]
         for r in range(len(dicts)):
@@ -155,7 +162,7 @@ def test_training_is_ranxs(collection, n_segments):
 def test_trained_fusion_is_ranxs(collection, norm, w):
     qrels, dicts = collection
     for method in TRAINED:
-        segments = 4 if method == "probfuse" else None
+        segments = 4 if method == "probfuse" else None  # ranx's own training: any number of segments
         params = {ESTIMATES[method]: ranx_peer().train(method, qrels, dicts, segments)}
         if method == "slidefuse":
             params["w"] = w
@@ -226,3 +233,45 @@ def test_bayesfuse_refuses_runs_deeper_than_its_log_odds():
     with pytest.raises(ConfigError, match=message):
         fuse(deep, "bayesfuse", log_odds=log_odds)
     assert len(fuse(deep, "bayesfuse", log_odds=log_odds, top_k_in=1000).table) == 1000
+
+
+# Training data that cannot train -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", TRAINED)
+def test_qrels_judging_none_of_the_runs_queries_are_refused(method):
+    # Before: every estimate 0 (bayesfuse's the log odds of 0.001), every fused score alike, and no error.
+    other = {"elsewhere": {"a": 1}}
+    message = rf"no judged query is a query of the runs fused \(.+\), so {method} has nothing to train on"
+    segments = {"n_segments": 1} if method == "probfuse" else {}
+    with pytest.raises(InputError, match=message) as raised:
+        train(method, other, RUNS, **segments)
+    assert "\n" not in str(raised.value)
+    with pytest.raises(InputError, match=message):
+        fuse(RUNS, method, qrels=other, **segments, **({"w": 1} if method == "slidefuse" else {}))
+
+
+def test_a_judged_query_no_run_has_counts_as_retrieving_nothing():
+    # Partial overlap trains on every judged query, as ranx on runs made comparable (Run.make_comparable):
+    # run 0's average precision is 1 on q and 0 on z, which no run retrieves for.
+    assert train("mapfuse", {**QRELS, "z": {"x": 1}}, RUNS) == {"map_scores": [0.5, 0.0]}
+
+
+def test_probfuse_refuses_more_segments_than_the_deepest_run_has_documents():
+    # Before: n_segments=10**9 made n_runs x 10**9 estimates (24 GB) for these three documents.
+    message = (
+        r"^n_segments=1000000000 is more segments than the deepest run ranks documents for a query \(2\): the segments "
+        r"past it are empty; use n_segments=2 or fewer \(every value from 2 up fuses alike\)$"
+    )
+    with pytest.raises(ConfigError, match=message):
+        train("probfuse", QRELS, RUNS, n_segments=10**9)
+    with pytest.raises(ConfigError, match=message):
+        fuse(RUNS, "probfuse", qrels=QRELS, n_segments=10**9)
+    # Every count from the deepest run up fuses alike: the most accepted fuses as ranx trained with more.
+    for norm in ["min-max", None]:
+        expected = ranx_peer().fuse(RUNS, "probfuse", {"probs": ranx_peer().train("probfuse", QRELS, RUNS, 7)}, norm)
+        assert_same(as_lists(fuse(RUNS, "probfuse", norm=norm, qrels=QRELS, n_segments=2)), expected, str(norm))
+    # borda lists every candidate in every run: there, fusing reads segments up to the query's candidates.
+    assert len(fuse(RUNS + [{"q": {"c": 1.0}}], "probfuse", norm="borda", qrels=QRELS, n_segments=3)) == 3
+    with pytest.raises(ConfigError, match=r"n_segments=4 is more segments .* \(3\)"):
+        fuse(RUNS + [{"q": {"c": 1.0}}], "probfuse", norm="borda", qrels=QRELS, n_segments=4)
