@@ -112,7 +112,12 @@ def normalize(aligned: AlignedRuns, norm: str | None = "min-max") -> Normalized:
     ``n_runs / (k + position)``), and so does the order of ties in the fused run.
 
     An infinite input score has no normalized value where ranx computes NaN (``inf - inf``,
-    ``inf / inf``): that is an error naming the run and the query, never a silent NaN.
+    ``inf / inf``): that is an error naming the run and the query, never a silent NaN. Finite
+    scores never overflow a step (``zmuv`` of scores about 1e200, whose squares ranx overflows
+    into z-scores of 0): they are normalized as ranx's arithmetic without an exponent limit
+    (:mod:`~retrieval_eval.kernels.fusion.fusion_norm`); a normalized score itself beyond
+    float64 (``max`` of scores all below -1.8e299, divided by ranx's floor 1e-9) is an error
+    naming the run, the query and the score.
 
     Examples
     --------
@@ -148,14 +153,31 @@ def _every_candidate(aligned: AlignedRuns) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _refuse_undefined(aligned: AlignedRuns, values: np.ndarray, name: str) -> None:
-    """An error naming the first run and query where a present document's normalized score is NaN."""
-    undefined = np.isnan(values) & (aligned.ranks > 0)
+    """An error naming the first run and query where a present document's normalized score is undefined.
+
+    Undefined: NaN (from an infinite input score), or infinite from finite scores (an overflow);
+    an infinity that infinite input scores give (``max`` of -inf) is ranx's value and stays.
+    """
+    present = aligned.ranks > 0
+    if np.isfinite(values[present]).all():  # the common case, without the per-query counts below
+        return
+    infinite = np.isinf(aligned.scores) & present
+    counts = np.concatenate((np.zeros((1, aligned.n_runs), dtype=np.int64), np.cumsum(infinite, axis=0)))
+    has_infinity = np.repeat(counts[aligned.offsets[1:]] - counts[aligned.offsets[:-1]] > 0, aligned.rows_per_query, axis=0)
+    undefined = present & (np.isnan(values) | (np.isinf(values) & ~has_infinity))
     if not undefined.any():
         return
     row, run = (int(i[0]) for i in np.nonzero(undefined))
-    query = int(np.searchsorted(aligned.offsets, row, side="right") - 1)
-    raise InputError(
-        f"query {aligned.query_ids[query].as_py()!r}: the scores include an infinity, which "
-        f"{name!r} normalization cannot scale (ranx gives NaN); use norm='rank', 'borda' or None",
-        source=aligned.run_names[run],
-    )
+    query = aligned.query_ids[int(np.searchsorted(aligned.offsets, row, side="right") - 1)].as_py()
+    if has_infinity[row, run]:
+        message = (
+            f"query {query!r}: the scores include an infinity, which {name!r} normalization cannot scale (ranx gives "
+            "NaN); use norm='rank', 'borda' or None"
+        )
+    else:
+        message = (
+            f"query {query!r}: {name!r} normalization takes the score {float(aligned.scores[row, run])!r} of document "
+            f"{aligned.doc_ids[row].as_py()!r} beyond float64's range (its magnitude would pass 1.8e308); use "
+            "norm='min-max', 'rank' or 'borda'"
+        )
+    raise InputError(message, source=aligned.run_names[run])

@@ -16,8 +16,9 @@ function and runs it in one of three builds:
 Nothing imports numba until a compiled build is first needed, so ``import retrieval_eval``
 never does. Every build gives the same results to the bit: ``cache=True`` keeps the compile off
 every process but the first, ``fastmath`` stays off, and the python build runs under
-``np.errstate(over="ignore")`` because the hashes rely on uint64 wrap-around, as the compiled
-code does silently.
+``np.errstate(over="ignore", invalid="ignore")`` because the hashes rely on uint64 wrap-around
+and the kernels check their own NaN and infinities (the fusion normalizations redo a step that
+overflowed), as the compiled code does silently.
 
 Which build runs is decided at each call, by the environment variable ``RETRIEVAL_EVAL_KERNELS``:
 
@@ -188,7 +189,7 @@ class Kernel:
         work = self._work(args)
         if _runs_python(self, work):
             start = time.perf_counter()
-            with np.errstate(over="ignore"):
+            with np.errstate(over="ignore", invalid="ignore"):
                 result = self.python(*args)
             if work > LOADED_UP_TO:
                 _python_seconds_between += time.perf_counter() - start

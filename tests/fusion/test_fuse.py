@@ -6,12 +6,15 @@ import doctest
 import importlib
 import math
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from retrieval_eval.data import Run
 from retrieval_eval.errors import ConfigError, InputError, OutputError
-from retrieval_eval.fusion import METHODS, fuse, fusion_method, normalization_name
+from retrieval_eval.fusion import METHODS, align, fuse, fusion_method, normalization_name, normalize
 from retrieval_eval.io.run_files import write_run
 
 BM25 = {"q1": {"a": 12.0, "b": 9.5, "c": 3.0}, "q2": {"x": 1.0}}
@@ -89,6 +92,49 @@ def test_an_infinite_score_is_an_error_where_ranx_gives_nan():
     assert fuse([infinite, DENSE], "sum", norm=None).table["score"][0].as_py() == float("inf")
     with pytest.raises(InputError, match=r"query 'q1' doc 'a': the fused score \('sum'\) has no value \(NaN\)"):
         fuse([infinite, {"q1": {"a": float("-inf")}}], "sum", norm=None)
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 2))
+@given(
+    st.lists(st.dictionaries(st.sampled_from("abcdefgh"), st.integers(-1000, 1000), min_size=1), min_size=2, max_size=3),
+    st.sampled_from(["min-max", "min-max-inverted", "max", "sum", "zmuv"]),
+    st.integers(500, 1013),
+)
+def test_finite_scores_never_overflow_a_normalization(scores, norm, exponent):
+    # Every normalization but max's floor is invariant under scaling by a power of two, which is exact: scores
+    # times 2 ** exponent (up to 1000 * 2 ** 1013, below float64's largest) normalize to the bits that ranx's
+    # arithmetic gives the small integers. Before, zmuv's squares overflowed into z-scores of 0 (ranx's too)
+    # and min-max's max - min into NaN, refused as "an infinity".
+    if norm == "max":  # max divides by max(highest, 1e-9): the same bits for positive scores only
+        scores = [{d: abs(v) + 1 for d, v in run.items()} for run in scores]
+    small = [{"q": {d: float(v) for d, v in run.items()}} for run in scores]
+    large = [{"q": {d: math.ldexp(v, exponent) for d, v in run["q"].items()}} for run in small]
+    ours, expected = normalize(align(large), norm), normalize(align(small), norm)
+    assert np.array_equal(ours.scores, expected.scores, equal_nan=True) and np.array_equal(ours.ranks, expected.ranks)
+
+
+def test_the_issues_overflows_normalize():
+    other = {"q2": {"x": 1.0}}  # fusion takes two runs or more
+    big = {"q1": {"a": 1e200, "b": 5e199, "c": 1e199}}
+    z = fuse([big, other], "sum", norm="zmuv").table["score"].to_pylist()[:3]
+    assert z == pytest.approx([(s - 16e199 / 3) / math.sqrt(((10 - 16 / 3) ** 2 + (5 - 16 / 3) ** 2 + (1 - 16 / 3) ** 2) / 3) / 1e199
+                               for s in (1e200, 5e199, 1e199)], rel=1e-14)  # fmt: skip
+    huge = {"q1": {"a": 1.7e308, "b": -1.7e308, "c": 0.0}}
+    assert fuse([huge, other], "sum", norm="min-max").table["score"].to_pylist()[:3] == [1.0, 0.5, 0.0]
+
+
+def test_a_normalized_score_beyond_float64_is_an_error_naming_it():
+    # max divides by ranx's floor 1e-9 when no score is positive: -1e300 would be -1e309.
+    negative = {"q1": {"a": -1e300, "b": -2e300}}
+    message = (
+        r"^<dict>: query 'q1': 'max' normalization takes the score -2e\+300 of document 'b' beyond float64's range "
+        r"\(its magnitude would pass 1.8e308\); use norm='min-max', 'rank' or 'borda'$"
+    )
+    with pytest.raises(InputError, match=message):
+        fuse([DENSE, negative], "sum", norm="max")
+    # An infinity of infinite input scores is ranx's value (-inf / 1e-9), not an overflow.
+    infinite = fuse([{"q1": {"a": -math.inf, "b": -1.0}}, {"q2": {"x": 1.0}}], "sum", norm="max")
+    assert infinite.table["score"].to_pylist()[:2] == [-1.0 / 1e-9, -math.inf]
 
 
 @pytest.mark.parametrize("suffix", [".trec", ".run", ".txt"])

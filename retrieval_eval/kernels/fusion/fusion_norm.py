@@ -19,9 +19,19 @@ run's scores of the query, ``n`` their number and ``i`` a document's 0-based pos
   it lacks. Every run then holds every candidate.
 
 Cells of a run that lacks the document stay NaN (except under ``borda``).
+
+Finite scores whose arithmetic overflows in ranx's steps (``zmuv``'s squares of scores about
+1e200, ``min-max``'s ``max - min`` of 1.7e308 and -1.7e308, ``sum``'s total) are normalized
+again from the scores scaled by ``2 ** -e``, ``e`` the binary exponent of the largest magnitude:
+every step but the floor is then the same operation on numbers scaled by a power of two, which
+is exact, so the values are those of ranx's arithmetic without an exponent limit (the floor is
+compared unscaled). Only a value that is itself beyond float64 (``max`` of scores below
+-1.8e299 with no positive one: ``s / 1e-9``) stays infinite, for the caller to refuse.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -84,63 +94,81 @@ def normalize_scores(
             s = np.empty(n, dtype=np.float64)
             for i in range(n):
                 s[i] = scores[ranked[i], r]
-            low = s[0]
-            high = s[0]
-            for i in range(1, n):
-                if s[i] < low:
-                    low = s[i]
-                if s[i] > high:
-                    high = s[i]
-            if method == MIN_MAX or method == MIN_MAX_INVERTED:
-                denominator = high - low
-                if _FLOOR > denominator:
-                    denominator = _FLOOR
+            if method == RANK:
                 for i in range(n):
-                    if method == MIN_MAX:
-                        values[ranked[i], r] = (s[i] - low) / denominator
-                    else:
-                        values[ranked[i], r] = (high - s[i]) / denominator
+                    values[ranked[i], r] = 1 - (i / n)
+            else:
+                normalized = np.empty(n, dtype=np.float64)
+                if not _normalize_run(s, method, 0, normalized):
+                    largest = max(abs(s.min()), abs(s.max()))
+                    if math.isfinite(largest):  # finite scores overflowed a step: again, scaled (module docstring)
+                        _normalize_run(s, method, math.frexp(largest)[1], normalized)
+                for i in range(n):
+                    values[ranked[i], r] = normalized[i]
                 if inverted:
                     negated = np.empty(n, dtype=np.float64)
                     for i in range(n):
-                        negated[i] = -values[ranked[i], r]
+                        negated[i] = -normalized[i]
                     resorted = ranx_argsort(negated)
                     for position in range(n):
                         new_ranks[ranked[resorted[position]], r] = position + 1
-            elif method == MAX:
-                denominator = high
-                if _FLOOR > denominator:
-                    denominator = _FLOOR
-                for i in range(n):
-                    values[ranked[i], r] = s[i] / denominator
-            elif method == SUM:
-                total = 0.0
-                for i in range(n):
-                    total += s[i]
-                denominator = total - low * n
-                if _FLOOR > denominator:
-                    denominator = _FLOOR
-                for i in range(n):
-                    values[ranked[i], r] = (s[i] - low) / denominator
-            elif method == ZMUV:
-                total = 0.0
-                for i in range(n):
-                    total += s[i]
-                mean = total / n
-                squares = 0.0
-                for i in range(n):
-                    squares += (s[i] - mean) * (s[i] - mean)
-                deviation = (squares / n) ** 0.5
-                if _FLOOR > deviation:
-                    deviation = _FLOOR
-                for i in range(n):
-                    values[ranked[i], r] = (s[i] - mean) / deviation
-            else:
-                for i in range(n):
-                    values[ranked[i], r] = 1 - (i / n)
         if inverted:
             _first_appearance(offsets, new_ranks, depths, q, insertion)
     return values, new_ranks, insertion
+
+
+@jit
+def _normalize_run(s: np.ndarray, method: int, exponent: int, out: np.ndarray) -> bool:
+    """One run's ranked scores of one query normalized into ``out``, computed on ``s * 2 ** -exponent``.
+
+    Exponent 0 is ranx's arithmetic itself (``ldexp(x, 0)`` is x); the floor is compared with
+    the unscaled denominator and divides the unscaled numerator. True when every step and value
+    is finite (with finite scores: nothing overflowed).
+    """
+    n = s.shape[0]
+    t = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        t[i] = math.ldexp(s[i], -exponent)
+    low = t[0]
+    high = t[0]
+    for i in range(1, n):
+        if t[i] < low:
+            low = t[i]
+        if t[i] > high:
+            high = t[i]
+    centre = low  # what each numerator subtracts (zmuv: the mean)
+    if method == MIN_MAX or method == MIN_MAX_INVERTED:
+        denominator = high - low
+    elif method == MAX:
+        denominator = high
+    elif method == SUM:
+        total = 0.0
+        for i in range(n):
+            total += t[i]
+        denominator = total - low * n
+    else:
+        total = 0.0
+        for i in range(n):
+            total += t[i]
+        centre = total / n
+        squares = 0.0
+        for i in range(n):
+            squares += (t[i] - centre) * (t[i] - centre)
+        denominator = (squares / n) ** 0.5
+    # The unscaled denominator below ranx's floor, without overflowing: min() keeps 2 ** exponent
+    # times it finite, and one above 0.5 is above the floor either way.
+    floored = _FLOOR > math.ldexp(min(denominator, 0.5), exponent)
+    finite = math.isfinite(denominator) and math.isfinite(centre)
+    for i in range(n):
+        if method == MIN_MAX_INVERTED:
+            numerator = high - t[i]
+        elif method == MAX:
+            numerator = t[i]
+        else:
+            numerator = t[i] - centre
+        out[i] = math.ldexp(numerator, exponent) / _FLOOR if floored else numerator / denominator
+        finite = finite and math.isfinite(out[i])
+    return finite
 
 
 @jit
