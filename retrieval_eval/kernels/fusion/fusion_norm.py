@@ -25,7 +25,8 @@ Finite scores whose arithmetic overflows in ranx's steps (``zmuv``'s squares of 
 again from the scores scaled by ``2 ** -e``, ``e`` the binary exponent of the largest magnitude:
 every step but the floor is then the same operation on numbers scaled by a power of two, which
 is exact, so the values are those of ranx's arithmetic without an exponent limit (the floor is
-compared unscaled). Only a value that is itself beyond float64 (``max`` of scores below
+compared unscaled; a score over 2 ** 1022 times smaller than the largest becomes 0 when scaled,
+a change far below the rounding of any value whose run overflowed). Only a value that is itself beyond float64 (``max`` of scores below
 -1.8e299 with no positive one: ``s / 1e-9``) stays infinite, for the caller to refuse.
 """
 
