@@ -127,9 +127,11 @@ def _normalize_run(s: np.ndarray, method: int, exponent: int, out: np.ndarray) -
     is finite (with finite scores: nothing overflowed).
     """
     n = s.shape[0]
-    t = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        t[i] = math.ldexp(s[i], -exponent)
+    t = s
+    if exponent != 0:  # (a copy only then: the first pass is on every run and query)
+        t = np.empty(n, dtype=np.float64)
+        for i in range(n):
+            t[i] = math.ldexp(s[i], -exponent)
     low = t[0]
     high = t[0]
     for i in range(1, n):
