@@ -13,7 +13,7 @@ Each command imports what it uses when it runs: ``--help`` and ``metrics`` load 
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 
 Each subcommand has a module of its own, with its flags and what it runs: :mod:`.evaluate`,
-:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.catalog` (``metrics``, ``compile``);
+:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.catalog` (``metrics``, ``compile``);
 :mod:`.common` holds what they share (exit codes, flags given once, output paths, printing).
 """
 
@@ -30,6 +30,7 @@ from .. import __version__, progress
 from ..errors import ConfigError, RetrievalEvalError
 from ..views import terminal_text
 from .agree import add_agree_command, agree_command
+from .answers import add_answers_command, answers_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit, progress_wanted
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_agree_command(commands)
     add_judge_command(commands)
     add_tasks_command(commands)
+    add_answers_command(commands)
     return parser
 
 
@@ -69,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["agree"] = agree_command
     commands["judge"] = judge_command
     commands["tasks"] = tasks_command
+    commands["f1"] = answers_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
 

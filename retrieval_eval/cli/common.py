@@ -63,6 +63,21 @@ def is_glob(path: str) -> bool:
     return any(character in path for character in "*?[") and not os.path.exists(path)
 
 
+def checked_type(parse: Callable[[str], Any], accept: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``parse(text)``, refused with "expected <what>" unless ``accept`` holds."""
+
+    def convert(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return convert
+
+
 def integer_from(minimum: int) -> Callable[[str], int]:
     """An argparse type: an integer from ``minimum`` to 2^63 - 1, the most the kernels index with (a count
     of documents or queries); anything else is a usage error naming the option."""

@@ -14,10 +14,9 @@ is Azure OpenAI, its endpoint from ``--base-url`` or ``AZURE_OPENAI_ENDPOINT`` a
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .common import progress_wanted, usage
+from .common import checked_type, progress_wanted, usage
 
 if TYPE_CHECKING:
     from ..judging.outcomes import Totals
@@ -29,24 +28,9 @@ _NEEDS_MODEL = ("embedding_model", "cache", "cache_mode", "concurrency", "reques
                 "max_retries", "timeout", "budget", "prices")
 
 
-def _checked(parse: Callable[[str], Any], accept: Callable[[Any], bool], what: str) -> Callable[[str], Any]:
-    """An argparse type: ``parse(text)``, refused with "expected <what>" unless ``accept`` holds."""
-
-    def convert(text: str) -> Any:
-        try:
-            value = parse(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if not accept(value):
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        return value
-
-    return convert
-
-
-_positive_int = _checked(int, lambda value: value >= 1, "a positive integer")
-_count = _checked(int, lambda value: value >= 0, "an integer >= 0")
-_positive = _checked(float, lambda value: value > 0 and value != float("inf"), "a positive number")
+_positive_int = checked_type(int, lambda value: value >= 1, "a positive integer")
+_count = checked_type(int, lambda value: value >= 0, "an integer >= 0")
+_positive = checked_type(float, lambda value: value > 0 and value != float("inf"), "a positive number")
 
 
 def add_judge_flags(parser: argparse.ArgumentParser, required: bool) -> None:
