@@ -49,7 +49,7 @@ from .output import PerQueryDataset, write_part
 from .pieces import QueryTally, rows_of_a_piece, score_judged_only, score_piece
 from .publish import Progress, finish, publish
 from .result import DatasetResult
-from .worker_logs import quiet_reported_errors
+from .worker_logs import quiet_reported_errors, quiet_shutdown
 
 _LOCAL = re.compile(r"^local(?::(?P<workers>.*))?$")
 # scheme://host:port, the scheme one of distributed's network transports (tcp when left out).
@@ -286,6 +286,8 @@ def _client(target: Any) -> Iterator[Any]:
             yield client
         finally:
             with phase("stopping the local Dask cluster" if local else "closing the Dask client"):
+                if local:
+                    quiet_shutdown(client)
                 stack.close()
 
 

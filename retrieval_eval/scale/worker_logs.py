@@ -7,6 +7,10 @@ the client's line. While a job runs, each worker drops those records of the libr
 :class:`logging.Filter` on ``distributed.worker``, put on every worker of the client and taken off
 when the job ends, however it ends); every other record of the worker, and every other error, is
 logged as before.
+
+A local cluster that a command started and is stopping logs nothing more (:func:`quiet_shutdown`):
+a worker whose heartbeat meets the scheduler already closed logs an error and a traceback of 30
+lines, about the cluster's own teardown, not about the user's job.
 """
 
 from __future__ import annotations
@@ -67,4 +71,17 @@ def quiet_reported_errors(client: Any, token: str) -> Iterator[None]:
         try:
             client.run(_loud, token)
         except Exception:  # workers gone with the failure: nothing left to put back, and that failure is the error
+            pass
+
+
+def _silence() -> None:
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+
+
+def quiet_shutdown(client: Any) -> None:
+    """Silence the ``distributed`` loggers of ``client``'s workers and nannies, for a cluster about to be stopped."""
+    for nanny in (False, True):
+        try:
+            client.run(_silence, nanny=nanny)
+        except Exception:  # a worker already gone has nothing left to log
             pass
