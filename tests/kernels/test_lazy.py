@@ -176,19 +176,33 @@ def test_a_compile_is_not_announced_when_stderr_is_not_a_terminal(tmp_path):
     assert NOTICE not in stderr_of(tmp_path / "cache", terminal=False)
 
 
-@needs_jit
-def test_one_long_id_is_hashed_compiled_with_the_python_builds_bits(monkeypatch):
-    # The python build steps once per byte position of the longest id: a 1 MB id took 3.4 s that way.
-    from retrieval_eval.kernels.core.hashing import ROWS_PER_BYTE_POSITION, fnv1a_hashes
-
+@pytest.fixture
+def builds_run(monkeypatch):
+    """Mode auto, nothing compiled loaded yet for the kernels given; the names of the compiled builds called."""
     monkeypatch.setenv(_config.MODE_VARIABLE, "auto")
     ran = []
     call = _config._call_compiled
     monkeypatch.setattr(_config, "_call_compiled", lambda build, args, name: ran.append(name) or call(build, args, name))
-    monkeypatch.setattr(fnv1a_hashes, "_builds", {"python": fnv1a_hashes.python})  # nothing loaded yet
-    ids = [b"q" * (_config.PYTHON_UP_TO // ROWS_PER_BYTE_POSITION + 1), b"x"]
-    offsets = np.cumsum([0, *map(len, ids)]).astype(np.int64)
-    data = np.frombuffer(b"".join(ids), dtype=np.uint8)
+
+    def unloaded(*kernels):
+        for kernel in kernels:
+            monkeypatch.setattr(kernel, "_builds", {"python": kernel.python})
+        return ran
+
+    return unloaded
+
+
+def _string_ids(ids: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    return np.cumsum([0, *map(len, ids)]).astype(np.int64), np.frombuffer(b"".join(ids), dtype=np.uint8)
+
+
+@needs_jit
+def test_one_long_id_is_hashed_compiled_with_the_python_builds_bits(builds_run):
+    # The python build steps once per byte position of the longest id: a 1 MB id took 3.4 s that way.
+    from retrieval_eval.kernels.core.hashing import ROWS_PER_BYTE_POSITION, fnv1a_hashes
+
+    ran = builds_run(fnv1a_hashes)
+    offsets, data = _string_ids([b"q" * (_config.PYTHON_UP_TO // ROWS_PER_BYTE_POSITION + 1), b"x"])
     hashes = fnv1a_hashes(offsets, data)
     assert ran == ["hashing.fnv1a_hashes"]
     short = np.array([0, 1], dtype=np.int64)
@@ -197,19 +211,13 @@ def test_one_long_id_is_hashed_compiled_with_the_python_builds_bits(monkeypatch)
 
 
 @needs_jit
-def test_neighbours_sharing_a_long_prefix_are_told_apart_compiled(monkeypatch):
+def test_neighbours_sharing_a_long_prefix_are_told_apart_compiled(builds_run):
     # segment_starts' python build compares equal-length neighbours a byte position at a time.
     from retrieval_eval.kernels.core.grouping import segment_starts
     from retrieval_eval.kernels.core.hashing import ROWS_PER_BYTE_POSITION
 
-    monkeypatch.setenv(_config.MODE_VARIABLE, "auto")
-    ran = []
-    call = _config._call_compiled
-    monkeypatch.setattr(_config, "_call_compiled", lambda build, args, name: ran.append(name) or call(build, args, name))
-    monkeypatch.setattr(segment_starts, "_builds", {"python": segment_starts.python})
+    ran = builds_run(segment_starts)
     prefix = b"p" * (_config.PYTHON_UP_TO // ROWS_PER_BYTE_POSITION)
-    ids = [prefix + b"a", prefix + b"a", prefix + b"b"]
-    offsets = np.cumsum([0, *map(len, ids)]).astype(np.int64)
-    data = np.frombuffer(b"".join(ids), dtype=np.uint8)
+    offsets, data = _string_ids([prefix + b"a", prefix + b"a", prefix + b"b"])
     starts = segment_starts(np.zeros(3, dtype=np.uint64), offsets, data, True)
     assert ran == ["grouping.segment_starts"] and starts.tolist() == [0, 2]
