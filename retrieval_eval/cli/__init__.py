@@ -74,9 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["f1"] = answers_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
+    from ..kernels._config import compile_notices
 
     try:
-        with _signals_raise(), published_together(), progress.shown(progress_wanted(args)):
+        with (_signals_raise(), published_together(), progress.shown(progress_wanted(args)),
+              compile_notices(getattr(args, "progress_lines", None))):
             _check_numba_environment()
             return command(args)
     except (RetrievalEvalError, OSError) as error:

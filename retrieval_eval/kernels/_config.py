@@ -59,6 +59,7 @@ import sys
 import threading
 import time
 import types
+from collections.abc import Iterator
 from typing import Any, Callable
 
 import numpy as np
@@ -99,6 +100,9 @@ NUMBA_IMPORT_SECONDS = 0.3
 _python_seconds_between = 0.0
 # The builds whose first compile this process has announced (or, not on a terminal, would have).
 _announced: set[str] = set()
+# Whether a first compile is announced: None, when stderr is a terminal; the CLI's --quiet and
+# --progress set it (compile_notices), as they set its progress lines.
+_announce_compiles: bool | None = None
 
 #: Every kernel, in the order the modules define them.
 REGISTRY: list["Kernel"] = []
@@ -390,13 +394,25 @@ def _parallel_launch() -> Any:
 
 def _call_compiled(build: Any, args: tuple, name: str) -> Any:
     """``build(*args)``, announcing on a terminal the first compile of the build ``name`` in this process."""
-    if name in _announced or not _stderr_is_terminal():
+    announce = _stderr_is_terminal() if _announce_compiles is None else _announce_compiles
+    if name in _announced or not announce:
         return build(*args)
     _announced.add(name)
     from numba.core import event
 
     with event.install_listener("numba:compile", _compile_notice(name)):
         return build(*args)
+
+
+@contextlib.contextmanager
+def compile_notices(on: bool | None) -> Iterator[None]:
+    """Within the block, a first compile is announced when ``on`` (never when False; None: on a terminal)."""
+    global _announce_compiles
+    previous, _announce_compiles = _announce_compiles, on
+    try:
+        yield
+    finally:
+        _announce_compiles = previous
 
 
 def _stderr_is_terminal() -> bool:

@@ -138,16 +138,16 @@ COMPILE_ONE = """
 """
 
 
-def stderr_of(cache: Path, *, terminal: bool) -> str:
-    """What a fresh process calling one compiled kernel prints on stderr (a pseudo-terminal or a pipe)."""
+def stderr_of(cache: Path, *, terminal: bool, code: str = COMPILE_ONE) -> str:
+    """What a fresh process running ``code`` (by default: calling one compiled kernel) prints on stderr (a pseudo-terminal or a pipe)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), _config.MODE_VARIABLE: "compiled"}
     env.pop("NUMBA_DISABLE_JIT", None)
     if not terminal:
-        return subprocess.run([sys.executable, "-c", textwrap.dedent(COMPILE_ONE)], cwd=ROOT, env=env,
+        return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env,
                               capture_output=True, text=True, check=True).stderr
     leader, follower = pty.openpty()
     try:
-        subprocess.run([sys.executable, "-c", textwrap.dedent(COMPILE_ONE)], cwd=ROOT, env=env, stderr=follower, check=True)
+        subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, stderr=follower, check=True)
         os.close(follower)
         chunks = []
         while True:
@@ -174,6 +174,29 @@ def test_a_compile_on_a_terminal_is_announced_once_and_a_cached_load_is_not(tmp_
 @needs_jit
 def test_a_compile_is_not_announced_when_stderr_is_not_a_terminal(tmp_path):
     assert NOTICE not in stderr_of(tmp_path / "cache", terminal=False)
+
+
+def _with_notices(on: bool) -> str:
+    body = textwrap.indent(textwrap.dedent(COMPILE_ONE), "    ")
+    return f"from retrieval_eval.kernels._config import compile_notices\nwith compile_notices({on}):\n{body}"
+
+
+@needs_jit
+def test_quiet_keeps_a_compile_on_a_terminal_silent_and_progress_announces_it_in_a_pipe(tmp_path):
+    assert NOTICE not in stderr_of(tmp_path / "quiet", terminal=True, code=_with_notices(False))
+    assert stderr_of(tmp_path / "progress", terminal=False, code=_with_notices(True)).count(NOTICE) == 1
+
+
+@pytest.mark.parametrize(("flags", "on"), [([], None), (["--quiet"], False), (["--progress"], True)])
+def test_the_cli_passes_quiet_and_progress_to_the_compile_notice(monkeypatch, capsys, flags, on):
+    import contextlib
+
+    from retrieval_eval.cli import main
+
+    seen = []
+    monkeypatch.setattr(_config, "compile_notices", lambda value: seen.append(value) or contextlib.nullcontext())
+    assert main(["evaluate", str(ROOT / "data" / "qrels.trec"), str(ROOT / "data" / "run.trec"), *flags]) == 0
+    assert seen == [on]
 
 
 @pytest.fixture
