@@ -23,7 +23,7 @@ def facts(result: SweepResult) -> str:
     direction = "higher" if board.higher_is_better else "lower"
     line = (
         f"Objective: {board.objective} ({direction} is better); {counted(len(board.table), 'configuration')}, "
-        f"{counted(board.per_query.shape[1], 'query', 'queries')} compared; tests at alpha = {board.alpha:g}"
+        f"{board.queries_text('compared')}; tests at alpha = {board.alpha:g}"
     )
     return line + (f"; costs: {', '.join(result.costs)}." if result.costs else ".")
 
@@ -34,8 +34,7 @@ def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
     goal, alpha = board.objective, f"{board.alpha:g}"
     comparisons = len(board.table) - 1
     best_word = "highest" if board.higher_is_better else "lowest"
-    queries = counted(board.per_query.shape[1], "query", "queries")
-    entries = [(BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {queries} compared.")]
+    entries = [(BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {board.queries_text('compared')}.")]
     if comparisons:  # with one configuration there is no test, and no other mark
         entries += [
             (

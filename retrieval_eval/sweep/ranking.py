@@ -84,7 +84,7 @@ class Leaderboard:
     ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
     ``tied_with_best`` and ``queries_lost``. ``per_query``: the objective's scores that the tests
     pair, configurations x queries (the compared queries where it is defined for every run); each
-    metric's mean is over the compared queries where that metric is defined. ``metrics``: the metric
+    metric's mean is over the compared queries (``queries_compared`` of them) where that metric is defined. ``metrics``: the metric
     columns, objective included, by the names asked for (``canonical`` maps each to the registry's
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
     queries left out, metrics undefined on some queries). ``alpha``: the level of the tests
@@ -109,11 +109,22 @@ class Leaderboard:
     alpha: float = ALPHA.default
     pairwise: pd.DataFrame | None = None
     head_to_head: pd.DataFrame | None = None
+    queries_compared: int | None = None
 
     @property
     def higher_is_better(self) -> bool:
         """Whether a higher mean of the objective is better (and ranks first)."""
         return REGISTRY.definition(REGISTRY.parse(self.canonical.get(self.objective, self.objective))).higher_is_better
+
+    def queries_text(self, said: str) -> str:
+        """The queries the means are over, as the terminal and the report say it: ``25 queries {said}``, or
+        ``25 queries {said} (the tests pair the 23 where ndcg@10 is defined for every configuration)``."""
+        paired = self.per_query.shape[1]
+        compared = paired if self.queries_compared is None else self.queries_compared
+        text = f"{views.counted(compared, 'query', 'queries')} {said}"
+        if compared == paired:
+            return text
+        return f"{text} (the tests pair the {views.count_text(paired)} where {self.objective} is defined for every configuration)"
 
     def __repr__(self) -> str:
         return views.leaderboard_repr(self)
@@ -217,7 +228,7 @@ def leaderboard(
     per_query_scores = scores.loc[order]
     return Leaderboard(
         table, per_query_scores, goal, metric_list, notes, canonical, alpha,
-        pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher),
+        pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher), queries_compared=len(compared),
     )  # fmt: skip
 
 

@@ -48,7 +48,7 @@ def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = Fa
     direction = "higher" if board.higher_is_better else "lower"
     lines = [fit_line(f"objective: {board.objective}", width),
              *wrap(f"{counted(len(board.table), 'configuration')} ranked by their mean over "
-                   f"{counted(board.per_query.shape[1], 'query', 'queries')} in common ({direction} is better)", width)]  # fmt: skip
+                   f"{board.queries_text('in common')} ({direction} is better)", width)]  # fmt: skip
     if wide:
         # Every column, as pandas lays them out, whatever the width; a name's control characters escaped all the same.
         lines += map(terminal_text, result.table.to_string(float_format=lambda value: f"{value:.4f}").splitlines())

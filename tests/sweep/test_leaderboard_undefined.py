@@ -74,3 +74,18 @@ def test_every_mean_of_a_leaderboard_is_evaluate_s_mean_on_the_same_run(judged, 
         else:
             assert named[metric] is not None
             assert sorted(named[metric].split("(")[1].split(")")[0].split(", ")) == sorted(concerned)
+
+
+def test_the_header_and_the_report_say_how_many_queries_the_means_and_the_tests_are_over():
+    from retrieval_eval.report.legend import reading_guide
+    from retrieval_eval.sweep import sweep
+    from retrieval_eval.sweep.terminal import sweep_text
+
+    qrels = frame([("q1", "a", 2), ("q1", "b", 0), ("q2", "c", -1), ("q3", "e", 1)], "relevance")
+    r1 = frame([("q1", "b", 2.0), ("q1", "a", 1.0), ("q2", "c", 1.0), ("q3", "e", 1.0)], "score")
+    r2 = frame([("q1", "a", 2.0), ("q1", "b", 1.0), ("q2", "d", 1.0), ("q3", "x", 1.0)], "score")
+    result = sweep(qrels, {"r1": r1, "r2": r2}, METRICS, options=EvaluationOptions(label_min=-1), **FAST)
+    said = "3 queries in common (the tests pair the 2 where fidelity is defined for every configuration)"
+    assert result.leaderboard.queries_text("in common") == said
+    assert " ".join(sweep_text(result, width=400).splitlines()[1:3]).startswith(f"2 configurations ranked by their mean over {said}")
+    assert "over the 3 queries compared (the tests pair the 2 where" in reading_guide(result)[0][1]
