@@ -254,7 +254,10 @@ def _exact(values: pd.Series) -> str:
 
 def _rounded(numbers: np.ndarray) -> str:
     """Numbers as JSON with 7 significant digits."""
-    return _json_numbers(numbers, np.char.mod("%.7g", numbers).tolist())
+    if numbers.shape[0] == 0:
+        return "[]"
+    # One %-format of the whole list (C's loop): np.char.mod formats element by element, 4x slower.
+    return _json_numbers(numbers, (("%.7g," * numbers.shape[0]) % tuple(numbers.tolist()))[:-1].split(","))
 
 
 def _json_numbers(numbers: np.ndarray, texts: list[str]) -> str:
