@@ -41,8 +41,8 @@ def test_a_judged_check_writes_the_scores_and_prints_the_totals_on_stderr(docume
     scored = json.loads(output.read_text())
     assert [item["scores"]["relevance"]["result"] for item in scored["items"]] == ["pass", "fail"]
     assert not schema_errors(eval_schema, scored)
-    assert "2 request(s)" in err and "judge tokens:" in err and "matched by" not in err  # no RetrievalResult
-    assert "2 from the cache, 0 request(s)" in again
+    assert "2 requests" in err and "judge tokens:" in err and "matched by" not in err  # no RetrievalResult
+    assert "2 from the cache, 0 requests" in again
 
 
 def test_without_a_model_the_judged_evaluators_are_skipped_and_nothing_is_checked(document, capsys):

@@ -61,7 +61,7 @@ def test_every_subcommand_reads_other_column_names_with_the_flags(tmp_path, monk
         outputs.append((capsys.readouterr().out, written.read_text() if written.exists() else None))
     assert outputs[1] == outputs[0]
     if command == "judge":
-        assert outputs[0][0].startswith("1 pooled documents to judge at depth 2"), outputs[0][0]
+        assert outputs[0][0].startswith("1 pooled document to judge at depth 2"), outputs[0][0]
 
 
 def test_merge_reads_other_column_names_with_the_flag(tmp_path):

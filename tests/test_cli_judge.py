@@ -69,7 +69,7 @@ def test_items_left_unjudged_are_listed_and_exit_1(tmp_path, capsys):
         status = main(judge_args(server, "-o", str(tmp_path / "j.tsv"), "--errors", str(tmp_path / "errors.tsv")))
     captured = capsys.readouterr()
     assert status == 1
-    assert "item(s) not judged; all of them in" in captured.err and "no reply after 2 attempt(s): status 500" in captured.err
+    assert "58 items not judged; all of them in" in captured.err and "no reply after 2 attempt(s): status 500" in captured.err
     errors = pd.read_csv(tmp_path / "errors.tsv", sep="\t", dtype=str)
     assert list(errors.columns) == ["query_id", "doc_id", "error"] and len(errors)
     labels = pd.read_csv(tmp_path / "j.tsv", sep="\t", dtype=str)
@@ -123,3 +123,15 @@ def test_a_missing_key_is_named(tmp_path):
                           "--model", "gpt-4o-mini", "-o", str(tmp_path / "o.trec")],
                          capture_output=True, text=True, cwd=DATA.parent, env=env)
     assert run.returncode == 2 and "set OPENAI_API_KEY" in run.stderr, run.stderr
+
+
+def test_the_items_left_unjudged_are_listed_with_their_ids_escaped(capsys):
+    import pyarrow as pa
+
+    from retrieval_eval.cli.judge import _report_errors
+
+    errors = pa.table({"query_id": ["q\x1b]0;owned\x07"], "doc_id": ["d\r\u202e"], "error": ["item 1: status 500: \x1b[2Jdown"]})
+    _report_errors(errors, "errors.tsv")
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["retrieval-eval: 1 item not judged; all of them in errors.tsv",
+                                "  query q\\x1b]0;owned\\x07 doc d\\r\\u202e: status 500: \\x1b[2Jdown"]  # fmt: skip

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..policies import DUPLICATE_POLICIES
+from ..views import count_text, counted, terminal_text
 from .common import (EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
                      column_pairs, emit, integer_from, run_input, usage)
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
@@ -96,8 +97,9 @@ def judge_command(args: argparse.Namespace) -> int:
         write_table(filled.errors, args.errors, inputs=inputs)
     totals = filled.totals
     what = "judged pairs" if args.rejudge else f"pooled documents at depth {args.depth}"
-    emit(f"judged {filled.judged.num_rows} of {totals.items} {what} ({totals.cache_hits} from the cache, "
-         f"{totals.requests} requests, {totals.errors} errors) with judge {filled.fingerprint}: {args.output}")
+    emit(terminal_text(f"judged {count_text(filled.judged.num_rows)} of {count_text(totals.items)} {what} "
+                       f"({count_text(totals.cache_hits)} from the cache, {counted(totals.requests, 'request')}, "
+                       f"{counted(totals.errors, 'error')}) with judge {filled.fingerprint}: {args.output}"))
     print("\n".join(totals_lines(totals)), file=sys.stderr)
     if filled.errors.num_rows:
         _report_errors(filled.errors, args.errors)
@@ -135,9 +137,9 @@ def _dry_run(args: argparse.Namespace, settings: Any, judge: Any, options: Any, 
         if cache is not None:
             cache.close()
     cost = judge.estimate(missing, settings.prices)
-    emit(f"{len(bodies)} pooled documents to judge at depth {args.depth}; {len(bodies) - len(missing)} answered by the "
-         f"cache, {len(missing)} requests to send" + (f", cost at most {cost:.4f}" if settings.prices else
-                                                        " (no --prices: no cost estimate)"))
+    emit(f"{counted(len(bodies), 'pooled document')} to judge at depth {args.depth}; {count_text(len(bodies) - len(missing))} "
+         f"answered by the cache, {counted(len(missing), 'request')} to send"
+         + (f", cost at most {cost:.4f}" if settings.prices else " (no --prices: no cost estimate)"))
     return EXIT_OK
 
 
@@ -152,9 +154,9 @@ def _scale(text: str) -> tuple[int, int]:
 
 
 def _report_errors(errors: Any, path: str | None) -> None:
-    lines = [f"retrieval-eval: {errors.num_rows} item(s) not judged" + (f"; all of them in {path}" if path else "")]
+    lines = [f"retrieval-eval: {counted(errors.num_rows, 'item')} not judged" + (f"; all of them in {path}" if path else "")]
     for query, doc, error in list(zip(*(errors[name].to_pylist() for name in ("query_id", "doc_id", "error"))))[:_SHOWN_ERRORS]:
         lines.append(f"  query {query} doc {doc}: {error.split(': ', 1)[-1] if error.startswith('item ') else error}")
     if errors.num_rows > _SHOWN_ERRORS:
-        lines.append(f"  ... and {errors.num_rows - _SHOWN_ERRORS} more")
-    print("\n".join(lines), file=sys.stderr)
+        lines.append(f"  ... and {count_text(errors.num_rows - _SHOWN_ERRORS)} more")
+    print("\n".join(map(terminal_text, lines)), file=sys.stderr)  # ids and model errors quoted: no control character goes out raw

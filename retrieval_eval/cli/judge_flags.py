@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from ..views import count_text, counted
 from .common import checked_type, progress_wanted, usage
 
 if TYPE_CHECKING:
@@ -103,12 +104,12 @@ def judge_settings(args: argparse.Namespace) -> JudgeSettings | None:
 
 def totals_lines(totals: Totals) -> list[str]:
     """What a judged run used, for stderr: requests, cache hits and errors; tokens and cost."""
-    lines = [f"judge: {totals.items} item(s), {totals.cache_hits} from the cache, {totals.requests} request(s), "
-             f"{totals.retries} retr{'y' if totals.retries == 1 else 'ies'}, {totals.errors} error(s)",
+    lines = [f"judge: {counted(totals.items, 'item')}, {count_text(totals.cache_hits)} from the cache, "
+             f"{counted(totals.requests, 'request')}, {counted(totals.retries, 'retry', 'retries')}, {counted(totals.errors, 'error')}",
              f"judge tokens: {totals.prompt_tokens:,} prompt ({totals.cached_tokens:,} cached), "
              f"{totals.completion_tokens:,} completion; cost {totals.cost:.4f}"]
     if totals.usage_missing:
-        lines[-1] += f"; {totals.usage_missing} replies without usage (not counted)"
+        lines[-1] += f"; {counted(totals.usage_missing, 'reply', 'replies')} without usage (not counted)"
     if totals.budget_stopped:
         lines.append("judge: stopped by the budget; the items not sent are errors")
     return lines
