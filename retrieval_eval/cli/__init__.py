@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["f1"] = answers_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
-    from ..kernels._config import compile_notices
+    from ..kernels import compile_notices
 
     try:
         with (_signals_raise(), published_together(), progress.shown(progress_wanted(args)),

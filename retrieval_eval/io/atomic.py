@@ -63,7 +63,6 @@ def atomic_write(
     publish(scratch, target)
 
 
-
 def check_directory(target: Path) -> None:
     """Raise :class:`OutputError` when the directory ``target`` goes in does not exist or is not a directory."""
     directory = target.parent

@@ -9,6 +9,6 @@ metrics, numpy building blocks), ``trec/`` (trec_eval's measures), ``fusion/`` (
 ``text/`` (text bytes: search, answer tokens, JSON nesting).
 """
 
-from ._config import check_numba_environment, compile_all
+from ._config import check_numba_environment, compile_all, compile_notices
 
-__all__ = ["check_numba_environment", "compile_all"]
+__all__ = ["check_numba_environment", "compile_all", "compile_notices"]

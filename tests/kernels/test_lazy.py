@@ -191,10 +191,11 @@ def test_quiet_keeps_a_compile_on_a_terminal_silent_and_progress_announces_it_in
 def test_the_cli_passes_quiet_and_progress_to_the_compile_notice(monkeypatch, capsys, flags, on):
     import contextlib
 
+    import retrieval_eval.kernels
     from retrieval_eval.cli import main
 
     seen = []
-    monkeypatch.setattr(_config, "compile_notices", lambda value: seen.append(value) or contextlib.nullcontext())
+    monkeypatch.setattr(retrieval_eval.kernels, "compile_notices", lambda value: seen.append(value) or contextlib.nullcontext())
     assert main(["evaluate", str(ROOT / "data" / "qrels.trec"), str(ROOT / "data" / "run.trec"), *flags]) == 0
     assert seen == [on]
 
