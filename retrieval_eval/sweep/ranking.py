@@ -97,7 +97,9 @@ class Leaderboard:
     configurations): the objective of the best and of the runner-up on each query, ``query_id``,
     ``best``, ``runner_up``, ``difference`` (= best - runner_up) and ``outcome`` (``"win"``,
     ``"tie"`` or ``"loss"`` for the best), sorted by difference descending
-    (:func:`~.pairwise.head_to_head`).
+    (:func:`~.pairwise.head_to_head`). ``metric_scores``: every metric's scores on the compared
+    queries, configurations (in rank order) x queries, NaN where the metric is undefined for a
+    run on a query: what the statistics for every metric (:mod:`.significance`) pair.
     """
 
     table: pd.DataFrame
@@ -110,6 +112,7 @@ class Leaderboard:
     pairwise: pd.DataFrame | None = None
     head_to_head: pd.DataFrame | None = None
     queries_compared: int | None = None
+    metric_scores: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def higher_is_better(self) -> bool:
@@ -229,6 +232,7 @@ def leaderboard(
     return Leaderboard(
         table, per_query_scores, goal, metric_list, notes, canonical, alpha,
         pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher), queries_compared=len(compared),
+        metric_scores={metric: aligned[metric].loc[order] for metric in metric_list},
     )  # fmt: skip
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,13 @@ def test_an_objective_undefined_on_a_query_of_one_run_leaves_it_out_of_that_metr
         assert board.table.loc[name, METRICS].to_dict() == evaluated_means(qrels, run, -1)
     assert board.table["queries_lost"].tolist() == [0, 0]
     assert board.per_query.columns.tolist() == ["q1", "q3"]  # the tests pair where fidelity is defined for both
+    # Every metric's scores on the three compared queries, NaN where undefined, as evaluate's per-query table has them.
+    for name, run in (("r1", r1), ("r2", r2)):
+        per_query = evaluate(qrels, run, METRICS, label_min=-1).per_query.set_index("query_id")
+        for metric in METRICS:
+            scores = board.metric_scores[metric]
+            assert scores.columns.tolist() == ["q1", "q2", "q3"] and scores.index.tolist() == board.table.index.tolist()
+            assert scores.loc[name].to_numpy().tolist() == pytest.approx(per_query[metric].reindex(scores.columns).tolist(), nan_ok=True, rel=0, abs=0)
     assert board.notes == [
         "fidelity is undefined on some of the 3 queries compared (1 for r1): each mean of fidelity is over the "
         "queries where it is defined, as evaluate's; the tests and intervals pair the 2 queries where it is "
