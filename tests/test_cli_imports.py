@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -85,15 +86,18 @@ def test_compile_runs_every_build_ahead_of_time(monkeypatch, capsys):
 
     calls = []
 
-    def fake_compile_all(progress=None):
-        calls.append(progress)
+    def fake_compile_all(progress=None, jobs=1):
+        calls.append((progress, jobs))
         return {"trec.trec_measures": 1.5, "trec.trec_measures (parallel)": 2.0}
 
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setattr(kernels, "compile_all", fake_compile_all)
-    assert cli.main(["compile"]) == 0
-    assert calls == [None]  # no progress bar when stderr is not a terminal
-    assert capsys.readouterr().out.startswith("compiled 2 kernel builds in 3.5 s")
+    assert cli.main(["compile", "--jobs", "3"]) == 0
+    assert calls == [(None, 3)]  # no progress bar when stderr is not a terminal
+    assert re.match(r"compiled 2 kernel builds in \d+\.\d s, 3\.5 s of builds in 3 processes", capsys.readouterr().out)
+    assert cli.main(["compile"]) == 0 and calls[-1][1] == len(os.sched_getaffinity(0))  # every core it may use
+    assert cli.main(["compile", "-j", "0"]) == 2
+    assert "--jobs must be an integer >= 1, got 0" in capsys.readouterr().err
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert cli.main(["compile"]) == 2
     assert "NUMBA_DISABLE_JIT is set" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from typing import Any
 
 from ..metrics.registry import REGISTRY
@@ -13,6 +14,11 @@ from .common import EXIT_OK, add_progress_flags, emit, progress_bar, usage
 
 _NAME_AT_MOST = 24  # a longer metric name puts its definition on the lines below
 _DEFINITION_AT_LEAST = 36  # the narrowest column of definitions beside the names
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, else all of them)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 def add_catalog_commands(commands: Any) -> None:
     """The ``metrics`` and ``compile`` subcommands."""
@@ -29,6 +35,8 @@ def add_catalog_commands(commands: Any) -> None:
         "compilation. Run it once after installing (e.g. in a Dockerfile: RUN retrieval-eval compile); the "
         "cache lives beside the installed package, or in NUMBA_CACHE_DIR when that is set.",
     )
+    compiling.add_argument("-j", "--jobs", type=int, default=available_cores(), metavar="N",
+                           help="compile in N processes at once (default: the cores this process may use)")
     add_progress_flags(compiling)
     compiling.add_argument("--debug", action="store_true", help="show tracebacks")
 
@@ -38,8 +46,13 @@ def compile_command(args: argparse.Namespace) -> int:
 
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         raise usage("NUMBA_DISABLE_JIT is set: there is nothing to compile")
-    timings = compile_all(progress=progress_bar("kernel builds", "compiling"))
-    emit(f"compiled {len(timings)} kernel builds in {sum(timings.values()):.1f} s (loaded from numba's cache where found)")
+    if args.jobs < 1:
+        raise usage(f"--jobs must be an integer >= 1, got {args.jobs}")
+    start = time.perf_counter()
+    timings = compile_all(progress=progress_bar("kernel builds", "compiling"), jobs=args.jobs)
+    wall = time.perf_counter() - start
+    emit(f"compiled {len(timings)} kernel builds in {wall:.1f} s, {sum(timings.values()):.1f} s of builds in "
+         f"{counted(args.jobs, 'process', 'processes')} (loaded from numba's cache where found)")
     return EXIT_OK
 
 

@@ -463,7 +463,7 @@ def kernels() -> list[Kernel]:
     return list(REGISTRY)
 
 
-def compile_all(progress: Callable[[int, int, str], None] | None = None) -> dict[str, float]:
+def compile_all(progress: Callable[[int, int, str], None] | None = None, *, jobs: int = 1) -> dict[str, float]:
     """Compile (or load from numba's cache) every compiled build the library calls, ahead of first use.
 
     Each kernel the library calls (those with an ``example``) runs its serial build, and its
@@ -471,20 +471,44 @@ def compile_all(progress: Callable[[int, int, str], None] | None = None) -> dict
     the kernels they call are compiled with them. The machine code lands in numba's cache
     (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``), so later processes only load it.
 
-    ``progress(done, total, name)`` is called after each build. Returns the seconds each build
-    took, keyed ``module.function`` (``module.function (parallel)`` for parallel builds): a few
-    seconds each on a cold cache, milliseconds on a warm one. Raises ``RuntimeError`` when
-    ``NUMBA_DISABLE_JIT`` is set (there is nothing to compile).
+    ``jobs`` > 1 compiles in that many worker processes at once (:mod:`.compile_jobs`): numba
+    compiles one function at a time per process, so on a machine of several cores the wall time
+    falls by about that factor. ``progress(done, total, name)`` is called after each build (in
+    the order they finish when ``jobs`` > 1). Returns the seconds each build took, keyed
+    ``module.function`` (``module.function (parallel)`` for parallel builds), in the builds'
+    order: a few seconds each on a cold cache, milliseconds on a warm one. Raises
+    ``RuntimeError`` when ``NUMBA_DISABLE_JIT`` is set (there is nothing to compile).
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if jit_disabled():
         raise RuntimeError("NUMBA_DISABLE_JIT is set: the kernels run as Python, there is nothing to compile")
-    builds = [(k, parallel) for k in kernels() if k.example is not None for parallel in (False, True)[: 1 + k.is_parallel]]
+    builds = ahead_of_time_builds()
+    if jobs > 1:
+        from .compile_jobs import compile_in_processes
+
+        return compile_in_processes(list(builds), jobs, progress)
     seconds: dict[str, float] = {}
-    for done, (kernel, parallel) in enumerate(builds, 1):
-        name = build_name(kernel, parallel)
-        start = time.perf_counter()
-        (kernel.parallel if parallel else kernel.serial)(*kernel.example())
-        seconds[name] = time.perf_counter() - start
+    for done, name in enumerate(builds, 1):
+        seconds[name] = compile_build(builds[name])
         if progress is not None:
             progress(done, len(builds), name)
     return seconds
+
+
+def ahead_of_time_builds() -> dict[str, tuple[Kernel, bool]]:
+    """Every build :func:`compile_all` compiles, by its :func:`build_name`: (kernel, parallel), in the kernels' order."""
+    return {
+        build_name(kernel, parallel): (kernel, parallel)
+        for kernel in kernels()
+        if kernel.example is not None
+        for parallel in (False, True)[: 1 + kernel.is_parallel]
+    }
+
+
+def compile_build(build: tuple[Kernel, bool]) -> float:
+    """Run one build on its example (compiling it, or loading it from the cache); the seconds it took."""
+    kernel, parallel = build
+    start = time.perf_counter()
+    (kernel.parallel if parallel else kernel.serial)(*kernel.example())
+    return time.perf_counter() - start

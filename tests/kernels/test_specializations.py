@@ -17,6 +17,7 @@ from retrieval_eval.azure import DocumentRetrievalEvaluator
 from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.kernels import _config, compile_all
+from retrieval_eval.kernels.compile_jobs import compile_in_processes
 from tests.executions.fixtures import ODSP, example_telemetry
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -96,3 +97,20 @@ def test_compile_all_compiles_and_reports_each_build_in_order(monkeypatch):
 def test_compile_all_refuses_without_the_jit():
     with pytest.raises(RuntimeError, match="NUMBA_DISABLE_JIT"):
         compile_all()
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiles: needs the JIT")
+def test_builds_compiled_in_worker_processes_land_in_the_cache_this_process_loads(tmp_path, monkeypatch):
+    # A fresh cache directory: the two worker processes compile (not load) and this process then loads.
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    names = ["lookup.positions_by_key", "hashing.fnv1a_hashes", "hashing.fnv1a_hashes (parallel)"]
+    done = []
+    seconds = compile_in_processes(names, 2, lambda count, total, name: done.append((count, total, name)))
+    assert list(seconds) == names and all(s > 0 for s in seconds.values())
+    assert [(count, total) for count, total, _ in done] == [(1, 3), (2, 3), (3, 3)] and {n for *_, n in done} == set(names)
+    assert len(list(tmp_path.rglob("*.nbi"))) >= 2  # an index per compiled function, written by the workers
+
+
+def test_compile_all_refuses_a_number_of_jobs_below_one():
+    with pytest.raises(ValueError, match="jobs must be an integer >= 1, got 0"):
+        compile_all(jobs=0)
