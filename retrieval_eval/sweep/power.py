@@ -1,0 +1,190 @@
+"""Statistical power and topic-set size: how many queries a comparison of configurations needs.
+
+After T. Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016, and the
+definitions of his spreadsheet tools. sigma^2 is an estimate of the variance of a per-query
+score, by default the residual variance V_E of the two-way ANOVA without replication of the
+sweep's matrix (:mod:`.anova`): the variance left once the configurations' and the queries'
+effects are taken out, which is what a paired comparison sees. Both designs are two-sided tests
+at significance level ``alpha``; the power is the chance that the test rejects the null
+hypothesis when the true difference is the minimum one asked about.
+
+- Paired t-test: the per-query difference of two configurations has variance
+  sigma_d^2 = 2 sigma^2; with n queries, t = mean(d) / (s_d / sqrt(n)) follows the noncentral
+  t distribution with n - 1 degrees of freedom and noncentrality sqrt(n) * min_difference /
+  sigma_d.
+- One-way ANOVA of m configurations, any two of whose true means are at least ``min_range``
+  apart (the best and the worst: the least favourable configuration puts the others at the
+  midpoint): Delta = min_range^2 / (2 sigma^2), and F follows the noncentral F distribution with
+  (m - 1, m(n - 1)) degrees of freedom and noncentrality lambda = n * Delta.
+
+The topic-set size is the smallest n (at least 2) whose power reaches the target. Power grows
+with n in both designs, so it is found by doubling then bisection, each step a closed-form
+evaluation of the noncentral distributions.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .anova import two_way_anova
+from .settings import ALPHA, Setting, shown
+
+#: The power a topic-set size is designed for (Sakai's usual 1 - beta = 0.8).
+POWER = Setting("power", 0.8, integer=False, low=0.0, high=1.0, open_bounds=True,
+                help="statistical power the topic-set sizes are designed for")  # fmt: skip
+#: The columns of :func:`topic_set_sizes`.
+SIZE_COLUMNS = ("min_difference", "t_test_topics", "t_test_power", "anova_topics", "anova_power")
+
+
+def t_test_power(queries: int, min_difference: float, variance: float, *, alpha: float = ALPHA.default) -> float:
+    """Power of the two-sided paired t-test over ``queries`` queries to detect a true mean difference ``min_difference``.
+
+    ``variance`` is sigma^2, the per-query score's (the difference's is 2 sigma^2); the effect
+    size is min_difference / sigma_d, in units of the scores' standard deviation. statsmodels'
+    ``TTestPower().power(effect_size, nobs=queries, alpha=alpha)`` is the same number.
+    """
+    queries = _count("queries", queries)
+    effect = _difference("min_difference", min_difference, positive=False) / math.sqrt(2 * _variance(variance))
+    return _t_power(queries, effect, ALPHA.check(alpha))
+
+
+def t_test_topic_set_size(min_difference: float, variance: float, *, alpha: float = ALPHA.default,
+                          power: float = POWER.default) -> int:  # fmt: skip
+    """The fewest queries (at least 2) whose paired t-test has at least ``power`` to detect ``min_difference``.
+
+    See :func:`t_test_power` for the model; ``min_difference`` must be positive.
+    """
+    effect = _difference("min_difference", min_difference, positive=True) / math.sqrt(2 * _variance(variance))
+    alpha, power = ALPHA.check(alpha), POWER.check(power)
+    return _smallest(lambda n: _t_power(n, effect, alpha), power)
+
+
+def anova_power(queries: int, systems: int, min_range: float, variance: float, *, alpha: float = ALPHA.default) -> float:
+    """Power of the one-way ANOVA F-test of ``systems`` configurations over ``queries`` queries to detect a range ``min_range``.
+
+    The model of the module docstring: Delta = min_range^2 / (2 variance), noncentrality
+    queries * Delta, degrees of freedom (systems - 1, systems * (queries - 1)). statsmodels'
+    ``FTestAnovaPower().power(sqrt(Delta / systems), nobs=systems * queries, alpha=alpha,
+    k_groups=systems)`` is the same number.
+    """
+    queries, systems = _count("queries", queries), _count("systems", systems)
+    delta = _difference("min_range", min_range, positive=False) ** 2 / (2 * _variance(variance))
+    return _f_power(queries, systems, delta, ALPHA.check(alpha))
+
+
+def anova_topic_set_size(min_range: float, variance: float, systems: int, *, alpha: float = ALPHA.default,
+                         power: float = POWER.default) -> int:  # fmt: skip
+    """The fewest queries (at least 2) whose one-way ANOVA of ``systems`` configurations has ``power`` to detect ``min_range``.
+
+    See :func:`anova_power` for the model; ``min_range`` must be positive.
+    """
+    systems = _count("systems", systems)
+    delta = _difference("min_range", min_range, positive=True) ** 2 / (2 * _variance(variance))
+    alpha, power = ALPHA.check(alpha), POWER.check(power)
+    return _smallest(lambda n: _f_power(n, systems, delta, alpha), power)
+
+
+def topic_set_sizes(
+    matrix: np.ndarray,
+    *,
+    min_differences: Sequence[float],
+    alpha: float = ALPHA.default,
+    power: float = POWER.default,
+) -> pd.DataFrame:
+    """For each minimum difference, the topic-set sizes and the power of the sweep's own queries.
+
+    ``matrix`` is the sweep's configurations x queries (m >= 2 configurations, n >= 2 queries,
+    finite scores); sigma^2 is the residual variance V_E of its two-way ANOVA. One row per
+    entry of ``min_differences`` (positive, in units of the scores), in their order:
+    ``min_difference``; ``t_test_topics`` (:func:`t_test_topic_set_size`) and ``t_test_power``
+    (:func:`t_test_power` with the n queries of the matrix); ``anova_topics`` and
+    ``anova_power``, the same for the one-way ANOVA of the m configurations with the minimum
+    difference as the range (:func:`anova_topic_set_size`, :func:`anova_power`). A matrix whose
+    residual variance is 0 is a ValueError: with no noise left there is no size to design.
+    """
+    anova = two_way_anova(matrix)
+    variance = anova.residual_variance
+    if variance == 0:
+        raise ValueError(
+            "the residual variance V_E of the scores is 0 (each configuration's scores differ from another's by a "
+            "constant): no topic-set size to design"
+        )
+    n, m = anova.topics, anova.systems
+    differences = [_difference("min_difference", d, positive=True) for d in min_differences]
+    rows = [
+        (
+            d,
+            t_test_topic_set_size(d, variance, alpha=alpha, power=power),
+            t_test_power(n, d, variance, alpha=alpha),
+            anova_topic_set_size(d, variance, m, alpha=alpha, power=power),
+            anova_power(n, m, d, variance, alpha=alpha),
+        )
+        for d in differences  # a handful of settings, each closed-form
+    ]
+    return pd.DataFrame.from_records(rows, columns=list(SIZE_COLUMNS)).astype(
+        {"min_difference": np.float64, "t_test_topics": np.int64, "t_test_power": np.float64,
+         "anova_topics": np.int64, "anova_power": np.float64}
+    )  # fmt: skip
+
+
+def _t_power(queries: int, effect: float, alpha: float) -> float:
+    """Two-sided: the chance of |t| beyond the critical value c on either side, as statsmodels counts it.
+
+    P(T < -c) with noncentrality nc is taken as P(T > c) with -nc: the same number, but scipy's
+    ``nct.cdf`` far in the lower tail is NaN for some (df, nc) (df 1000, nc 10) where ``nct.sf``
+    is not.
+    """
+    df = queries - 1
+    critical = stats.t.isf(alpha / 2, df)
+    noncentrality = effect * math.sqrt(queries)
+    return float(stats.nct.sf(critical, df, noncentrality) + stats.nct.sf(critical, df, -noncentrality))
+
+
+def _f_power(queries: int, systems: int, delta: float, alpha: float) -> float:
+    df_between, df_within = systems - 1, systems * (queries - 1)
+    critical = stats.f.isf(alpha, df_between, df_within)
+    if delta == 0:  # scipy's ncf.sf with noncentrality 0 is off by -1 (-0.95 for alpha 0.05): the central F
+        return float(stats.f.sf(critical, df_between, df_within))
+    return float(stats.ncf.sf(critical, df_between, df_within, queries * delta))
+
+
+def _smallest(power_of: Callable[[int], float], target: float) -> int:
+    """The smallest n >= 2 with power_of(n) >= target, for a power that grows with n (and tends to 1)."""
+    low, high = 1, 2  # power_of(low) < target is known (n = 1 has no test); power_of(high) is not yet
+    while power_of(high) < target:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if power_of(middle) >= target else (middle, high)
+    return high
+
+
+def _count(name: str, value: int) -> int:
+    """``value`` as an int >= 2 (``queries``, ``systems``), or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
+        raise ValueError(f"{name} must be an integer >= 2, got {shown(value)!r}")
+    return int(value)
+
+
+def _number(name: str, value: float, *, positive: bool, unit: str) -> float:
+    """``value`` as a finite float >= 0 (> 0 where ``positive``), or a ValueError naming it and its ``unit``."""
+    if (
+        isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+        or value < 0 or (positive and value == 0)
+    ):  # fmt: skip
+        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0 ({unit}), got {shown(value)!r}")
+    return float(value)
+
+
+def _variance(variance: float) -> float:
+    return _number("variance", variance, positive=True, unit="sigma^2 of the per-query scores")
+
+
+def _difference(name: str, value: float, *, positive: bool) -> float:
+    return _number(name, value, positive=positive, unit="in units of the scores")
