@@ -97,10 +97,15 @@ def two_way_anova(matrix: np.ndarray) -> TwoWayAnova:
     grand = matrix.mean()
     rows = matrix.mean(axis=1)
     columns = matrix.mean(axis=0)
-    ss_systems = float(n * np.sum((rows - grand) ** 2))
-    ss_topics = float(m * np.sum((columns - grand) ** 2))
-    ss_residual = float(np.sum((matrix - rows[:, None] - columns[None, :] + grand) ** 2))
-    ss_total = float(np.sum((matrix - grand) ** 2))
+    row_effects, column_effects = rows - grand, columns - grand
+    ss_systems = float(n * np.dot(row_effects, row_effects))
+    ss_topics = float(m * np.dot(column_effects, column_effects))
+    # One copy of the matrix (a sweep's can be hundreds of MB), made the residuals in place.
+    residuals = matrix - grand
+    ss_total = float(np.vdot(residuals, residuals))
+    residuals -= row_effects[:, None]
+    residuals -= column_effects[None, :]
+    ss_residual = float(np.vdot(residuals, residuals))
     df_systems, df_topics = m - 1, n - 1
     df_residual = df_systems * df_topics
     ms_systems, ms_topics, ms_residual = ss_systems / df_systems, ss_topics / df_topics, ss_residual / df_residual
