@@ -4,7 +4,11 @@ After T. Sakai, "Topic set size design", Information Retrieval Journal 19(3), 20
 definitions of his spreadsheet tools. sigma^2 is an estimate of the variance of a per-query
 score, by default the residual variance V_E of the two-way ANOVA without replication of the
 sweep's matrix (:mod:`.anova`): the variance left once the configurations' and the queries'
-effects are taken out, which is what a paired comparison sees. Both designs are two-sided tests
+effects are taken out, which is what a paired comparison sees (2 V_E is the variance of a
+per-query difference under the ANOVA's additive model). Sakai's paper estimates sigma^2 as the
+within-system variance instead (:func:`within_system_variance`, the one-way ANOVA's residual
+variance), which keeps the variation between queries and so gives larger sizes; either can be
+given as ``variance``. Both designs are two-sided tests
 at significance level ``alpha``; the power is the chance that the test rejects the null
 hypothesis when the true difference is the minimum one asked about.
 
@@ -32,7 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .anova import two_way_anova
+from .anova import check_score_matrix, two_way_anova
 from .settings import ALPHA, Setting, shown
 
 #: The power a topic-set size is designed for (Sakai's usual 1 - beta = 0.8).
@@ -96,25 +100,29 @@ def topic_set_sizes(
     min_differences: Sequence[float],
     alpha: float = ALPHA.default,
     power: float = POWER.default,
+    variance: float | None = None,
 ) -> pd.DataFrame:
     """For each minimum difference, the topic-set sizes and the power of the sweep's own queries.
 
     ``matrix`` is the sweep's configurations x queries (m >= 2 configurations, n >= 2 queries,
-    finite scores); sigma^2 is the residual variance V_E of its two-way ANOVA. One row per
+    finite scores); sigma^2 is ``variance``, by default the residual variance V_E of its two-way
+    ANOVA (:func:`within_system_variance` gives Sakai's estimate). One row per
     entry of ``min_differences`` (positive, in units of the scores), in their order:
     ``min_difference``; ``t_test_topics`` (:func:`t_test_topic_set_size`) and ``t_test_power``
     (:func:`t_test_power` with the n queries of the matrix); ``anova_topics`` and
     ``anova_power``, the same for the one-way ANOVA of the m configurations with the minimum
-    difference as the range (:func:`anova_topic_set_size`, :func:`anova_power`). A matrix whose
-    residual variance is 0 is a ValueError: with no noise left there is no size to design.
+    difference as the range (:func:`anova_topic_set_size`, :func:`anova_power`). A variance of 0
+    is a ValueError: with no noise left there is no size to design.
     """
     anova = two_way_anova(matrix)
-    variance = anova.residual_variance
-    if variance == 0:
-        raise ValueError(
-            "the residual variance V_E of the scores is 0 (each configuration's scores differ from another's by a "
-            "constant): no topic-set size to design"
-        )
+    if variance is None:
+        variance = anova.residual_variance
+        if variance == 0:
+            raise ValueError(
+                "the residual variance V_E of the scores is 0 (each configuration's scores differ from another's by a "
+                "constant): no topic-set size to design"
+            )
+    variance = _variance(variance)
     n, m = anova.topics, anova.systems
     differences = [_difference("min_difference", d, positive=True) for d in min_differences]
     rows = [
@@ -131,6 +139,18 @@ def topic_set_sizes(
         {"min_difference": np.float64, "t_test_topics": np.int64, "t_test_power": np.float64,
          "anova_topics": np.int64, "anova_power": np.float64}
     )  # fmt: skip
+
+
+def within_system_variance(matrix: np.ndarray) -> float:
+    """The within-system variance of Sakai (IRJ 2016): sum_ij (x_ij - mean_i.)^2 / (m (n - 1)).
+
+    The variance of a configuration's scores around its own mean, pooled over the m
+    configurations of ``matrix`` (configurations x queries, as :func:`~.anova.two_way_anova`
+    takes): the residual variance of the one-way ANOVA, which keeps the variation between queries
+    that the two-way ANOVA's V_E takes out. In squared units of the scores.
+    """
+    matrix = check_score_matrix(matrix, least_rows=1)
+    return float(matrix.var(axis=1, ddof=1).mean())
 
 
 def _t_power(queries: int, effect: float, alpha: float) -> float:

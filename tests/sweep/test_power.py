@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats as scipy_stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
@@ -19,6 +20,7 @@ from retrieval_eval.sweep.power import (
     t_test_power,
     t_test_topic_set_size,
     topic_set_sizes,
+    within_system_variance,
 )
 
 alphas = st.sampled_from([0.01, 0.05, 0.1])
@@ -136,6 +138,32 @@ def test_a_sweep_s_table_uses_its_residual_variance_and_query_count():
         assert table["anova_topics"][row] == anova_topic_set_size(d, variance, 5)
         assert table["anova_power"][row] == anova_power(30, 5, d, variance)
     assert topic_set_sizes(matrix, min_differences=[]).shape == (0, len(SIZE_COLUMNS))
+
+
+@given(st.tuples(st.integers(2, 6), st.integers(2, 12)).flatmap(
+    lambda shape: arrays(np.float64, shape, elements=st.integers(0, 64).map(lambda k: k / 64))
+))  # fmt: skip
+def test_the_within_system_variance_is_the_one_way_residual(matrix):
+    m, n = matrix.shape
+    rows = [list(map(float, row)) for row in matrix]
+    expected = sum(sum((value - sum(row) / n) ** 2 for value in row) for row in rows) / (m * (n - 1))
+    assert within_system_variance(matrix) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    # What the one-way ANOVA leaves unexplained is what the two-way ANOVA puts on the queries and the residual.
+    anova = two_way_anova(matrix)
+    assert within_system_variance(matrix) == pytest.approx((anova.ss_topics + anova.ss_residual) / (m * (n - 1)), rel=1e-9, abs=1e-12)
+
+
+def test_a_sweep_s_table_takes_another_variance_estimate():
+    rng = np.random.default_rng(6)
+    matrix = np.clip(rng.random(30)[None, :] + rng.normal(0, 0.1, (5, 30)), 0, 1)
+    within = within_system_variance(matrix)
+    table = topic_set_sizes(matrix, min_differences=[0.1], variance=within)
+    assert table["t_test_topics"][0] == t_test_topic_set_size(0.1, within)
+    assert table["anova_power"][0] == anova_power(30, 5, 0.1, within)
+    # The queries' own variation kept in: more queries needed than with the two-way V_E.
+    assert table["t_test_topics"][0] > topic_set_sizes(matrix, min_differences=[0.1])["t_test_topics"][0]
+    with pytest.raises(ValueError, match="variance must be a finite number > 0"):
+        topic_set_sizes(matrix, min_differences=[0.1], variance=0.0)
 
 
 def test_a_sweep_without_residual_variance_has_no_size_to_design():
