@@ -41,7 +41,8 @@ class TwoWayAnova:
     with (df of the effect, df_residual) degrees of freedom). Where the residual is exactly 0
     (every configuration's scores differ from another's by a constant), F is +inf with p = 0 for
     an effect whose ss is positive, and NaN with p NaN for one whose ss is 0 as well (0 / 0:
-    nothing to test).
+    nothing to test). Where the residual is 0 in exact arithmetic but the means round, it is
+    rounding noise (about 1e-30) and F is finite but huge, p 0 or nearly.
     """
 
     systems: int
@@ -100,7 +101,7 @@ def two_way_anova(matrix: np.ndarray) -> TwoWayAnova:
     row_effects, column_effects = rows - grand, columns - grand
     ss_systems = float(n * np.dot(row_effects, row_effects))
     ss_topics = float(m * np.dot(column_effects, column_effects))
-    # One copy of the matrix (a sweep's can be hundreds of MB), made the residuals in place.
+    # One copy of the matrix (a sweep's can be hundreds of MB), turned into the residuals in place.
     residuals = matrix - grand
     ss_total = float(np.vdot(residuals, residuals))
     residuals -= row_effects[:, None]
