@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import ConfigError, InputError
 from .settings import LEVEL
 
 #: The rows of :meth:`TwoWayAnova.table`, and its columns.
@@ -90,8 +91,9 @@ class TwoWayAnova:
 def two_way_anova(matrix: np.ndarray) -> TwoWayAnova:
     """The two-way ANOVA without replication of ``matrix`` (configurations x queries, finite scores).
 
-    At least two configurations and two queries; a NaN or infinite score is a ValueError (an
-    undefined per-query value has no place in a balanced design: align or fill the matrix first).
+    At least two configurations and two queries; a NaN or infinite score is an
+    :class:`~retrieval_eval.InputError` (an undefined per-query value has no place in a balanced
+    design: align or fill the matrix first).
     """
     matrix = check_score_matrix(matrix, least_rows=2)
     m, n = matrix.shape
@@ -132,7 +134,7 @@ def sakai_effect_sizes(differences: np.ndarray, residual_variance: float) -> np.
     """
     variance = float(residual_variance)
     if not np.isfinite(variance) or variance < 0:
-        raise ValueError(f"the residual variance must be a finite number >= 0, got {residual_variance!r}")
+        raise ConfigError(f"the residual variance must be a finite number >= 0, got {residual_variance!r}")
     differences = np.asarray(differences, dtype=np.float64)
     if variance == 0:
         return np.where(differences == 0, 0.0, np.copysign(np.inf, differences))
@@ -156,20 +158,20 @@ def tukey_margin_of_error(anova: TwoWayAnova, level: float = LEVEL.default) -> f
 
 
 def check_score_matrix(matrix: np.ndarray, *, least_rows: int) -> np.ndarray:
-    """``matrix`` as a float64 configurations x queries array, or a ValueError saying what it is instead.
+    """``matrix`` as a float64 configurations x queries array, or an :class:`~retrieval_eval.InputError` saying what it is instead.
 
     At least ``least_rows`` configurations and two queries, every score finite.
     """
     array = np.asarray(matrix, dtype=np.float64)
     if array.ndim != 2 or array.shape[0] < least_rows or array.shape[1] < 2:
-        raise ValueError(
+        raise InputError(
             f"scores must be a configurations x queries matrix with at least {least_rows} configuration"
             f"{'s' if least_rows != 1 else ''} and 2 queries, got shape {array.shape}"
         )
     bad = ~np.isfinite(array)
     if bad.any():
         row, column = np.argwhere(bad)[0]
-        raise ValueError(
+        raise InputError(
             f"scores must be finite numbers: configuration {row}, query {column} is {float(array[row, column])!r} "
             f"({np.count_nonzero(bad)} such scores)"
         )

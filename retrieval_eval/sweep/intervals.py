@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import ConfigError
 from .anova import check_score_matrix
 from .settings import LEVEL, MAX_BOOTSTRAP_BYTES, RESAMPLES, SEED
 from .stats import DrawProgress, bootstrap_ci
@@ -76,20 +77,20 @@ def paired_difference_intervals(
 
 
 def _pair_rows(first: np.ndarray, second: np.ndarray, configurations: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs' row numbers as int64 arrays, or a ValueError naming the first that is not a row of the matrix."""
+    """The pairs' row numbers as int64 arrays, or a :class:`~retrieval_eval.ConfigError` naming the first that is not a row of the matrix."""
     checked = []
     for name, rows in (("first", first), ("second", second)):
         array = np.asarray(rows)
         if array.ndim != 1 or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
-            raise ValueError(f"{name} must be a 1-d array of configuration row numbers, got {array.dtype} of shape {array.shape}")
+            raise ConfigError(f"{name} must be a 1-d array of configuration row numbers, got {array.dtype} of shape {array.shape}")
         outside = np.flatnonzero((array < 0) | (array >= configurations))
         if outside.size:
-            raise ValueError(
+            raise ConfigError(
                 f"{name}[{outside[0]}] = {array[outside[0]]} is not a row of the matrix (0 to {configurations - 1})"
             )
         checked.append(array.astype(np.int64))
     if checked[0].shape != checked[1].shape:
-        raise ValueError(f"first and second must be as long (one entry per pair), got {len(checked[0])} and {len(checked[1])}")
+        raise ConfigError(f"first and second must be as long (one entry per pair), got {len(checked[0])} and {len(checked[1])}")
     return checked[0], checked[1]
 
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import ConfigError, InputError
 from .anova import check_score_matrix, two_way_anova
 from .settings import ALPHA, Setting, shown
 
@@ -112,13 +113,14 @@ def topic_set_sizes(
     (:func:`t_test_power` with the n queries of the matrix); ``anova_topics`` and
     ``anova_power``, the same for the one-way ANOVA of the m configurations with the minimum
     difference as the range (:func:`anova_topic_set_size`, :func:`anova_power`). A variance of 0
-    is a ValueError: with no noise left there is no size to design.
+    (V_E of the matrix: an :class:`~retrieval_eval.InputError`; one given: a
+    :class:`~retrieval_eval.ConfigError`) leaves no noise, so no size to design.
     """
     anova = two_way_anova(matrix)
     if variance is None:
         variance = anova.residual_variance
         if variance == 0:
-            raise ValueError(
+            raise InputError(
                 "the residual variance V_E of the scores is 0 (each configuration's scores differ from another's by a "
                 "constant): no topic-set size to design"
             )
@@ -186,19 +188,19 @@ def _smallest(power_of: Callable[[int], float], target: float) -> int:
 
 
 def _count(name: str, value: int) -> int:
-    """``value`` as an int >= 2 (``queries``, ``systems``), or a ValueError naming it."""
+    """``value`` as an int >= 2 (``queries``, ``systems``), or a :class:`~retrieval_eval.ConfigError` naming it."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
-        raise ValueError(f"{name} must be an integer >= 2, got {shown(value)!r}")
+        raise ConfigError(f"{name} must be an integer >= 2, got {shown(value)!r}")
     return int(value)
 
 
 def _number(name: str, value: float, *, positive: bool, unit: str) -> float:
-    """``value`` as a finite float >= 0 (> 0 where ``positive``), or a ValueError naming it and its ``unit``."""
+    """``value`` as a finite float >= 0 (> 0 where ``positive``), or a :class:`~retrieval_eval.ConfigError` naming it and its ``unit``."""
     if (
         isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
         or value < 0 or (positive and value == 0)
     ):  # fmt: skip
-        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0 ({unit}), got {shown(value)!r}")
+        raise ConfigError(f"{name} must be a finite number {'>' if positive else '>='} 0 ({unit}), got {shown(value)!r}")
     return float(value)
 
 

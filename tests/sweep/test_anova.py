@@ -14,6 +14,7 @@ from scipy import stats as scipy_stats
 from statsmodels.stats.anova import AnovaRM
 from statsmodels.stats.libqsturng import qsturng
 
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep.anova import TABLE_COLUMNS, TABLE_ROWS, sakai_effect_sizes, tukey_margin_of_error, two_way_anova
 
 # Scores on a grid of 1/64 in [0, 1]: ties and repeated values are common, as in real per-query scores.
@@ -135,7 +136,7 @@ def test_no_residual_gives_an_infinite_f_where_an_effect_exists():
     ],
 )
 def test_a_matrix_that_is_no_balanced_design_is_refused(matrix, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InputError, match=message):
         two_way_anova(matrix)
 
 
@@ -144,7 +145,7 @@ def test_sakai_s_effect_size_divides_by_the_residual_standard_deviation():
     np.testing.assert_array_equal(sakai_effect_sizes(differences, 0.04), differences / 0.2)
     assert sakai_effect_sizes(np.array([0.1, 0.0, -0.3]), 0.0).tolist() == [math.inf, 0.0, -math.inf]
     for bad in (-0.1, math.nan, math.inf):
-        with pytest.raises(ValueError, match="residual variance must be a finite number >= 0"):
+        with pytest.raises(ConfigError, match="residual variance must be a finite number >= 0"):
             sakai_effect_sizes(differences, bad)
 
 
@@ -158,7 +159,7 @@ def test_the_margin_of_error_is_the_studentized_range_quantile_times_the_standar
         assert tukey_margin_of_error(anova, level) == pytest.approx(q * math.sqrt(anova.residual_variance / anova.topics), rel=2e-4)
     # In units of the scores: scaling them scales the margin.
     assert tukey_margin_of_error(two_way_anova(3 * matrix)) == pytest.approx(3 * tukey_margin_of_error(anova), rel=1e-12)
-    with pytest.raises(ValueError, match=r"level must be a number in \(0, 1\)"):
+    with pytest.raises(ConfigError, match=r"level must be a number in \(0, 1\)"):
         tukey_margin_of_error(anova, 1.0)
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import stats as scipy_stats
 
+from retrieval_eval.errors import RetrievalEvalError
 from retrieval_eval.sweep import intervals as module
 from retrieval_eval.sweep.intervals import INTERVAL_COLUMNS, paired_difference_intervals
 from retrieval_eval.sweep.stats import bootstrap_ci
@@ -114,10 +115,11 @@ def test_no_pairs_give_an_empty_table():
     ],
 )
 def test_bad_pairs_or_scores_are_refused(matrix, first, second, message):
-    with pytest.raises(ValueError, match=message):
+    # The library's errors (ValueErrors too), which the command line shows as one line.
+    with pytest.raises(RetrievalEvalError, match=message):
         paired_difference_intervals(matrix, first, second, resamples=10)
 
 
 def test_settings_are_checked():
-    with pytest.raises(ValueError, match=r"level must be a number in \(0, 1\)"):
+    with pytest.raises(RetrievalEvalError, match=r"level must be a number in \(0, 1\)"):
         paired_difference_intervals(np.zeros((2, 3)), np.array([0]), np.array([1]), level=95)

@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats as scipy_stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
+from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep.anova import two_way_anova
 from retrieval_eval.sweep.power import (
     SIZE_COLUMNS,
@@ -162,13 +163,13 @@ def test_a_sweep_s_table_takes_another_variance_estimate():
     assert table["anova_power"][0] == anova_power(30, 5, 0.1, within)
     # The queries' own variation kept in: more queries needed than with the two-way V_E.
     assert table["t_test_topics"][0] > topic_set_sizes(matrix, min_differences=[0.1])["t_test_topics"][0]
-    with pytest.raises(ValueError, match="variance must be a finite number > 0"):
+    with pytest.raises(ConfigError, match="variance must be a finite number > 0"):
         topic_set_sizes(matrix, min_differences=[0.1], variance=0.0)
 
 
 def test_a_sweep_without_residual_variance_has_no_size_to_design():
     additive = np.array([0.0, 0.25])[:, None] + np.array([0.0, 0.5, 0.25, 0.125])[None, :]
-    with pytest.raises(ValueError, match="residual variance V_E of the scores is 0"):
+    with pytest.raises(InputError, match="residual variance V_E of the scores is 0"):
         topic_set_sizes(additive, min_differences=[0.1])
 
 
@@ -192,5 +193,5 @@ def test_a_sweep_without_residual_variance_has_no_size_to_design():
     ],
 )
 def test_bad_settings_are_refused(call, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ConfigError, match=message):
         call()
