@@ -7,28 +7,14 @@ them for every run (``query_set="qrels"``: a query a run lacks counts as retriev
 trec_eval's ``-c``), so the two per-query tables line up and every pair of runs is paired on the
 same queries.
 
-Definitions (N runs; a system ranking orders the runs by their mean metric, best first: descending
-for a metric where higher is better, ascending otherwise, equal means by run name):
-
-- Kendall's tau-b of the two vectors of means (as ``scipy.stats.kendalltau``):
-  tau_b = (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), n0 = N(N - 1)/2 pairs, n1 and n2
-  the pairs tied under each qrels; NaN when every mean of one side is the same.
-- tau_AP (Yilmaz, Aslam & Robertson, "A new rank correlation coefficient for information
-  retrieval", SIGIR 2008) of the judge's ranking against the human ranking as the reference:
-  tau_AP = 2/(N - 1) sum_{i=2..N} C(i)/(i - 1) - 1, C(i) the runs above the judge's i-th run in the
-  judge's ranking that the human ranking also puts above it. It weighs swaps near the top more.
-  It is not symmetric: ``tau_ap_reverse`` swaps the roles, ``tau_ap_symmetric`` is their mean.
-- rank-biased overlap, extrapolated (Webber, Moffat & Zobel, "A similarity measure for indefinite
-  rankings", TOIS 2010, eq. 32) of the two rankings, two lists of the same N runs:
-  RBO_ext = (X_N / N) p^N + (1 - p)/p sum_{d=1..N} (X_d / d) p^d, X_d the runs in the top d of both;
-  p = ``rbo_p`` is the persistence (the top d = 1/(1 - p) ranks carry most of the weight).
-- swapped pairs: the pairs whose means are strictly ordered one way by the human qrels and the other
-  way by the judge's (tau-b's discordant pairs).
-- significance: for every pair of runs (a ranked above b by the human qrels) the two-sided paired
-  t-test of the per-query differences a - b (:func:`retrieval_eval.sweep.stats.t_test_of_differences`)
-  under each qrels, Holm-adjusted over all the pairs (:func:`~retrieval_eval.sweep.stats.holm`),
-  significant at adjusted p <= ``alpha``; a pair's verdict flips when it is significant under one
-  and not the other, or significant under both in opposite directions.
+The two evaluations are compared as any two evaluations of the same runs are, by
+:mod:`retrieval_eval.sweep.rank_correlation` (its docstring has the definitions), the human
+qrels first (the reference) and the judge's second: a system ranking orders the runs by their
+mean metric, best first (descending for a metric where higher is better, ascending otherwise,
+equal means by run name); Kendall's tau-b of the means, tau_AP of the judge's ranking against
+the human one (and the reverse), RBO_ext, the swapped pairs, and for every pair of runs (a ranked
+above b by the human qrels) the Holm-adjusted paired t-test under each qrels and whether its
+verdict flips.
 """
 
 from __future__ import annotations
@@ -50,16 +36,26 @@ from ..metrics.evaluator import Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 
-# sweep.stats and sweep.settings are leaves (numpy, scipy, a resampling kernel, errors) that import
-# nothing of sweep's runs or leaderboards, and sweep imports nothing of judging: no import circle.
+# sweep.settings and sweep.rank_correlation are leaves (numpy, pandas, scipy, the metrics' registry,
+# errors) that import nothing of sweep's runs or leaderboards, and sweep imports nothing of judging:
+# no import circle.
+from ..sweep.rank_correlation import (
+    A_BETTER, B_BETTER, NOT_SIGNIFICANT, kendall_tau_b, persistence, rank_correlation, ranks, rbo_ext, tau_ap, verdicts,
+)  # fmt: skip
 from ..sweep.settings import ALPHA
-from ..sweep.stats import holm, t_test_of_differences
 from ..views import counted
 from .pairs import common_queries, read_judgments, restricted
 from .terminal import aligned
 
 if TYPE_CHECKING:
     import pandas as pd
+
+# The definitions this module has always offered, now kept in sweep.rank_correlation.
+__all__ = [
+    "A_BETTER", "B_BETTER", "NOT_SIGNIFICANT", "PAIR_COLUMNS", "RANKING_COLUMNS", "RankingAgreement",
+    "kendall_tau_b", "ranking_agreement", "rbo_ext", "tau_ap",
+]  # fmt: skip
+_SIDES = ("human", "judge")
 
 #: The columns of :attr:`RankingAgreement.rankings`.
 RANKING_COLUMNS = ("run", "mean_human", "mean_judge", "rank_human", "rank_judge")
@@ -68,8 +64,6 @@ PAIR_COLUMNS = (
     "a", "b", "difference_human", "p_human", "p_human_holm", "verdict_human",
     "difference_judge", "p_judge", "p_judge_holm", "verdict_judge", "swapped", "flipped",
 )  # fmt: skip
-#: A pair's verdict under one qrels.
-A_BETTER, B_BETTER, NOT_SIGNIFICANT = "a better", "b better", "not significant"
 
 
 @dataclass(frozen=True)
@@ -226,7 +220,7 @@ def ranking_agreement(
         different kinds, non-integer labels.
     """
     alpha = ALPHA.check(alpha)
-    rbo_p = _persistence(rbo_p)
+    rbo_p = persistence(rbo_p)
     options = _options(options)
     if not isinstance(metric, str):
         raise ConfigError(f"metric must be one metric name (say 'ndcg@10'), got {metric!r}")
@@ -244,15 +238,8 @@ def ranking_agreement(
     name = evaluators[0].names[0][0]
     names, scores, means = _scores(_read_runs(runs), evaluators, name)
     higher = REGISTRY.definition(evaluators[0].names[0][1]).higher_is_better
-    ranks = [_ranks(names, side, higher) for side in means]
-    order = np.argsort(ranks[0])
-    import pandas as pd
-
-    rankings = pd.DataFrame(
-        {"run": names[order], "mean_human": means[0][order], "mean_judge": means[1][order],
-         "rank_human": ranks[0][order], "rank_judge": ranks[1][order]},
-        columns=list(RANKING_COLUMNS),
-    )  # fmt: skip
+    correlation = rank_correlation(names, means[0], means[1], higher_is_better=(higher, higher), rbo_p=rbo_p, labels=_SIDES)
+    order = np.argsort(ranks(names, means[0], higher_is_better=higher))
     return RankingAgreement(
         metric=name,
         human_source=human_qrels.source,
@@ -261,69 +248,13 @@ def ranking_agreement(
         higher_is_better=higher,
         alpha=alpha,
         rbo_p=rbo_p,
-        rankings=rankings,
-        kendall_tau=kendall_tau_b(means[0], means[1]),
-        tau_ap=tau_ap(ranks[0], ranks[1]),
-        tau_ap_reverse=tau_ap(ranks[1], ranks[0]),
-        rbo=rbo_ext(ranks[0], ranks[1], rbo_p),
-        pairs=_pairs(names, order, scores, means, higher, alpha),
+        rankings=correlation.rankings,
+        kendall_tau=correlation.tau_b,
+        tau_ap=correlation.tau_ap,
+        tau_ap_reverse=correlation.tau_ap_reverse,
+        rbo=correlation.rbo,
+        pairs=verdicts(names, order, scores, means, (higher, higher), alpha, labels=_SIDES),
     )
-
-
-def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's tau-b of two score vectors (ties in either count as ties; NaN where one side is all tied)."""
-    first, second = np.triu_indices(len(x), 1)
-    sx, sy = np.sign(x[first] - x[second]), np.sign(y[first] - y[second])
-    pairs = len(first)
-    denominator = np.sqrt(float(pairs - np.count_nonzero(sx == 0)) * float(pairs - np.count_nonzero(sy == 0)))
-    return float(np.sum(sx * sy) / denominator) if denominator > 0 else float("nan")
-
-
-def tau_ap(reference: np.ndarray, ranks: np.ndarray) -> float:
-    """tau_AP of the ranking ``ranks`` against the ``reference`` ranking (both 1-based ranks of the same items, no ties)."""
-    n = len(ranks)
-    if n < 2:
-        return float("nan")
-    by_rank = np.argsort(ranks)
-    reference_positions = reference[by_rank]  # the reference rank of the evaluated list's i-th item
-    above = np.triu(np.ones((n, n), dtype=bool), 1)  # above[k, i]: k comes before i in the evaluated list
-    correct = (above & (reference_positions[:, None] < reference_positions[None, :])).sum(axis=0)
-    i = np.arange(1, n)
-    return float(2.0 / (n - 1) * np.sum(correct[1:] / i) - 1.0)
-
-
-def rbo_ext(first: np.ndarray, second: np.ndarray, p: float) -> float:
-    """Extrapolated rank-biased overlap of two rankings of the same N items (1-based ranks, no ties)."""
-    n = len(first)
-    # An item is in the top d of both lists from depth max(rank in one, rank in the other) on.
-    overlap = np.cumsum(np.bincount(np.maximum(first, second) - 1, minlength=n)[:n])
-    depth = np.arange(1, n + 1)
-    weights = p ** depth.astype(np.float64)
-    return float(overlap[-1] / n * p**n + (1 - p) / p * np.sum(overlap / depth * weights))
-
-
-def _pairs(
-    names: np.ndarray, order: np.ndarray, scores: list[np.ndarray], means: list[np.ndarray], higher: bool, alpha: float
-) -> pd.DataFrame:
-    """Every pair (a above b in the human ranking), tested under each qrels all at once (pairs x queries)."""
-    import pandas as pd
-
-    upper, lower = np.triu_indices(len(names), 1)
-    a, b = order[upper], order[lower]
-    columns: dict[str, Any] = {"a": names[a], "b": names[b]}
-    signs = []
-    for side, matrix, mean in zip(("human", "judge"), scores, means):
-        p = t_test_of_differences(matrix[a] - matrix[b])[1] if len(a) else np.empty(0)
-        adjusted = holm(p)
-        difference = mean[a] - mean[b]
-        better = np.sign(difference) * (1 if higher else -1)
-        sign = np.where(adjusted <= alpha, better, 0).astype(np.int64)
-        columns |= {f"difference_{side}": difference, f"p_{side}": p, f"p_{side}_holm": adjusted,
-                    f"verdict_{side}": np.array([NOT_SIGNIFICANT, A_BETTER, B_BETTER], dtype=object)[sign]}  # fmt: skip
-        signs.append((np.sign(difference), sign))
-    columns["swapped"] = signs[0][0] * signs[1][0] < 0
-    columns["flipped"] = signs[0][1] != signs[1][1]
-    return pd.DataFrame(columns, columns=list(PAIR_COLUMNS))
 
 
 def _scores(runs: list[Run], evaluators: list[Evaluator], metric: str) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
@@ -344,14 +275,6 @@ def _scores(runs: list[Run], evaluators: list[Evaluator], metric: str) -> tuple[
         scores.append(matrix)
         means.append(np.array([result.means[metric] for result in results], dtype=np.float64))
     return np.array(names, dtype=object), scores, means
-
-
-def _ranks(names: np.ndarray, means: np.ndarray, higher: bool) -> np.ndarray:
-    """1-based ranks: the best mean first, equal means by run name."""
-    order = np.lexsort((names.astype(str), -means if higher else means))
-    ranks = np.empty(len(names), dtype=np.int64)
-    ranks[order] = np.arange(1, len(names) + 1)
-    return ranks
 
 
 def _read_runs(runs: Iterable[Any] | Mapping[str, Any]) -> list[Run]:
@@ -388,12 +311,6 @@ def _options(options: EvaluationOptions | None) -> EvaluationOptions:
             "(query_set='qrels'): leave it at None"
         )
     return dataclasses.replace(options, query_set="qrels")
-
-
-def _persistence(p: Any) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not 0 < p < 1:
-        raise ConfigError(f"rbo_p must be a number in (0, 1) (RBO's persistence), got {p!r}")
-    return float(p)
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
