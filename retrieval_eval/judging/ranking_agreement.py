@@ -40,7 +40,7 @@ from ..metrics.registry import REGISTRY
 # errors) that import nothing of sweep's runs or leaderboards, and sweep imports nothing of judging:
 # no import circle.
 from ..sweep.rank_correlation import (
-    A_BETTER, B_BETTER, NOT_SIGNIFICANT, kendall_tau_b, persistence, rank_correlation, ranks, rbo_ext, tau_ap, verdicts,
+    A_BETTER, B_BETTER, NOT_SIGNIFICANT, correlation_of_means, kendall_tau_b, persistence, ranks, rbo_ext, tau_ap, verdicts,
 )  # fmt: skip
 from ..sweep.settings import ALPHA
 from ..views import counted
@@ -238,7 +238,7 @@ def ranking_agreement(
     name = evaluators[0].names[0][0]
     names, scores, means = _scores(_read_runs(runs), evaluators, name)
     higher = REGISTRY.definition(evaluators[0].names[0][1]).higher_is_better
-    correlation = rank_correlation(names, means[0], means[1], higher_is_better=(higher, higher), rbo_p=rbo_p, labels=_SIDES)
+    correlation = correlation_of_means(names, means[0], means[1], higher_is_better=(higher, higher), rbo_p=rbo_p, labels=_SIDES)
     order = np.argsort(ranks(names, means[0], higher_is_better=higher))
     return RankingAgreement(
         metric=name,

@@ -60,7 +60,9 @@ def asl_curve(pvalues: np.ndarray) -> np.ndarray:
     return np.sort(_pvalues(pvalues))
 
 
-def swap_rates(matrix: np.ndarray, *, splits: int = SPLITS.default, seed: int = SEED.default, bins: int | float = 10) -> pd.DataFrame:
+def swap_rates(
+    matrix: np.ndarray, *, splits: int = SPLITS.default, seed: int = SEED.default, bins: int | float = 10
+) -> pd.DataFrame:
     """The swap rates of the pairs of configurations of ``matrix`` (configurations x queries) between random query halves.
 
     ``bins`` is either a number of equal-width bins (an int) spanning 0 to the largest |d1| of any
@@ -217,7 +219,9 @@ def _binned(cases: np.ndarray, swaps: np.ndarray, edges: np.ndarray) -> pd.DataF
 def _scores(matrix: Any) -> np.ndarray:
     values = np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2 or values.shape[0] == 0:
-        raise InputError(f"scores must be a configurations x queries matrix with a configuration or more, got shape {values.shape}")
+        raise InputError(
+            f"scores must be a configurations x queries matrix with a configuration or more, got shape {values.shape}"
+        )
     if values.shape[1] < 2:
         raise InputError(f"swap rates split the queries in two halves: {values.shape[1]} query, need two or more")
     if not np.isfinite(values).all():

@@ -10,7 +10,8 @@ equal means by run name.
 Definitions:
 
 - Kendall's tau-b of the two vectors of means (as ``scipy.stats.kendalltau``), the means of a
-  lower-is-better evaluation negated so that concordant means agreeing in preference:
+  lower-is-better evaluation negated, so that a concordant pair is one both evaluations prefer
+  the same way:
   tau_b = (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), n0 = N(N - 1)/2 pairs, n1 and n2
   the pairs tied in each evaluation; NaN when every mean of one side is the same.
 - tau_AP (Yilmaz, Aslam & Robertson, "A new rank correlation coefficient for information
@@ -114,7 +115,7 @@ def compare_rankings(
     """
     directions, rbo_p = _directions(higher_is_better), persistence(rbo_p)
     names, values = _aligned_means(first, second)
-    return rank_correlation(names, values[0], values[1], higher_is_better=directions, rbo_p=rbo_p)
+    return correlation_of_means(names, values[0], values[1], higher_is_better=directions, rbo_p=rbo_p)
 
 
 def metric_correlation(board: Leaderboard, first: str, second: str, *, rbo_p: float = 0.9) -> RankCorrelation:
@@ -188,7 +189,7 @@ def pair_verdicts(
 # -- the definitions over arrays ---------------------------------------------------------------
 
 
-def rank_correlation(
+def correlation_of_means(
     names: np.ndarray,
     first: np.ndarray,
     second: np.ndarray,
@@ -328,9 +329,12 @@ def persistence(p: Any) -> float:
 def _directions(higher_is_better: Any) -> tuple[bool, bool]:
     if isinstance(higher_is_better, (bool, np.bool_)):
         return bool(higher_is_better), bool(higher_is_better)
-    if isinstance(higher_is_better, tuple) and len(higher_is_better) == 2 and all(isinstance(h, (bool, np.bool_)) for h in higher_is_better):
+    pair = isinstance(higher_is_better, tuple) and len(higher_is_better) == 2
+    if pair and all(isinstance(higher, (bool, np.bool_)) for higher in higher_is_better):
         return bool(higher_is_better[0]), bool(higher_is_better[1])
-    raise ConfigError(f"higher_is_better must be True, False or one of them for each evaluation (a pair), got {higher_is_better!r}")
+    raise ConfigError(
+        f"higher_is_better must be True, False or one of them for each evaluation (a pair), got {higher_is_better!r}"
+    )
 
 
 def _aligned_means(first: Any, second: Any) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
@@ -368,7 +372,9 @@ def _defined(means: pd.Series, what: str) -> pd.Series:
     """``means`` if none is NaN, else an InputError naming ``what`` and the first run without one."""
     undefined = means.index[means.isna().to_numpy()]
     if len(undefined):
-        raise InputError(f"{what} is undefined (NaN) for {len(undefined)} run(s), first {undefined[0]!r}: every run needs one to be ranked")
+        raise InputError(
+            f"{what} is undefined (NaN) for {len(undefined)} run(s), first {undefined[0]!r}: every run needs one to be ranked"
+        )
     return means
 
 
