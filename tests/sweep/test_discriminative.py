@@ -103,6 +103,14 @@ def test_a_zero_difference_is_a_case_and_never_a_swap():
     assert lone["cases"].sum() == 0 and lone["swap_rate"].isna().all()
 
 
+def test_tiny_differences_swap_as_large_ones_do():
+    # Scaling by a power of two is exact: the same cases swap, in the same bins, whose edges scale.
+    matrix = _matrix(6, configurations=5, queries=12)
+    base, tiny = swap_rates(matrix, splits=40, seed=3), swap_rates(matrix * 2.0**-600, splits=40, seed=3)
+    assert tiny[["cases", "swaps"]].equals(base[["cases", "swaps"]]) and base.loc["all", "swaps"] > 0
+    assert (tiny["high"] * 2.0**600).tolist() == base["high"].tolist()
+
+
 configurations = st.integers(2, 5).flatmap(
     lambda m: st.lists(st.lists(st.integers(0, 4), min_size=8, max_size=8), min_size=m, max_size=m)
 )
