@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.sweep import discriminative
+from retrieval_eval.sweep import discriminative, leaderboard
 from retrieval_eval.sweep.discriminative import asl_curve, discriminative_power, metric_discrimination, swap_rates
 from retrieval_eval.sweep.stats import randomization_test_of_differences
 
@@ -151,6 +151,22 @@ def test_metrics_are_ranked_by_discriminative_power_on_their_defined_queries():
     tied = metric_discrimination({"a": pd.DataFrame(weak), "b": pd.DataFrame(strong)}, {"a": np.ones(10), "b": np.ones(10)}, splits=30)
     rates = dict(zip(tied["metric"], tied["swap_rate"]))
     assert tied["metric"].tolist() == sorted(rates, key=lambda name: rates[name])
+
+
+def test_a_leaderboard_s_metrics_are_ranked_as_their_matrices_are():
+    rng = np.random.default_rng(2)
+    queries = [f"q{index:02d}" for index in range(14)]
+    qrels = pd.DataFrame([(q, f"d{d}", int(rng.integers(0, 3))) for q in queries for d in range(8)],
+                         columns=["query_id", "doc_id", "relevance"])  # fmt: skip
+    runs = {f"config{index}": pd.DataFrame([(q, f"d{d}", float(8 - rank)) for q in queries
+                                            for rank, d in enumerate(rng.permutation(10)[:6])],
+                                           columns=["query_id", "doc_id", "score"]) for index in range(4)}  # fmt: skip
+    board = leaderboard(qrels, runs, ["ndcg@5", "P@3"], resamples=20, rounds=20)
+    p = {metric: _pvalues(table.dropna(axis=1).to_numpy()) for metric, table in board.metric_scores.items()}
+    frame = metric_discrimination(board.metric_scores, p, splits=20).set_index("metric")
+    assert sorted(frame.index) == ["P@3", "ndcg@5"] and frame["pairs"].tolist() == [6, 6] and frame["queries"].tolist() == [14, 14]
+    for metric, table in board.metric_scores.items():
+        assert frame.loc[metric, "swap_rate"] == swap_rates(table.to_numpy(), splits=20).loc["all", "swap_rate"]
 
 
 def _error(call, error, message):
