@@ -107,6 +107,68 @@ LEVEL = Setting("level", 0.95, integer=False, low=0.0, high=1.0, open_bounds=Tru
 STATISTICS = (ALPHA, RESAMPLES, ROUNDS, SEED)
 
 
+@dataclass(frozen=True)
+class Method:
+    """A test or a correction a leaderboard may use: its ``name`` (the setting's value and the columns'
+    suffix), its ``words`` (as the terminal and the report say it) and its ``caveat``."""
+
+    name: str
+    words: str
+    caveat: str
+
+
+#: The paired tests of a configuration against another (:func:`~.stats.test_of_differences`), by name.
+TEST_METHODS = {method.name: method for method in (
+    Method("randomization", "randomization", "Fisher's sign-flip test: exact for the null that each query's two "
+           "scores are exchangeable, assumes nothing of their distribution; p-values come in steps of 1/(1 + rounds)"),
+    Method("t", "t-test", "paired t-test: assumes normal per-query differences, robust to that from about 30 queries"),
+    Method("wilcoxon", "Wilcoxon", "Wilcoxon signed-rank test: assumes differences symmetric about their median and "
+           "tests the median, not the mean; queries with no difference are dropped"),
+    Method("sign", "sign-test", "sign test: only which of the two wins each query (ties dropped), magnitudes "
+           "ignored: assumes least, has the least power"),
+)}  # fmt: skip
+#: The corrections of a family of p-values (:func:`~.stats.corrected`), by name.
+CORRECTION_METHODS = {method.name: method for method in (
+    Method("holm", "Holm-adjusted", "Holm's step-down: the family-wise error rate at most alpha, whatever the "
+           "dependence between the tests"),
+    Method("bh", "BH-adjusted", "Benjamini-Hochberg's step-up: the false discovery rate (the expected share of false "
+           "ones among those called significant) at most alpha, under independence or positive dependence; "
+           "not the family-wise error rate"),
+    Method("bonferroni", "Bonferroni-adjusted", "Bonferroni: the family-wise error rate at most alpha, whatever the "
+           "dependence; the most conservative"),
+    Method("none", "unadjusted", "no correction: each comparison's own error rate only; with many comparisons some "
+           "are significant by chance"),
+)}  # fmt: skip
+#: The names of the tests and of the corrections, defaults first.
+TESTS = tuple(TEST_METHODS)
+CORRECTIONS = tuple(CORRECTION_METHODS)
+
+
+def check_choice(setting: str, value: Any, allowed: Iterable[str]) -> str:
+    """``value`` if it is one of ``allowed``, else a :class:`~retrieval_eval.ConfigError` naming the setting,
+    the allowed names and the closest of them."""
+    allowed = list(allowed)
+    if isinstance(value, str) and value in allowed:
+        return value
+    close = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ConfigError(f"{setting} must be one of {', '.join(allowed)}, got {shown(value)!r}{hint}")
+
+
+def p_value_columns(test: str, correction: str) -> tuple[str, ...]:
+    """The p-value columns of a leaderboard or of its pairs: the t-test's ``p_t`` and, unless
+    ``correction`` is ``"none"``, ``p_t_{correction}``, then the same two of ``test`` (once, where it is the t-test)."""
+    columns: list[str] = []
+    for name in dict.fromkeys(("t", test)):
+        columns += [f"p_{name}"] + ([] if correction == "none" else [f"p_{name}_{correction}"])
+    return tuple(columns)
+
+
+def decision_column(test: str, correction: str) -> str:
+    """The column that decides ``tied_with_best`` and ``significant``: ``p_{test}_{correction}`` (``p_{test}`` uncorrected)."""
+    return f"p_{test}" if correction == "none" else f"p_{test}_{correction}"
+
+
 def check_bootstrap_memory(resamples: int, configurations: int) -> None:
     """Refuse a bootstrap whose means (resamples x configurations x 8 bytes) pass :data:`MAX_BOOTSTRAP_BYTES`."""
     needed = resamples * configurations * 8

@@ -9,6 +9,10 @@ Resampling is vectorized: one matrix product scores a batch of rounds for every 
 and every configuration sees the same random draws (the same resampled queries, the same sign
 flips), so their results are comparable and do not depend on the order they are given in. The
 random generator is numpy's PCG64 with a fixed ``seed``: results are reproducible.
+
+The tests and corrections a leaderboard can choose are named in :data:`~.settings.TESTS` and
+:data:`~.settings.CORRECTIONS` (with their caveats, :data:`~.settings.TEST_METHODS`): one
+function each, :func:`test_of_differences` and :func:`corrected`, takes the name.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 from scipy import stats
 
 from ..kernels.core.resampling import resample_counts, sign_flips
-from .settings import LEVEL, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
+from .settings import CORRECTIONS, LEVEL, RESAMPLES, ROUNDS, SEED, TESTS, check_bootstrap_memory, check_choice
 
 _BATCH_CELLS = 4_000_000  # draws x queries per batch: about 32 MB of float64
 
@@ -155,6 +159,83 @@ def bootstrap_ci(
     return (low, high) if scores.ndim == 2 else (low[0], high[0])
 
 
+def wilcoxon_test_of_differences(differences: np.ndarray) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank test of each row of per-query differences (rows x queries) against 0.
+
+    The statistic is the sum of the ranks of |d| (average ranks for ties) over the queries with
+    d > 0. Queries with d = 0 are dropped (``zero_method="wilcox"``, Wilcoxon's own rule and the
+    usual one in IR evaluation), no continuity correction. The p-value is exact (the null
+    distribution of the ranks' signs) for a row with at most 50 queries and no zero and no tied
+    |d|, else from the normal approximation with the tie correction of the variance: the rule
+    ``scipy.stats.wilcoxon``'s ``method="auto"`` applies to a whole array, applied here to each row
+    alone, so that a row's p-value does not depend on the rows beside it. A row whose differences
+    are all 0 gives 1. It tests the median of the differences, assuming them symmetric about it.
+    """
+    differences = np.atleast_2d(np.asarray(differences, dtype=np.float64))
+    p = np.ones(differences.shape[:-1])
+    magnitudes = np.sort(np.abs(differences), axis=-1)
+    has_zero = magnitudes[..., 0] == 0
+    tied = np.any(magnitudes[..., 1:] == magnitudes[..., :-1], axis=-1)
+    exact = ~has_zero & ~tied & (differences.shape[-1] <= 50)
+    decisive = np.any(differences != 0, axis=-1)
+    for rows, method in ((exact, "exact"), (decisive & ~exact, "asymptotic")):
+        if rows.any():
+            p[rows] = stats.wilcoxon(differences[rows], zero_method="wilcox", method=method, axis=-1).pvalue
+    return p
+
+
+def sign_test_of_differences(differences: np.ndarray) -> np.ndarray:
+    """Two-sided exact sign test of each row of per-query differences (rows x queries).
+
+    With w the queries where d > 0 and l those where d < 0 (ties, d = 0, dropped), p = min(1,
+    2 Binom(w + l, 1/2).cdf(min(w, l))), the p-value of ``scipy.stats.binomtest(w, w + l)``. A row
+    with no decisive query gives 1. It ignores how large each difference is.
+    """
+    differences = np.asarray(differences, dtype=np.float64)
+    wins = np.count_nonzero(differences > 0, axis=-1)
+    losses = np.count_nonzero(differences < 0, axis=-1)
+    return np.minimum(1.0, 2.0 * stats.binom.cdf(np.minimum(wins, losses), wins + losses, 0.5))
+
+
+def test_of_differences(
+    name: str, differences: np.ndarray, *, rounds: int, seed: int, progress: DrawProgress | None = None
+) -> np.ndarray:
+    """The two-sided p-value of the paired test ``name`` (one of :data:`~.settings.TESTS`) of each row of
+    per-query differences (rows x queries, checked by the caller), against no difference.
+
+    - ``"randomization"``: :func:`randomization_test_of_differences` (``rounds``, ``seed`` and
+      ``progress`` go to it; the others take no draws): exact for the null that each query's two
+      scores are exchangeable; its p-values have a resolution of 1 / (1 + rounds).
+    - ``"t"``: :func:`t_test_of_differences`: assumes normal differences (robust to that from about
+      30 queries) and tests their mean.
+    - ``"wilcoxon"``: :func:`wilcoxon_test_of_differences`: assumes differences symmetric about
+      their median and tests the median, not the mean; zero differences are dropped.
+    - ``"sign"``: :func:`sign_test_of_differences`: assumes least and has the least power; it
+      ignores the magnitudes.
+    """
+    name = check_choice("test", name, TESTS)
+    if name == "randomization":
+        return randomization_test_of_differences(differences, rounds=rounds, seed=seed, progress=progress)
+    if name == "t":
+        return t_test_of_differences(differences)[1]
+    return wilcoxon_test_of_differences(differences) if name == "wilcoxon" else sign_test_of_differences(differences)
+
+
+def corrected(name: str, pvalues: np.ndarray) -> np.ndarray:
+    """``pvalues`` adjusted for multiple comparisons by ``name`` (one of :data:`~.settings.CORRECTIONS`), NaN left out.
+
+    - ``"holm"`` (:func:`holm`): the family-wise error rate, under any dependence;
+    - ``"bh"`` (:func:`benjamini_hochberg`): the false discovery rate, under independence or
+      positive dependence (PRDS), not the family-wise error rate;
+    - ``"bonferroni"`` (:func:`bonferroni`): the family-wise error rate, the most conservative;
+    - ``"none"``: the p-values as they are (a copy): each comparison's own error rate only.
+    """
+    name = check_choice("correction", name, CORRECTIONS)
+    if name == "none":
+        return np.array(pvalues, dtype=np.float64)
+    return {"holm": holm, "bh": benjamini_hochberg, "bonferroni": bonferroni}[name](pvalues)
+
+
 def holm(pvalues: np.ndarray) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values (step-down; reject at level a where the adjusted p <= a).
 
@@ -162,15 +243,42 @@ def holm(pvalues: np.ndarray) -> np.ndarray:
     max over j <= i of min(1, (m - j + 1) p_(j)); it controls the family-wise error rate under
     any dependence between the tests. NaN p-values are left out of m and stay NaN.
     """
+    return _adjusted(pvalues, lambda ordered, m: np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ordered)))
+
+
+def benjamini_hochberg(pvalues: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (step-up; reject at level a where the adjusted p <= a).
+
+    With the m p-values sorted ascending, the adjusted value of p_(i) is min over j >= i of
+    min(1, m p_(j) / j); it controls the false discovery rate (the expected share of true nulls
+    among the rejected) under independence or positive regression dependence (PRDS), not the
+    family-wise error rate. NaN p-values are left out of m and stay NaN.
+    """
+    def step_up(ordered: np.ndarray, m: int) -> np.ndarray:
+        scaled = ordered / (np.arange(1, m + 1) / m)  # p_(j) / (j / m), as statsmodels' 'fdr_bh' divides
+        return np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+
+    return _adjusted(pvalues, step_up)
+
+
+def bonferroni(pvalues: np.ndarray) -> np.ndarray:
+    """Bonferroni adjusted p-values: min(1, m p) over the m p-values that are not NaN (NaN stays NaN).
+
+    It controls the family-wise error rate under any dependence, and is the most conservative:
+    Holm's adjusted values are never above it.
+    """
+    return _adjusted(pvalues, lambda ordered, m: np.minimum(1.0, m * ordered))
+
+
+def _adjusted(pvalues: np.ndarray, adjust: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
+    """``adjust(sorted p-values, m)`` applied to the p-values that are not NaN, put back in their places."""
     pvalues = np.asarray(pvalues, dtype=np.float64)
     adjusted = np.full(pvalues.shape, np.nan)
     valid = np.flatnonzero(~np.isnan(pvalues))
-    m = len(valid)
-    if m == 0:
+    if len(valid) == 0:
         return adjusted
     order = valid[np.argsort(pvalues[valid], kind="stable")]
-    scaled = np.minimum(1.0, (m - np.arange(m)) * pvalues[order])
-    adjusted[order] = np.maximum.accumulate(scaled)
+    adjusted[order] = adjust(pvalues[order], len(valid))
     return adjusted
 
 
