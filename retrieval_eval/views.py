@@ -310,7 +310,7 @@ def trec_eval_html(output: Any) -> str:
 # -- sweeps -----------------------------------------------------------------------------------
 
 # The leaderboard's columns a glance needs, after the configuration, rank and metric means.
-_BOARD_COLUMNS = ("ci_low", "ci_high", "p_randomization_holm", "wins", "ties", "losses", "tied_with_best")
+_BOARD_COLUMNS = ("ci_low", "ci_high", "p_column", "wins", "ties", "losses", "tied_with_best")  # p_column: the board's deciding p
 _BOARD_TEXT_COLUMNS = ("ci_low", "ci_high", "tied_with_best")
 
 
@@ -322,7 +322,8 @@ def leaderboard_table(board: Any, limit: int = ROWS, *, text: bool = False, tabl
     """
     frame = board.table if table is None else table
     metrics = [board.objective] if text else list(board.metrics)
-    shown = ("rank", *metrics, *(_BOARD_TEXT_COLUMNS if text else _BOARD_COLUMNS))
+    shown = ("rank", *metrics, *(board.p_column if column == "p_column" else column
+                                 for column in (_BOARD_TEXT_COLUMNS if text else _BOARD_COLUMNS)))
     own = [column for column in shown if column in frame.columns]
     others = [] if text or table is None else [column for column in frame.columns if column not in board.table.columns]
     columns = own + others
@@ -345,10 +346,11 @@ def leaderboard_repr(board: Any) -> str:
     return _board_text(type(board).__name__, board)
 
 
-def marks_legend(alpha: float) -> list[str]:
-    """What the marks of a leaderboard and ``tied_with_best`` mean: two lines of at most 100 characters."""
+def marks_legend(alpha: float, p_words: str = "Holm-adjusted randomization") -> list[str]:
+    """What the marks of a leaderboard and ``tied_with_best`` mean: two lines, of at most 100 characters with the
+    default test (``p_words``: the deciding p-value, ``Leaderboard.p_words``)."""
     return [
-        f"* best  † significantly worse than the best (Holm-adjusted randomization p <= {alpha:g})  unmarked: tied",
+        f"* best  † significantly worse than the best ({p_words} p <= {alpha:g})  unmarked: tied",
         "ties follow the paired per-query variance, not the rank: a lower row may be tied, a higher one worse",
     ]
 
@@ -361,8 +363,8 @@ def pairwise_table(board: Any, limit: int = ROWS, *, where: str = "") -> Table |
     pairs = board.pairwise
     if pairs is None:
         return None
-    columns = ["a", "b", "difference", "p_t_holm", "p_randomization_holm", "significant"]
-    caption = f"all pairs, Holm-adjusted: first {min(limit, len(pairs))} of {len(pairs)} (all in {where}.pairwise)"
+    columns = ["a", "b", "difference", *board.p_columns, "significant"]
+    caption = f"all pairs, {board.correction_words}: first {min(limit, len(pairs))} of {len(pairs)} (all in {where}.pairwise)"
     return Table.head(caption, columns, pairs[columns].itertuples(index=False, name=None), len(pairs), limit)
 
 
@@ -376,7 +378,7 @@ def _board_notes(board: Any, where: str = "") -> list[str]:
         notes.append(f"the best against the runner-up, per query: {counted(wins, 'win')}, {counted(ties, 'tie')}, "
                      f"{counted(losses, 'loss', 'losses')} (each query in {where}.head_to_head)")  # fmt: skip
     if len(board.table) > 1:
-        notes += marks_legend(board.alpha)
+        notes += marks_legend(board.alpha, board.p_words)
     return notes
 
 

@@ -4,8 +4,9 @@ They render a leaderboard's ``pairwise`` and ``head_to_head`` tables (both None 
 sweep computed them):
 
 - ``pairwise``: one row per pair a < b in rank order, with ``mean_a``, ``mean_b``,
-  ``difference`` (``mean_a - mean_b``), ``p_t``/``p_t_holm``, ``p_randomization``/
-  ``p_randomization_holm`` (Holm-adjusted over all pairs) and ``significant``;
+  ``difference`` (``mean_a - mean_b``), the p-values of the t-test and of the chosen test, raw and
+  corrected over all pairs (by default ``p_t``/``p_t_holm``, ``p_randomization``/
+  ``p_randomization_holm``), and ``significant``; the page shows the corrected ones;
 - ``head_to_head``: the per-query objective of the best and of the runner-up, ``query_id``,
   ``best``, ``runner_up``, ``difference`` and ``outcome`` (``win``, ``tie`` or ``loss`` for the
   best), sorted by difference descending. The report shows the counts of each outcome and the
@@ -19,12 +20,11 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..sweep.ranking import Leaderboard
+from .legend import adjusted_over
 from .tables import Grid, frame_grid, number
 
 #: The largest wins (and losses) of the best against the runner-up listed on the page.
 SHOWN_QUERIES = 10
-
-_PAIR_COLUMNS = ["a", "b", "mean_a", "mean_b", "difference", "p_t_holm", "p_randomization_holm", "significant"]
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,12 @@ def pairwise_grid(board: Leaderboard) -> tuple[str, Grid] | None:
     significant = int(pairs["significant"].sum())
     summary = (
         f"Every pair of configurations (a ranked above b), compared query by query on {board.objective}: "
-        f"difference = mean_a - mean_b; the p-values are Holm-adjusted over all {len(pairs)} pairs, and a pair is "
-        f"significant when its adjusted randomization p-value is at most alpha = {board.alpha:g} "
+        f"difference = mean_a - mean_b; the p-values are {adjusted_over(board)} all {len(pairs)} pairs, and a pair is "
+        f"significant when its {board.p_words} p-value is at most alpha = {board.alpha:g} "
         f"({significant} of {len(pairs)} are)."
     )
-    shown = pairs[_PAIR_COLUMNS]
-    formats = [str, str, number, number, number, number, number, _yes_no]
+    shown = pairs[["a", "b", "mean_a", "mean_b", "difference", *board.p_columns, "significant"]]
+    formats = [str, str, number, number, number, *[number] * len(board.p_columns), _yes_no]
     return summary, frame_grid(shown, formats)
 
 

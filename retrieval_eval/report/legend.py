@@ -9,8 +9,22 @@ from __future__ import annotations
 
 from ..sweep.analysis import SweepResult
 from ..sweep.ranking import Leaderboard
+from ..sweep.settings import TEST_METHODS
 from ..views import counted
-from .tables import BEST, WORSE
+from .tables import BEST, WORSE, p_header
+
+# What each correction of the p-values guards against, as the reading guide says it.
+_FAMILY_WISE = ("adjustment raises each p-value with the number of comparisons, so that the chance of marking any "
+                "configuration worse by accident stays at most alpha.")  # fmt: skip
+_ADJUSTMENT = {
+    "holm": f"Holm's {_FAMILY_WISE}",
+    "bonferroni": f"Bonferroni's {_FAMILY_WISE}",
+    "bh": "The Benjamini-Hochberg adjustment raises each p-value with the number of comparisons, so that among the "
+          "configurations marked worse the expected share marked by accident stays at most alpha (the chance of "
+          "marking some by accident is larger).",
+    "none": "The p-values are not adjusted for the number of comparisons: the more configurations, the more of them "
+            "may be marked worse by accident.",
+}
 
 
 #: The line above the leaderboard.
@@ -33,6 +47,7 @@ def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
     board = result.leaderboard
     goal, alpha = board.objective, f"{board.alpha:g}"
     comparisons = len(board.table) - 1
+    column = p_header(board)
     best_word = "highest" if board.higher_is_better else "lowest"
     entries = [(BEST, f"The best configuration (rank 1): the {best_word} mean {goal} over the {board.queries_text('compared')}.")]
     if comparisons:  # with one configuration there is no test, and no other mark
@@ -40,12 +55,12 @@ def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
             (
                 WORSE,
                 f"Significantly worse than the best. The configuration and the best are compared query by query; "
-                f"the randomization test's p-value, Holm-adjusted over the {counted(comparisons, 'comparison')} with "
-                f"the best (column p (Holm)), is at most alpha = {alpha}. Its tied_with_best is no.",
+                f"the {TEST_METHODS[board.test].words}'s p-value, {adjusted_over(board)} the {counted(comparisons, 'comparison')} "
+                f"with the best (column {column}), is at most alpha = {alpha}. Its tied_with_best is no.",
             ),
             (
                 "no mark: tied_with_best yes",
-                f"The queries do not show this configuration to be worse than the best: its p (Holm) is above alpha "
+                f"The queries do not show this configuration to be worse than the best: its {column} is above alpha "
                 f"= {alpha}. Tied means not shown to differ, not shown to be equal: more queries might separate them.",
             ),
             ("why a tied configuration can rank below a worse one", _why_tied_below_worse(board)),
@@ -78,6 +93,11 @@ def reading_guide(result: SweepResult) -> list[tuple[str, str]]:
     return entries
 
 
+def adjusted_over(board: Leaderboard) -> str:
+    """``Holm-adjusted over`` (the family the p-value was adjusted over follows), ``not adjusted for`` uncorrected."""
+    return "not adjusted for" if board.correction == "none" else f"{board.correction_words} over"
+
+
 def _why_tied_below_worse(board: Leaderboard) -> str:
     text = (
         "Each configuration is tested against the best alone, never against its neighbours, and the test weighs "
@@ -85,9 +105,8 @@ def _why_tied_below_worse(board: Leaderboard) -> str:
         "configuration a little behind the best on nearly every query (small, steady differences) is clearly "
         "worse; one further down whose differences swing widely (far better on some queries, far worse on "
         "others) leaves the test unsure, and stays tied. So a rank can carry the dagger while a lower rank "
-        "carries none: the rank orders the means, the mark says what the queries can tell apart. Holm's "
-        "adjustment raises each p-value with the number of comparisons, so that the chance of marking any "
-        "configuration worse by accident stays at most alpha."
+        "carries none: the rank orders the means, the mark says what the queries can tell apart. "
+        + _ADJUSTMENT[board.correction]
     )
     example = inversion(board)
     if example is None:

@@ -5,10 +5,12 @@ and a mark per row), then written in each format by one function, so that every 
 the same cells. The leaderboard's columns, in order:
 
 - ``configuration``, marked ``*`` for the best (rank 1) and ``†`` (``$^\\dagger$`` in LaTeX)
-  for one significantly worse than the best: its Holm-adjusted randomization p-value is at or
-  below the level the leaderboard used, i.e. not ``tied_with_best``;
+  for one significantly worse than the best: its corrected p-value of the chosen test (by default
+  the Holm-adjusted randomization test's) is at or below the level the leaderboard used, i.e. not
+  ``tied_with_best``;
 - ``rank``, the mean of each metric (four decimals), ``95% CI`` (the objective's bootstrap
-  interval), ``p (Holm)`` (``p_randomization_holm``), ``tied_with_best`` (``best``, ``yes`` or
+  interval), ``p (Holm)`` (the leaderboard's ``p_column``, by default ``p_randomization_holm``;
+  :func:`p_header`), ``tied_with_best`` (``best``, ``yes`` or
   ``no``), ``wins``/``ties``/``losses`` (queries, against the best; empty for the best itself);
 - a sweep's parameters, then its costs (numbers to six significant digits, empty where a
   configuration has no value), then ``pareto`` (``yes`` or ``no``) when the sweep has costs.
@@ -27,6 +29,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..sweep.analysis import SweepResult
 from ..sweep.ranking import Leaderboard
+from ..sweep.settings import CORRECTION_METHODS
 from .plot_data import shown_value
 
 #: The marks of the leaderboard and their LaTeX.
@@ -70,14 +73,14 @@ def leaderboard_grid(result: SweepResult | Leaderboard) -> Grid:
     costs = list(result.costs) if swept else []
     parameters = [column for column in result.parameters.columns if column not in costs] if swept else []
     pareto = swept and result.pareto is not None
-    header = ["configuration", "rank", *board.metrics, "95% CI", "p (Holm)", "tied_with_best", "wins", "ties", "losses"]
+    header = ["configuration", "rank", *board.metrics, "95% CI", p_header(board), "tied_with_best", "wins", "ties", "losses"]
     header += [*parameters, *costs, *(["pareto"] if pareto else [])]
     rows, marks = [], []
     for name, row in table.iterrows():
         best = row["rank"] == 1
         cells = [str(name), str(int(row["rank"])), *(number(row[metric]) for metric in board.metrics)]
         cells.append(f"{number(row['ci_low'])}–{number(row['ci_high'])}")
-        cells.append(number(row["p_randomization_holm"]))
+        cells.append(number(row[board.p_column]))
         cells.append("best" if best else ("yes" if row["tied_with_best"] else "no"))
         cells += ["", "", ""] if best else [str(int(row[column])) for column in ("wins", "ties", "losses")]
         cells += [value_text(row[column]) for column in [*parameters, *costs]]
@@ -87,6 +90,11 @@ def leaderboard_grid(result: SweepResult | Leaderboard) -> Grid:
     numeric = [False, True, *[True] * len(board.metrics), True, True, False, True, True, True]
     numeric += [_numeric_column(table[column]) for column in [*parameters, *costs]] + ([False] if pareto else [])
     return Grid(header, rows, numeric, marks)
+
+
+def p_header(board: Leaderboard) -> str:
+    """The header of the deciding p-value's column: ``p (Holm)``, ``p (BH)``, ``p (unadjusted)``."""
+    return f"p ({CORRECTION_METHODS[board.correction].short})"
 
 
 def to_markdown(result: SweepResult | Leaderboard) -> str:

@@ -1,11 +1,12 @@
 """Beyond the comparisons with the best: every pair of configurations, and the best against the runner-up query by query.
 
-- :func:`all_pairs`: for each pair a < b (in rank order) the paired t-test and the randomization
-  test of :mod:`.stats`, each with Holm's adjustment over all the pairs (the family is every
-  pair, so an adjusted p-value here is larger than the same comparison's against-the-best one
-  when there are more than two configurations). The randomization test flips the same signs for
-  every pair, with the leaderboard's seed: a pair (best, b) gets exactly the unadjusted p-values
-  of b's row of the leaderboard.
+- :func:`all_pairs`: for each pair a < b (in rank order) the paired t-test and the chosen test
+  of :mod:`.stats` (default the randomization test), each with the chosen correction over all
+  the pairs (default Holm's; the family is every pair, so an adjusted p-value here is larger
+  than the same comparison's against-the-best one when there are more than two
+  configurations). The randomization test flips the same signs for every pair, with the
+  leaderboard's seed: a pair (best, b) gets exactly the unadjusted p-values of b's row of the
+  leaderboard.
 - :func:`head_to_head`: the per-query objective of the best and of the runner-up, and which of
   the two won each query.
 """
@@ -19,16 +20,23 @@ import pandas as pd
 
 from ..views import counted
 from .progress import Reporter
-from .stats import holm, randomization_test_of_differences, t_test_of_differences
+from .settings import CORRECTIONS, TESTS, check_choice, decision_column, p_value_columns
+from .stats import corrected, t_test_of_differences, test_of_differences
 
-#: The columns of :func:`all_pairs`.
-PAIR_COLUMNS = ("a", "b", "mean_a", "mean_b", "difference", "p_t", "p_t_holm",
-                "p_randomization", "p_randomization_holm", "significant")  # fmt: skip
 #: The columns of :func:`head_to_head`.
 HEAD_TO_HEAD_COLUMNS = ("query_id", "best", "runner_up", "difference", "outcome")
 # The pairs' differences held at once (x 8 bytes: 128 MiB); more pairs are tested in chunks that
 # each draw the same flips again.
 _PAIR_CELLS = 16 * 2**20
+
+
+def pair_columns(test: str = TESTS[0], correction: str = CORRECTIONS[0]) -> tuple[str, ...]:
+    """The columns of :func:`all_pairs` with ``test`` and ``correction``: the p-values' as a leaderboard's."""
+    return ("a", "b", "mean_a", "mean_b", "difference", *p_value_columns(test, correction), "significant")
+
+
+#: The columns of :func:`all_pairs` with the default test and correction.
+PAIR_COLUMNS = pair_columns()
 
 
 def all_pairs(
@@ -39,22 +47,25 @@ def all_pairs(
     alpha: float,
     rounds: int,
     seed: int,
+    test: str = TESTS[0],
+    correction: str = CORRECTIONS[0],
     report: Reporter | None = None,
 ) -> pd.DataFrame:
     """Every pair of the configurations ``names`` (rows of ``matrix``, configurations x queries, in rank order).
 
     One row per pair a < b in rank order (a the better ranked), pairs ordered by a then b:
     ``a``, ``b``, ``mean_a``, ``mean_b`` (from ``means``, the leaderboard's), ``difference`` (=
-    mean_a - mean_b), ``p_t`` and ``p_randomization`` (two-sided, paired over queries) and their
-    Holm adjustments over all the pairs, and ``significant``: the Holm-adjusted randomization
-    p-value is at most ``alpha`` (the rule of ``tied_with_best``). With fewer than two queries
-    no test is run: the p-values are NaN and no pair is significant. ``report`` hears the
-    ``"pairs"`` phase.
+    mean_a - mean_b), the p-values (two-sided, paired over queries) of the t-test and of ``test``
+    and their ``correction`` over all the pairs (:func:`pair_columns`; by default ``p_t``,
+    ``p_t_holm``, ``p_randomization``, ``p_randomization_holm``), and ``significant``: the
+    corrected p-value of ``test`` is at most ``alpha`` (the rule of ``tied_with_best``). With
+    fewer than two queries no test is run: the p-values are NaN and no pair is significant.
+    ``report`` hears the ``"pairs"`` phase (the randomization test's rounds).
     """
+    test, correction = check_choice("test", test, TESTS), check_choice("correction", correction, CORRECTIONS)
     first, second = np.triu_indices(len(names), 1)
     pairs = len(first)
-    p_t = np.full(pairs, np.nan)
-    p_random = np.full(pairs, np.nan)
+    raw = {name: np.full(pairs, np.nan) for name in dict.fromkeys(("t", test))}
     queries = matrix.shape[1]
     if pairs and queries >= 2:
         chunk = max(1, _PAIR_CELLS // queries)
@@ -64,25 +75,24 @@ def all_pairs(
             rows = slice(start, start + chunk)
             # b - a, as the leaderboard takes each configuration minus the best: the same bits for those pairs.
             differences = matrix[second[rows]] - matrix[first[rows]]
-            p_t[rows] = t_test_of_differences(differences)[1]
-            progress = None if report is None else report.draws("pairs", label, offset=number * rounds, total=len(starts) * rounds)
-            p_random[rows] = randomization_test_of_differences(differences, rounds=rounds, seed=seed, progress=progress)
-    random_holm = holm(p_random)
-    return pd.DataFrame(
-        {
-            "a": [names[i] for i in first],
-            "b": [names[j] for j in second],
-            "mean_a": means[first],
-            "mean_b": means[second],
-            "difference": means[first] - means[second],
-            "p_t": p_t,
-            "p_t_holm": holm(p_t),
-            "p_randomization": p_random,
-            "p_randomization_holm": random_holm,
-            "significant": random_holm <= alpha,
-        },
-        columns=list(PAIR_COLUMNS),
-    )
+            raw["t"][rows] = t_test_of_differences(differences)[1]
+            if test == "t":
+                continue
+            drawn = test == "randomization" and report is not None
+            progress = report.draws("pairs", label, offset=number * rounds, total=len(starts) * rounds) if drawn else None
+            raw[test][rows] = test_of_differences(test, differences, rounds=rounds, seed=seed, progress=progress)
+    columns: dict[str, object] = {
+        "a": [names[i] for i in first],
+        "b": [names[j] for j in second],
+        "mean_a": means[first],
+        "mean_b": means[second],
+        "difference": means[first] - means[second],
+    }
+    for name, p in raw.items():
+        columns[f"p_{name}"] = p
+        columns[decision_column(name, correction)] = corrected(correction, p)
+    columns["significant"] = columns[decision_column(test, correction)] <= alpha
+    return pd.DataFrame(columns, columns=list(pair_columns(test, correction)))
 
 
 def head_to_head(per_query: pd.DataFrame, *, higher_is_better: bool) -> pd.DataFrame | None:

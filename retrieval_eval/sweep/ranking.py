@@ -17,10 +17,12 @@ The configurations are ranked by the objective's mean (descending, or ascending 
 where lower is better); exactly equal means go by cost when costs are given (the cheaper first,
 the costs compared in their order), then by name in natural order (``k20`` before ``k100``).
 A run of configurations with identical scores on every query is said in the notes. Each one is compared with the best,
-paired over queries: the t-test and the Fisher randomization test (:mod:`.stats`), each with
-Holm's adjustment over the comparisons, the paired effect size, and the queries it wins, ties
-and loses. A configuration is *tied with the best* when its Holm-adjusted randomization p-value
-is above ``alpha``: the data do not show it to be worse. Each configuration is tested against the
+paired over queries: the t-test and the chosen ``test`` (:data:`~.settings.TESTS`; default the
+Fisher randomization test, :mod:`.stats`), each with the chosen ``correction`` over the
+comparisons (:data:`~.settings.CORRECTIONS`; default Holm's), the paired effect size, and the
+queries it wins, ties and loses. A configuration is *tied with the best* when its corrected
+p-value of the chosen test (``Leaderboard.p_column``; by default ``p_randomization_holm``) is
+above ``alpha``: the data do not show it to be worse. Each configuration is tested against the
 best alone, on its own paired per-query differences, so a configuration ranked lower can be tied
 with the best while one ranked higher is significantly worse: what decides is how consistently it
 differs from the best query by query (the paired variance), not how far down it ranks. Every mean
@@ -56,8 +58,9 @@ from ..views import counted
 from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
 from .progress import Reporter
-from .settings import ALPHA, RESAMPLES, ROUNDS, SEED, check_bootstrap_memory
-from .stats import bootstrap_ci, holm, paired_effect_size, paired_t_test, randomization_test
+from .settings import (ALPHA, CORRECTION_METHODS, CORRECTIONS, RESAMPLES, ROUNDS, SEED, TEST_METHODS, TESTS,
+                       check_bootstrap_memory, check_choice, decision_column, p_value_columns)
+from .stats import bootstrap_ci, corrected, paired_effect_size, paired_t_test, test_of_differences
 
 
 class RankingSettings(TypedDict, total=False):
@@ -70,6 +73,8 @@ class RankingSettings(TypedDict, total=False):
     resamples: int
     rounds: int
     seed: int
+    test: str
+    correction: str
     all_pairs: bool
     progress: Callable[..., None] | None
 
@@ -79,8 +84,10 @@ class Leaderboard:
     """The ranked configurations.
 
     ``table``: one row per configuration, best first: ``rank``, the mean of each metric,
-    ``ci_low``/``ci_high`` (the objective's bootstrap interval), ``p_t``/``p_t_holm`` and
-    ``p_randomization``/``p_randomization_holm`` (against the best; NaN for the best itself),
+    ``ci_low``/``ci_high`` (the objective's bootstrap interval), the p-values against the best
+    (NaN for the best itself): ``p_t`` and ``p_{test}`` and each corrected, ``p_t_{correction}``
+    and ``p_{test}_{correction}`` (no corrected column with ``correction="none"``; by default
+    ``p_t``, ``p_t_holm``, ``p_randomization``, ``p_randomization_holm``; :func:`~.settings.p_value_columns`),
     ``effect_size``, ``wins``/``ties``/``losses`` (queries, against the best),
     ``tied_with_best`` and ``queries_lost``. ``per_query``: the objective's scores that the tests
     pair, configurations x queries (the compared queries where it is defined for every run); each
@@ -88,12 +95,12 @@ class Leaderboard:
     columns, objective included, by the names asked for (``canonical`` maps each to the registry's
     name). ``notes``: what the reader should know (no test with fewer than two configurations,
     queries left out, metrics undefined on some queries). ``alpha``: the level of the tests
-    (``tied_with_best`` is a Holm-adjusted randomization p-value above it).
+    (``tied_with_best`` is the column ``p_column`` above it). ``test`` and ``correction``: the
+    chosen test and correction (:data:`~.settings.TESTS`, :data:`~.settings.CORRECTIONS`).
 
     ``pairwise`` (None unless ``all_pairs=True`` was asked): one row per pair of configurations
     a < b in rank order, ``a``, ``b``, ``mean_a``, ``mean_b``, ``difference`` (= mean_a - mean_b),
-    ``p_t``, ``p_t_holm``, ``p_randomization``, ``p_randomization_holm`` (Holm over all the pairs)
-    and ``significant`` (:func:`~.pairwise.all_pairs`). ``head_to_head`` (None with fewer than two
+    the same p-value columns as ``table`` (corrected over all the pairs) and ``significant`` (:func:`~.pairwise.all_pairs`). ``head_to_head`` (None with fewer than two
     configurations): the objective of the best and of the runner-up on each query, ``query_id``,
     ``best``, ``runner_up``, ``difference`` (= best - runner_up) and ``outcome`` (``"win"``,
     ``"tie"`` or ``"loss"`` for the best), sorted by difference descending
@@ -113,6 +120,28 @@ class Leaderboard:
     head_to_head: pd.DataFrame | None = None
     queries_compared: int | None = None
     metric_scores: dict[str, pd.DataFrame] = field(default_factory=dict)
+    test: str = TESTS[0]
+    correction: str = CORRECTIONS[0]
+
+    @property
+    def p_column(self) -> str:
+        """The column that decides ``tied_with_best`` (and the pairs' ``significant``): ``p_randomization_holm`` by default."""
+        return decision_column(self.test, self.correction)
+
+    @property
+    def p_columns(self) -> tuple[str, ...]:
+        """The corrected p-value columns a glance shows: the t-test's, then the chosen test's (once, where that is the t-test)."""
+        return tuple(dict.fromkeys((decision_column("t", self.correction), self.p_column)))
+
+    @property
+    def correction_words(self) -> str:
+        """The correction as the terminal and the report say it: ``Holm-adjusted``, ``unadjusted``."""
+        return CORRECTION_METHODS[self.correction].words
+
+    @property
+    def p_words(self) -> str:
+        """The deciding p-value as the terminal and the report say it: ``Holm-adjusted randomization``."""
+        return f"{self.correction_words} {TEST_METHODS[self.test].short}"
 
     @property
     def higher_is_better(self) -> bool:
@@ -148,6 +177,8 @@ def leaderboard(
     resamples: int = RESAMPLES.default,
     rounds: int = ROUNDS.default,
     seed: int = SEED.default,
+    test: str = TESTS[0],
+    correction: str = CORRECTIONS[0],
     all_pairs: bool = False,
     progress: Callable[..., None] | None = None,
     tie_costs: Mapping[str, Sequence[float]] | None = None,
@@ -159,7 +190,11 @@ def leaderboard(
     configurations and is tested. ``alpha`` (in (0, 1)), ``resamples`` and ``rounds`` (1 to
     10^6) and ``seed`` (an integer >= 0) follow the rules of :mod:`.settings`; every argument is
     checked before any run is scored, and a bad one is a :class:`~retrieval_eval.ConfigError`
-    naming it. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
+    naming it. ``test`` (one of :data:`~.settings.TESTS`: ``"randomization"``, ``"t"``,
+    ``"wilcoxon"``, ``"sign"``) decides ``tied_with_best`` with its p-value corrected by
+    ``correction`` (one of :data:`~.settings.CORRECTIONS`: ``"holm"``, ``"bh"``,
+    ``"bonferroni"``, ``"none"``); :func:`~.stats.test_of_differences` and
+    :func:`~.stats.corrected` say what each assumes and controls. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
     ``progress(done, total, name)`` is called after each run is scored, and a callback that
     takes a keyword ``phase`` through each phase of the statistics too (:mod:`.progress`).
     ``tie_costs`` (configuration name -> its costs, in one order for all; a sweep's cost
@@ -170,6 +205,7 @@ def leaderboard(
         raise ConfigError(f"query_policy must be one of {', '.join(QUERY_POLICIES)}, got {query_policy!r}")
     alpha, resamples, rounds, seed = ALPHA.check(alpha), RESAMPLES.check(resamples), ROUNDS.check(rounds), SEED.check(seed)
     check_bootstrap_memory(resamples, len(runs))
+    test, correction = check_choice("test", test, TESTS), check_choice("correction", correction, CORRECTIONS)
     if objective is not None and not isinstance(objective, str):
         raise ConfigError(f"objective must be a metric name such as 'ndcg@10', got {objective!r}")
     if options is not None and not isinstance(options, EvaluationOptions):
@@ -220,19 +256,21 @@ def leaderboard(
         for name, count in lost.items()
         if count
     ] + _undefined_notes(aligned, order, goal, scores.shape[1]) + _identical_runs(matrix, order, goal, tie_costs is not None)
-    table = table.join(_against_best(matrix, higher, alpha, rounds, seed, notes, report).set_index(table.index))
+    against = _against_best(matrix, higher, alpha, (test, correction), rounds, seed, notes, report)
+    table = table.join(against.set_index(table.index))
     table["queries_lost"] = [lost[name] for name in order]
     table.index.name = "configuration"
     pairwise = None
     if all_pairs:
         means_in_order = table[goal].to_numpy(np.float64)
-        pairwise = compare_all_pairs(matrix, order, means_in_order, alpha=alpha, rounds=rounds, seed=seed, report=report)
+        pairwise = compare_all_pairs(matrix, order, means_in_order, alpha=alpha, rounds=rounds, seed=seed, test=test,
+                                     correction=correction, report=report)  # fmt: skip
     canonical = {name: str(metric) for name, metric in named}
     per_query_scores = scores.loc[order]
     return Leaderboard(
         table, per_query_scores, goal, metric_list, notes, canonical, alpha,
         pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher), queries_compared=len(compared),
-        metric_scores={metric: aligned[metric].loc[order] for metric in metric_list},
+        metric_scores={metric: aligned[metric].loc[order] for metric in metric_list}, test=test, correction=correction,
     )  # fmt: skip
 
 
@@ -381,10 +419,15 @@ def _undefined_notes(aligned: Mapping[str, pd.DataFrame], order: list[str], goal
 
 
 def _against_best(
-    matrix: np.ndarray, higher: bool, alpha: float, rounds: int, seed: int, notes: list[str], report: Reporter
+    matrix: np.ndarray, higher: bool, alpha: float, chosen: tuple[str, str], rounds: int, seed: int, notes: list[str],
+    report: Reporter,
 ) -> pd.DataFrame:
+    """Each configuration (row of ``matrix`` after the first) against the best (the first row): the p-values
+    of the t-test and of the ``chosen`` (test, correction), the effect size, the wins, ties and losses."""
     n = matrix.shape[0]
-    columns = ["p_t", "p_t_holm", "p_randomization", "p_randomization_holm", "effect_size", "wins", "ties", "losses"]
+    test, correction = chosen
+    p_columns = p_value_columns(test, correction)
+    columns = [*p_columns, "effect_size", "wins", "ties", "losses"]
     result = pd.DataFrame(np.nan, index=range(n), columns=columns)
     result[["wins", "ties", "losses"]] = 0
     result["tied_with_best"] = True
@@ -396,15 +439,20 @@ def _against_best(
         return result
     best, others = matrix[0], matrix[1:]
     _, p_t = paired_t_test(others, best)
-    label = f"randomization tests: {counted(rounds, 'round')} x {n - 1} against the best"
-    p_random = randomization_test(others, best, rounds=rounds, seed=seed, progress=report.draws("randomization", label))
+    raw = {"t": p_t}
+    if test != "t":
+        label = f"randomization tests: {counted(rounds, 'round')} x {n - 1} against the best"
+        progress = report.draws("randomization", label) if test == "randomization" else None
+        raw[test] = test_of_differences(test, others - best, rounds=rounds, seed=seed, progress=progress)
+    for name, p in raw.items():
+        result.loc[1:, f"p_{name}"] = p
+        if correction != "none":
+            result.loc[1:, decision_column(name, correction)] = corrected(correction, p)
     sign = 1.0 if higher else -1.0
     difference = sign * (others - best)
-    result.loc[1:, "p_t"], result.loc[1:, "p_t_holm"] = p_t, holm(p_t)
-    result.loc[1:, "p_randomization"], result.loc[1:, "p_randomization_holm"] = p_random, holm(p_random)
     result.loc[1:, "effect_size"] = sign * paired_effect_size(others, best)
     result.loc[1:, "wins"] = (difference > 0).sum(axis=1)
     result.loc[1:, "ties"] = (difference == 0).sum(axis=1)
     result.loc[1:, "losses"] = (difference < 0).sum(axis=1)
-    result.loc[1:, "tied_with_best"] = result.loc[1:, "p_randomization_holm"] > alpha
+    result.loc[1:, "tied_with_best"] = result.loc[1:, decision_column(test, correction)] > alpha
     return result

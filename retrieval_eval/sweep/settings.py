@@ -110,34 +110,41 @@ STATISTICS = (ALPHA, RESAMPLES, ROUNDS, SEED)
 @dataclass(frozen=True)
 class Method:
     """A test or a correction a leaderboard may use: its ``name`` (the setting's value and the columns'
-    suffix), its ``words`` (as the terminal and the report say it) and its ``caveat``."""
+    suffix), how the terminal and the report say it (``words``: "randomization test", "Holm-adjusted";
+    ``short``: "randomization", "Holm") and its ``caveat``."""
 
     name: str
     words: str
+    short: str
     caveat: str
 
 
 #: The paired tests of a configuration against another (:func:`~.stats.test_of_differences`), by name.
 TEST_METHODS = {method.name: method for method in (
-    Method("randomization", "randomization", "Fisher's sign-flip test: exact for the null that each query's two "
-           "scores are exchangeable, assumes nothing of their distribution; p-values come in steps of 1/(1 + rounds)"),
-    Method("t", "t-test", "paired t-test: assumes normal per-query differences, robust to that from about 30 queries"),
-    Method("wilcoxon", "Wilcoxon", "Wilcoxon signed-rank test: assumes differences symmetric about their median and "
-           "tests the median, not the mean; queries with no difference are dropped"),
-    Method("sign", "sign-test", "sign test: only which of the two wins each query (ties dropped), magnitudes "
-           "ignored: assumes least, has the least power"),
+    Method("randomization", "randomization test", "randomization",
+           "Fisher's sign flips, exact for the null that each query's two scores are exchangeable, assumes "
+           "nothing of their distribution; its p-values come in steps of 1/(1 + rounds)"),
+    Method("t", "t-test", "t-test",
+           "assumes normal per-query differences, robust to that from about 30 queries"),
+    Method("wilcoxon", "Wilcoxon signed-rank test", "Wilcoxon",
+           "assumes differences symmetric about their median and tests the median, "
+           "not the mean; queries with no difference are dropped"),
+    Method("sign", "sign test", "sign test",
+           "counts only which of the two wins each query (ties dropped), the magnitudes ignored: assumes "
+           "least, has the least power"),
 )}  # fmt: skip
 #: The corrections of a family of p-values (:func:`~.stats.corrected`), by name.
 CORRECTION_METHODS = {method.name: method for method in (
-    Method("holm", "Holm-adjusted", "Holm's step-down: the family-wise error rate at most alpha, whatever the "
-           "dependence between the tests"),
-    Method("bh", "BH-adjusted", "Benjamini-Hochberg's step-up: the false discovery rate (the expected share of false "
-           "ones among those called significant) at most alpha, under independence or positive dependence; "
-           "not the family-wise error rate"),
-    Method("bonferroni", "Bonferroni-adjusted", "Bonferroni: the family-wise error rate at most alpha, whatever the "
-           "dependence; the most conservative"),
-    Method("none", "unadjusted", "no correction: each comparison's own error rate only; with many comparisons some "
-           "are significant by chance"),
+    Method("holm", "Holm-adjusted", "Holm",
+           "step-down, the family-wise error rate at most alpha, whatever the dependence between the tests"),
+    Method("bh", "Benjamini-Hochberg-adjusted", "BH",
+           "step-up, the false discovery rate (the expected share of false ones among those "
+           "called significant) at most alpha, under independence or positive dependence; not the family-wise "
+           "error rate"),
+    Method("bonferroni", "Bonferroni-adjusted", "Bonferroni",
+           "the family-wise error rate at most alpha, whatever the dependence; the most conservative"),
+    Method("none", "unadjusted", "unadjusted",
+           "each comparison's own error rate only; among many comparisons some are significant by chance"),
 )}  # fmt: skip
 #: The names of the tests and of the corrections, defaults first.
 TESTS = tuple(TEST_METHODS)

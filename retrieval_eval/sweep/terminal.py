@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..io.writers import json_ready
 from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
+from .settings import TEST_METHODS
 
 if TYPE_CHECKING:
     from .analysis import SweepResult
@@ -58,20 +59,21 @@ def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = Fa
         if left_out:
             lines += wrap(f"not shown: {', '.join(left_out)} (--wide shows every column)", width)
     if len(board.table) > 1:
-        lines += [line for legend in marks_legend(board.alpha) for line in wrap(legend, width)]
+        lines += [line for legend in marks_legend(board.alpha, board.p_words) for line in wrap(legend, width)]
     lines += [line for note in board.notes for line in wrap(f"note: {note}", width)]
     lines += _head_to_head_lines(board, width)
     if board.pairwise is not None and len(board.pairwise):
-        heading = f"all pairs (Holm-adjusted over {counted(len(board.pairwise), 'pair')}; * significant at {board.alpha:g}):"
+        heading = f"all pairs ({board.correction_words} over {counted(len(board.pairwise), 'pair')}; * significant at {board.alpha:g}):"
         lines += ["", *wrap(heading, width)]
-        lines += aligned(_pair_columns(board.pairwise, width))
+        lines += aligned(_pair_columns(board, width))
     if result.effects is not None:
         lines += ["", "marginal effects:", *aligned(_effect_columns(result.effects, width))]
     return "\n".join(lines)
 
 
 def sweep_json(result: SweepResult) -> str:
-    """The sweep as one JSON object: ``objective``, ``higher_is_better``, ``alpha``, ``queries``, ``table``
+    """The sweep as one JSON object: ``objective``, ``higher_is_better``, ``alpha``, ``test`` and ``correction`` (which
+    p-value column decides ``tied_with_best``: ``p_{test}_{correction}``), ``queries``, ``table``
     (one record per configuration, best first, with its parameters), ``notes``, ``head_to_head``,
     ``pairwise`` and ``effects`` (records, or null where there are none); NaN is null."""
     board = result.leaderboard
@@ -84,6 +86,8 @@ def sweep_json(result: SweepResult) -> str:
         "objective": board.objective,
         "higher_is_better": board.higher_is_better,
         "alpha": board.alpha,
+        "test": board.test,
+        "correction": board.correction,
         "queries": int(board.per_query.shape[1]),
         "table": records(result.table.reset_index()),
         "notes": list(board.notes),
@@ -114,7 +118,7 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column],
             f"{_number(mean)} [{_number(low)}, {_number(high)}]"
             for mean, low, high in zip(table[board.objective], table["ci_low"], table["ci_high"])
         ], right=True),  # fmt: skip
-        Column("p vs best", ["" if is_best else _p_value(p) for is_best, p in zip(best, table["p_randomization_holm"])], right=True),
+        Column("p vs best", ["" if is_best else _p_value(p) for is_best, p in zip(best, table[board.p_column])], right=True),
         Column("W/T/L", [
             "" if is_best else f"{count_text(wins)}/{count_text(ties)}/{count_text(losses)}"
             for is_best, wins, ties, losses in zip(best, table["wins"], table["ties"], table["losses"])
@@ -214,14 +218,15 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
     return lines + aligned(fit_columns(columns, width - 2)[0], indent="  ")
 
 
-def _pair_columns(pairs: pd.DataFrame, width: int) -> list[Column]:
-    """Both names, elided alike, the difference and the two p-values; where they do not fit, the t-test's
-    p-value goes first, then the difference."""
+def _pair_columns(board: Leaderboard, width: int) -> list[Column]:
+    """Both names, elided alike, the difference and the two corrected p-values (the t-test's and the chosen
+    test's, once where that is the t-test); where they do not fit, the t-test's p-value goes first, then the difference."""
+    pairs = board.pairwise
     names = [Column(side, [str(name) for name in pairs[side]]) for side in ("a", "b")]
+    headers = ["p t-test", f"p {TEST_METHODS[board.test].short}"]  # board.p_columns: the t-test's, the chosen test's
     numbers = [
         Column("difference", [f"{value:+.4f}" for value in pairs["difference"]], right=True),
-        Column("p t-test", [_p_value(value) for value in pairs["p_t_holm"]], right=True),
-        Column("p randomization", [_p_value(value) for value in pairs["p_randomization_holm"]], right=True),
+        *(Column(header, [_p_value(value) for value in pairs[column]], right=True) for header, column in zip(headers, board.p_columns)),
         Column("", ["*" if significant else "" for significant in pairs["significant"]]),
     ]
     for left_out in ((), ("p t-test",), ("p t-test", "difference")):
