@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
-from ..sweep.settings import STATISTICS
+from ..sweep.settings import CORRECTION_METHODS, CORRECTIONS, STATISTICS, TEST_METHODS, TESTS
 from ..views import counted, terminal_text
 from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
                      progress_bar, qrels_input, run_input, usage)
@@ -32,7 +32,8 @@ def add_sweep_command(commands: Any) -> None:
         "sweep",
         help="rank configurations: many runs of the same queries against one qrels",
         description="Rank configurations by a metric's mean, with bootstrap confidence intervals and paired "
-        "tests against the best (t-test and randomization test, Holm-adjusted), the marginal effect of each "
+        "tests against the best (t-test and randomization test, Holm-adjusted; --test and --correction choose "
+        "others), the marginal effect of each "
         "parameter, and the Pareto front against cost columns.",
         epilog=_SWEEP_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -57,6 +58,14 @@ def add_sweep_command(commands: Any) -> None:
         # The text goes to the API's own check, so that a bad value reads as it would from Python.
         ranking.add_argument(f"--{setting.name}", type=setting.from_text, metavar=setting.name.upper(),
                              help=f"{setting.help}: {setting.allowed} (default {setting.default})")
+    # Names, not argparse choices: the API's check gives the one-line message (with a close match) Python gives.
+    ranking.add_argument("--test", metavar="{" + ",".join(TESTS) + "}",
+                         help=f"the paired test that decides tied_with_best and the pairs' significant, its p-values beside "
+                         f"the t-test's (default {TESTS[0]}): " + "; ".join(f"{name}: {method.caveat}"
+                                                                             for name, method in TEST_METHODS.items()))
+    ranking.add_argument("--correction", metavar="{" + ",".join(CORRECTIONS) + "}",
+                         help=f"the correction of the p-values for the many comparisons (default {CORRECTIONS[0]}): "
+                         + "; ".join(f"{name}: {method.caveat}" for name, method in CORRECTION_METHODS.items()))
     ranking.add_argument("-o", "--output", help="the leaderboard table (.parquet, .csv, .tsv, .json, .jsonl)")
     ranking.add_argument("--report", metavar="REPORT.html",
                          help="a self-contained HTML report (plots need the 'plots' extra: matplotlib)")
@@ -68,7 +77,7 @@ def add_sweep_command(commands: Any) -> None:
                          "best against the runner-up, or all of it as one JSON object")
     ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
     ranking.add_argument("--all-pairs", action="store_true",
-                         help="also compare every pair of configurations (Holm-adjusted over all the pairs)")
+                         help="also compare every pair of configurations (corrected over all the pairs)")
     add_progress_flags(ranking)
     add_column_flags(ranking)
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -125,7 +134,8 @@ def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, Any]]
 
 def _sweep_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The leaderboard's settings from the flags, the same for a sweep of run files and a fusion sweep."""
-    statistics = {setting.name: getattr(args, setting.name) for setting in STATISTICS if getattr(args, setting.name) is not None}
+    named = [setting.name for setting in STATISTICS] + ["test", "correction"]
+    statistics = {name: getattr(args, name) for name in named if getattr(args, name) is not None}
     return dict(
         objective=args.objective,
         options=_options(args),
