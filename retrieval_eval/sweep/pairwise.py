@@ -21,7 +21,7 @@ import pandas as pd
 from ..views import counted
 from .progress import Reporter
 from .settings import CORRECTIONS, TESTS, check_choice, decision_column, p_value_columns
-from .stats import corrected, t_test_of_differences, test_of_differences
+from .stats import corrected, paired_p_values, t_test_of_differences
 
 #: The columns of :func:`head_to_head`.
 HEAD_TO_HEAD_COLUMNS = ("query_id", "best", "runner_up", "difference", "outcome")
@@ -80,7 +80,7 @@ def all_pairs(
                 continue
             drawn = test == "randomization" and report is not None
             progress = report.draws("pairs", label, offset=number * rounds, total=len(starts) * rounds) if drawn else None
-            raw[test][rows] = test_of_differences(test, differences, rounds=rounds, seed=seed, progress=progress)
+            raw[test][rows] = paired_p_values(test, differences, rounds=rounds, seed=seed, progress=progress)
     columns: dict[str, object] = {
         "a": [names[i] for i in first],
         "b": [names[j] for j in second],

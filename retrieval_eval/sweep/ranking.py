@@ -60,7 +60,7 @@ from .pairwise import head_to_head
 from .progress import Reporter
 from .settings import (ALPHA, CORRECTION_METHODS, CORRECTIONS, RESAMPLES, ROUNDS, SEED, TEST_METHODS, TESTS,
                        check_bootstrap_memory, check_choice, decision_column, p_value_columns)
-from .stats import bootstrap_ci, corrected, paired_effect_size, paired_t_test, test_of_differences
+from .stats import bootstrap_ci, corrected, paired_effect_size, paired_p_values, paired_t_test
 
 
 class RankingSettings(TypedDict, total=False):
@@ -193,7 +193,7 @@ def leaderboard(
     naming it. ``test`` (one of :data:`~.settings.TESTS`: ``"randomization"``, ``"t"``,
     ``"wilcoxon"``, ``"sign"``) decides ``tied_with_best`` with its p-value corrected by
     ``correction`` (one of :data:`~.settings.CORRECTIONS`: ``"holm"``, ``"bh"``,
-    ``"bonferroni"``, ``"none"``); :func:`~.stats.test_of_differences` and
+    ``"bonferroni"``, ``"none"``); :func:`~.stats.paired_p_values` and
     :func:`~.stats.corrected` say what each assumes and controls. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
     ``progress(done, total, name)`` is called after each run is scored, and a callback that
     takes a keyword ``phase`` through each phase of the statistics too (:mod:`.progress`).
@@ -443,7 +443,7 @@ def _against_best(
     if test != "t":
         label = f"randomization tests: {counted(rounds, 'round')} x {n - 1} against the best"
         progress = report.draws("randomization", label) if test == "randomization" else None
-        raw[test] = test_of_differences(test, others - best, rounds=rounds, seed=seed, progress=progress)
+        raw[test] = paired_p_values(test, others - best, rounds=rounds, seed=seed, progress=progress)
     for name, p in raw.items():
         result.loc[1:, f"p_{name}"] = p
         if correction != "none":

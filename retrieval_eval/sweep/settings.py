@@ -119,7 +119,7 @@ class Method:
     caveat: str
 
 
-#: The paired tests of a configuration against another (:func:`~.stats.test_of_differences`), by name.
+#: The paired tests of a configuration against another (:func:`~.stats.paired_p_values`), by name.
 TEST_METHODS = {method.name: method for method in (
     Method("randomization", "randomization test", "randomization",
            "Fisher's sign flips, exact for the null that each query's two scores are exchangeable, assumes "

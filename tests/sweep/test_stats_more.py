@@ -60,7 +60,7 @@ def test_a_row_s_wilcoxon_p_value_does_not_depend_on_the_rows_beside_it():
 def test_all_zero_differences_give_one_for_every_test():
     zeros = np.zeros((2, 8))
     for name in TESTS:
-        assert module.test_of_differences(name, zeros, rounds=99, seed=0).tolist() == [1.0, 1.0], name
+        assert module.paired_p_values(name, zeros, rounds=99, seed=0).tolist() == [1.0, 1.0], name
 
 
 @given(differences_strategy)
@@ -79,8 +79,8 @@ def test_sign_test_textbook_case():
 @given(differences_strategy)
 def test_the_rank_tests_are_symmetric_in_the_sign_of_the_differences(differences):
     for name in ("wilcoxon", "sign"):
-        p = module.test_of_differences(name, differences, rounds=1, seed=0)
-        np.testing.assert_allclose(module.test_of_differences(name, -differences, rounds=1, seed=0), p, rtol=1e-12)
+        p = module.paired_p_values(name, differences, rounds=1, seed=0)
+        np.testing.assert_allclose(module.paired_p_values(name, -differences, rounds=1, seed=0), p, rtol=1e-12)
         assert np.all((p > 0) & (p <= 1))
 
 
@@ -92,20 +92,20 @@ def test_the_tests_are_invariant_to_the_order_of_rows_and_of_queries(differences
     random.shuffle(queries)
     shuffled = differences[rows][:, queries]
     for name in ("t", "wilcoxon", "sign"):
-        p = module.test_of_differences(name, differences, rounds=1, seed=0)
-        np.testing.assert_allclose(module.test_of_differences(name, shuffled, rounds=1, seed=0), p[rows], rtol=1e-9, atol=1e-300)
+        p = module.paired_p_values(name, differences, rounds=1, seed=0)
+        np.testing.assert_allclose(module.paired_p_values(name, shuffled, rounds=1, seed=0), p[rows], rtol=1e-9, atol=1e-300)
 
 
 def test_test_of_differences_is_each_test_s_function():
     rng = np.random.default_rng(5)
     differences = np.round(rng.normal(size=(3, 25)), 2)
-    assert np.array_equal(module.test_of_differences("t", differences, rounds=9, seed=1),
+    assert np.array_equal(module.paired_p_values("t", differences, rounds=9, seed=1),
                           module.t_test_of_differences(differences)[1])  # fmt: skip
-    assert np.array_equal(module.test_of_differences("randomization", differences, rounds=500, seed=7),
+    assert np.array_equal(module.paired_p_values("randomization", differences, rounds=500, seed=7),
                           module.randomization_test_of_differences(differences, rounds=500, seed=7))  # fmt: skip
-    assert np.array_equal(module.test_of_differences("wilcoxon", differences, rounds=9, seed=1),
+    assert np.array_equal(module.paired_p_values("wilcoxon", differences, rounds=9, seed=1),
                           module.wilcoxon_test_of_differences(differences))  # fmt: skip
-    assert np.array_equal(module.test_of_differences("sign", differences, rounds=9, seed=1),
+    assert np.array_equal(module.paired_p_values("sign", differences, rounds=9, seed=1),
                           module.sign_test_of_differences(differences))  # fmt: skip
 
 
@@ -156,7 +156,7 @@ def test_the_names_are_one_table_with_a_caveat_each():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: module.test_of_differences("wilcox", np.zeros((1, 3)), rounds=1, seed=0),
+    (lambda: module.paired_p_values("wilcox", np.zeros((1, 3)), rounds=1, seed=0),
      "test must be one of randomization, t, wilcoxon, sign, got 'wilcox'; did you mean 'wilcoxon'?"),
     (lambda: module.corrected("BH", np.zeros(2)), "correction must be one of holm, bh, bonferroni, none, got 'BH'"),
     (lambda: module.corrected(None, np.zeros(2)), "correction must be one of holm, bh, bonferroni, none, got None"),
@@ -165,3 +165,12 @@ def test_an_unknown_name_is_a_config_error_listing_the_names(call, message):
     with pytest.raises(ConfigError) as raised:
         call()
     assert str(raised.value).startswith(message)
+
+
+def test_wilcoxon_in_batches_is_wilcoxon_at_once(monkeypatch):
+    rng = np.random.default_rng(6)
+    differences = np.round(rng.normal(size=(7, 40)), 1)
+    at_once = module.wilcoxon_test_of_differences(differences)
+    monkeypatch.setattr(module, "_BATCH_CELLS", 3 * 40)  # batches of 3 rows
+    assert np.array_equal(module.wilcoxon_test_of_differences(differences), at_once)
+    assert module.wilcoxon_test_of_differences(differences[0]).shape == ()
