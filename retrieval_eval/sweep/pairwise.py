@@ -90,7 +90,7 @@ def all_pairs(
     }
     for name, p in raw.items():
         columns[f"p_{name}"] = p
-        columns[decision_column(name, correction)] = corrected(correction, p)
+        columns[decision_column(name, correction)] = corrected(correction, p)  # the same column uncorrected
     columns["significant"] = columns[decision_column(test, correction)] <= alpha
     return pd.DataFrame(columns, columns=list(pair_columns(test, correction)))
 

@@ -100,8 +100,9 @@ class Leaderboard:
 
     ``pairwise`` (None unless ``all_pairs=True`` was asked): one row per pair of configurations
     a < b in rank order, ``a``, ``b``, ``mean_a``, ``mean_b``, ``difference`` (= mean_a - mean_b),
-    the same p-value columns as ``table`` (corrected over all the pairs) and ``significant`` (:func:`~.pairwise.all_pairs`). ``head_to_head`` (None with fewer than two
-    configurations): the objective of the best and of the runner-up on each query, ``query_id``,
+    the same p-value columns as ``table`` (corrected over all the pairs) and ``significant``
+    (:func:`~.pairwise.all_pairs`). ``head_to_head`` (None with fewer than two configurations):
+    the objective of the best and of the runner-up on each query, ``query_id``,
     ``best``, ``runner_up``, ``difference`` (= best - runner_up) and ``outcome`` (``"win"``,
     ``"tie"`` or ``"loss"`` for the best), sorted by difference descending
     (:func:`~.pairwise.head_to_head`). ``metric_scores``: every metric's scores on the compared
@@ -194,7 +195,8 @@ def leaderboard(
     ``"wilcoxon"``, ``"sign"``) decides ``tied_with_best`` with its p-value corrected by
     ``correction`` (one of :data:`~.settings.CORRECTIONS`: ``"holm"``, ``"bh"``,
     ``"bonferroni"``, ``"none"``); :func:`~.stats.paired_p_values` and
-    :func:`~.stats.corrected` say what each assumes and controls. ``all_pairs=True`` also compares every pair of configurations (``pairwise``).
+    :func:`~.stats.corrected` say what each assumes and controls. ``all_pairs=True`` also
+    compares every pair of configurations (``pairwise``).
     ``progress(done, total, name)`` is called after each run is scored, and a callback that
     takes a keyword ``phase`` through each phase of the statistics too (:mod:`.progress`).
     ``tie_costs`` (configuration name -> its costs, in one order for all; a sweep's cost
@@ -426,8 +428,7 @@ def _against_best(
     of the t-test and of the ``chosen`` (test, correction), the effect size, the wins, ties and losses."""
     n = matrix.shape[0]
     test, correction = chosen
-    p_columns = p_value_columns(test, correction)
-    columns = [*p_columns, "effect_size", "wins", "ties", "losses"]
+    columns = [*p_value_columns(test, correction), "effect_size", "wins", "ties", "losses"]
     result = pd.DataFrame(np.nan, index=range(n), columns=columns)
     result[["wins", "ties", "losses"]] = 0
     result["tied_with_best"] = True
@@ -446,8 +447,7 @@ def _against_best(
         raw[test] = paired_p_values(test, others - best, rounds=rounds, seed=seed, progress=progress)
     for name, p in raw.items():
         result.loc[1:, f"p_{name}"] = p
-        if correction != "none":
-            result.loc[1:, decision_column(name, correction)] = corrected(correction, p)
+        result.loc[1:, decision_column(name, correction)] = corrected(correction, p)  # the same column uncorrected
     sign = 1.0 if higher else -1.0
     difference = sign * (others - best)
     result.loc[1:, "effect_size"] = sign * paired_effect_size(others, best)
