@@ -9,10 +9,10 @@ without loading the numerical stack.
 
 The bounds on the resampling counts:
 
-- ``resamples`` and ``rounds`` are at most :data:`MAX_DRAWS` (10^6). A percentile of 10^6
-  bootstrap means, or a p-value from 10^6 randomization rounds (resolution 10^-6), is already
-  far finer than per-query scores of a few hundred queries can support; the time of both grows
-  with draws x queries x configurations.
+- ``resamples``, ``rounds`` and ``permutations`` are at most :data:`MAX_DRAWS` (10^6). A
+  percentile of 10^6 bootstrap means, or a p-value from 10^6 randomization rounds or Tukey
+  permutations (resolution 10^-6), is already far finer than per-query scores of a few hundred
+  queries can support; the time of each grows with draws x queries x configurations.
 - The bootstrap keeps every resample's mean of every configuration (8 bytes each) and
   ``np.quantile`` copies them once, so resamples x configurations x 8 bytes is at most
   :data:`MAX_BOOTSTRAP_BYTES` (512 MiB, about 1 GiB at the peak): with the default 10^4
@@ -99,6 +99,7 @@ ALPHA = Setting("alpha", 0.05, integer=False, low=0.0, high=1.0, open_bounds=Tru
                 help="significance level of the comparisons with the best")  # fmt: skip
 RESAMPLES = Setting("resamples", 10_000, integer=True, low=1, high=MAX_DRAWS, help="bootstrap resamples")
 ROUNDS = Setting("rounds", 10_000, integer=True, low=1, high=MAX_DRAWS, help="randomization-test rounds")
+PERMUTATIONS = Setting("permutations", 10_000, integer=True, low=1, high=MAX_DRAWS, help="randomised Tukey HSD permutations")
 SEED = Setting("seed", 0, integer=True, low=0, help="seed of the random draws (numpy's PCG64)")
 LEVEL = Setting("level", 0.95, integer=False, low=0.0, high=1.0, open_bounds=True,
                 help="confidence level of the bootstrap intervals")  # fmt: skip
