@@ -20,6 +20,8 @@ CPU_SECONDS = {
     "judged_ranks.rank_judged_documents (parallel)": 2.25,
     "lookup.positions_by_key": 0.16,
     "partitioning.bucket_of_keys": 0.15,
+    "permutation.permuted_ranges": 1.19,
+    "permutation.permuted_ranges (parallel)": 1.45,
     "ranx_ties.ranx_tie_keys": 2.03,
     "ranx_ties.ranx_tie_keys (parallel)": 1.18,
     "resampling.resample_counts": 0.21,

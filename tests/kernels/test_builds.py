@@ -28,6 +28,7 @@ from retrieval_eval.metrics.trec_relstring import relevance_strings
 from retrieval_eval.sweep.grids import fusion_grid
 from retrieval_eval.sweep.fused import FusedRuns
 from retrieval_eval.sweep.stats import bootstrap_ci, randomization_test
+from retrieval_eval.sweep.tukey import randomised_tukey_hsd
 from tests.executions.fixtures import ODSP, example_telemetry
 
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="the compiled builds are Python too without the JIT")
@@ -118,9 +119,11 @@ def _workload_calls(monkeypatch) -> list[tuple]:
     f1_scores(pa.chunked_array([answers]), pa.chunked_array([answers[::-1]]))
     for lines in (True, False):  # JSON checked before parsing: per line (JSON Lines) and as one document
         check_json_bytes(b'{"a": [1, "]\\"[", {"b": []}]}\n[[]]\n', "<json>", lines=lines)
-    scores = rng.random((3, 25))  # a leaderboard's statistics: the bootstrap's counts, the randomization test's signs
+    # A leaderboard's statistics: the bootstrap's counts, the randomization test's signs, the Tukey HSD's permuted ranges.
+    scores = rng.random((3, 25))
     bootstrap_ci(scores, resamples=20)
     randomization_test(scores[1:], scores[0], rounds=20)
+    randomised_tukey_hsd(np.round(scores * 4) / 4, permutations=20)  # with ties
     return calls
 
 
