@@ -34,8 +34,8 @@ _HALF = np.uint64(32)
 
 
 @jit
-def _mix(z):  # type: ignore[no-untyped-def]  # a uint64 scalar in the loops, a uint64 array in the numpy build
-    """splitmix64's finalizer (as in :mod:`.partitioning`)."""
+def _mix(z: np.uint64 | np.ndarray) -> np.uint64 | np.ndarray:
+    """splitmix64's finalizer (as in :mod:`.partitioning`): of a uint64 in the loops, of a uint64 array in the numpy build."""
     z = (z ^ (z >> np.uint64(30))) * _MIX_1
     z = (z ^ (z >> np.uint64(27))) * _MIX_2
     return z ^ (z >> np.uint64(31))
