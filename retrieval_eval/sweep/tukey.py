@@ -83,8 +83,9 @@ def _null_range_sums(matrix: np.ndarray, permutations: int, seed: int, progress:
     """The permuted ranges of the configurations' sums, ``permutations`` of them, in batches of bounded memory."""
     permutations, seed = PERMUTATIONS.check(permutations), SEED.check(seed)
     # Sorted, each query's scores are the same whatever order the configurations come in; + 0.0
-    # makes -0.0 +0.0, so that the sort (which ties them) gives the same bits either way.
-    by_query = np.sort(matrix.T + 0.0, axis=1)
+    # makes -0.0 +0.0, so that the sort (which ties them) gives the same bits either way. In C
+    # order, the one the kernel is compiled for (the transposed view would be a second compile).
+    by_query = np.sort(np.add(matrix.T, 0.0, order="C"), axis=1)
     # Any seed numpy takes (arbitrarily large integers) as one well-mixed 64-bit key.
     key = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
     ranges = np.empty(permutations)

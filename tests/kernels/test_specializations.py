@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numba
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -18,6 +19,7 @@ from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_ch
 from retrieval_eval.executions.tables import flatten_records
 from retrieval_eval.kernels import _config, compile_all
 from retrieval_eval.kernels.compile_jobs import compile_in_processes
+from retrieval_eval.sweep.tukey import randomised_tukey_hsd
 from tests.executions.fixtures import ODSP, example_telemetry
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -47,6 +49,8 @@ def score_every_kind_of_input(tmp_path: Path) -> None:
     records = [example_telemetry(), None, [{"capability": "Email", "queries": [{"queryString": "Straße"}]}]]
     run_checks(flatten_records(records), plan_per_record([CHECKS, {"RetrievalQuery": CHECKS["RetrievalQuery"]}, {}]))
     run_checks(flatten_records(records[:1]), plan_checks(1, CHECKS))
+    # A sweep's statistics over its configurations x queries matrix (a transposed view is what they permute).
+    randomised_tukey_hsd(np.linspace(0, 1, 12).reshape(3, 4), permutations=10)
 
 
 def example_types(kernel: _config.Kernel) -> tuple:
