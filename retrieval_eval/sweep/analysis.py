@@ -1,8 +1,10 @@
 """A whole sweep: the leaderboard, joined with each configuration's parameters, their marginal
-effects, and the Pareto front against cost columns."""
+effects, the Pareto front against cost columns, and (on request) the statistics for many
+configurations (:mod:`.significance`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +24,8 @@ from .settings import unknown_settings
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from .significance import Significance
+
 
 @dataclass(frozen=True)
 class SweepResult:
@@ -29,7 +33,9 @@ class SweepResult:
     configuration); ``effects`` (the objective's marginal effect of each parameter, None without
     parameters); ``pareto`` (on the front or not, None without cost columns); ``sources`` (the
     qrels and runs given as paths, which :meth:`write` and the HTML report never write over);
-    ``costs`` (the columns of ``parameters`` that are costs, lower is cheaper, in the order given)."""
+    ``costs`` (the columns of ``parameters`` that are costs, lower is cheaper, in the order given);
+    ``significance`` (None unless asked for: which differences are real, for every pair and every
+    metric, :class:`~.significance.Significance`)."""
 
     leaderboard: Leaderboard
     parameters: pd.DataFrame
@@ -37,6 +43,7 @@ class SweepResult:
     pareto: pd.Series | None
     sources: tuple[str, ...] = ()
     costs: tuple[str, ...] = ()
+    significance: Significance | None = None
 
     @property
     def table(self) -> pd.DataFrame:
@@ -45,6 +52,12 @@ class SweepResult:
         if self.pareto is not None:
             table["pareto"] = self.pareto
         return table
+
+    def with_significance(self, **settings: Any) -> SweepResult:
+        """This sweep with :attr:`significance` computed (``settings``: those of :func:`~.significance.significance`)."""
+        from .significance import significance
+
+        return dataclasses.replace(self, significance=significance(self.leaderboard, **settings))
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write :attr:`table` (parquet, CSV, TSV, JSON or JSON Lines, from the extension), atomically;
@@ -66,6 +79,7 @@ def sweep(
     parameters: pd.DataFrame | None = None,
     costs: Sequence[str] = (),
     sources: Sequence[str | os.PathLike[str]] | None = None,
+    significance: bool = False,
     **ranking: Unpack[RankingSettings],
 ) -> SweepResult:
     """Rank ``runs`` against ``qrels`` (:func:`~.ranking.leaderboard`, which ``ranking`` goes to), and
@@ -75,6 +89,9 @@ def sweep(
     by default ``qrels`` and the runs given as paths. A mapping that makes each run when it is
     looked up (a fusion sweep's) gives them, so that its runs are not all made to find them.
 
+    ``significance=True`` adds the statistics for many configurations with their default settings
+    and the leaderboard's seed (:meth:`SweepResult.with_significance` takes other settings).
+
     Every argument is checked before any run is scored: a keyword that is no setting of
     :func:`~.ranking.leaderboard` is a :class:`~retrieval_eval.ConfigError` naming it, and a
     cost that is not a finite number for every configuration is an
@@ -82,6 +99,8 @@ def sweep(
     """
     unknown_settings(ranking, RankingSettings.__annotations__)
     check_runs(runs)
+    if not isinstance(significance, bool):
+        raise ConfigError(f"significance must be True or False, got {significance!r}")
     if parameters is not None and not isinstance(parameters, pd.DataFrame):
         raise ConfigError(f"parameters must be a pandas DataFrame indexed by configuration, got {type(parameters).__name__}")
     known = parameters if parameters is not None else pd.DataFrame(index=pd.Index(list(runs), name="configuration"))
@@ -106,7 +125,11 @@ def sweep(
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
     if sources is None:
         sources = [path for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike))]
-    return SweepResult(board, known, effects, front, tuple(map(os.fspath, sources)), tuple(costs))
+    result = SweepResult(board, known, effects, front, tuple(map(os.fspath, sources)), tuple(costs))
+    if significance:
+        seed = ranking.get("seed")
+        result = result.with_significance(**({} if seed is None else {"seed": seed}))
+    return result
 
 
 def _cost_columns(costs: Any, parameters: pd.DataFrame) -> list[str]:

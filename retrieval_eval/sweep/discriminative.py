@@ -33,10 +33,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError
-from .settings import ALPHA, MAX_DRAWS, SEED, Setting
+from .settings import ALPHA, SEED, SPLITS
 
 #: The random splits of the queries in half: at least 1, at most :data:`~.settings.MAX_DRAWS`.
-SPLITS = Setting("splits", 1000, integer=True, low=1, high=MAX_DRAWS, help="random splits of the queries in two halves")
 #: The columns of :func:`swap_rates`.
 SWAP_COLUMNS = ("low", "high", "cases", "swaps", "swap_rate")
 #: The columns of :func:`metric_discrimination`.

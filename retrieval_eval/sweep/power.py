@@ -38,11 +38,8 @@ from scipy import stats
 
 from ..errors import ConfigError, InputError
 from .anova import check_score_matrix, two_way_anova
-from .settings import ALPHA, Setting, shown
+from .settings import ALPHA, POWER, shown
 
-#: The power a topic-set size is designed for (Sakai's usual 1 - beta = 0.8).
-POWER = Setting("power", 0.8, integer=False, low=0.0, high=1.0, open_bounds=True,
-                help="statistical power the topic-set sizes are designed for")  # fmt: skip
 #: The columns of :func:`topic_set_sizes`.
 SIZE_COLUMNS = ("min_difference", "t_test_topics", "t_test_power", "anova_topics", "anova_power")
 

@@ -11,7 +11,8 @@ The contract of the ``progress`` argument of :func:`~.ranking.leaderboard` and :
   (``"bootstrap intervals: 10000 resamples x 4 configurations"``); ``done`` counts up to
   ``total`` in the phase's own unit (runs, metrics, resamples, rounds), and each phase ends with a
   call where ``done == total``. Phases come in the order of :data:`PHASES`, those that do not
-  apply left out (no tests with one configuration, ``"pairs"`` only when asked for).
+  apply left out (no tests with one configuration, ``"pairs"`` only when asked for). The statistics
+  for many configurations (:mod:`.significance`) report :data:`SIGNIFICANCE_PHASES` the same way.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from .stats import DrawProgress
 #: The phases, in the order they come: the runs scored, the per-query scores aligned across
 #: them (metric by metric), the bootstrap intervals, the tests against the best, all pairs.
 PHASES = ("runs", "alignment", "bootstrap", "randomization", "pairs")
+#: The phases of :func:`~.significance.significance`, after a leaderboard's: the randomised Tukey HSD
+#: of each metric (a phase each), then the intervals of every pair's difference.
+SIGNIFICANCE_PHASES = ("tukey", "differences")
 
 
 class Reporter:

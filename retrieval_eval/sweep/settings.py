@@ -100,6 +100,10 @@ ALPHA = Setting("alpha", 0.05, integer=False, low=0.0, high=1.0, open_bounds=Tru
 RESAMPLES = Setting("resamples", 10_000, integer=True, low=1, high=MAX_DRAWS, help="bootstrap resamples")
 ROUNDS = Setting("rounds", 10_000, integer=True, low=1, high=MAX_DRAWS, help="randomization-test rounds")
 PERMUTATIONS = Setting("permutations", 10_000, integer=True, low=1, high=MAX_DRAWS, help="randomised Tukey HSD permutations")
+#: The power a topic-set size is designed for (Sakai's usual 1 - beta = 0.8).
+POWER = Setting("power", 0.8, integer=False, low=0.0, high=1.0, open_bounds=True,
+                help="statistical power the topic-set sizes are designed for")  # fmt: skip
+SPLITS = Setting("splits", 1000, integer=True, low=1, high=MAX_DRAWS, help="random splits of the queries in two halves (swap rates)")
 SEED = Setting("seed", 0, integer=True, low=0, help="seed of the random draws (numpy's PCG64)")
 LEVEL = Setting("level", 0.95, integer=False, low=0.0, high=1.0, open_bounds=True,
                 help="confidence level of the bootstrap intervals")  # fmt: skip

@@ -1,0 +1,287 @@
+"""Which differences between configurations are real: the statistics the IR literature recommends for many systems.
+
+A sweep compares tens or hundreds of configurations on the same queries. Testing each against
+the best (:mod:`.ranking`) answers "is anything as good as the best"; here every pair is
+answered at once, with the family-wise error over all of them under control, and for every
+metric of the sweep:
+
+- **randomised Tukey HSD** (:mod:`.tukey`; Carterette, TOIS 2012; Sakai 2018, ch. 4): for each
+  pair of configurations, how often a permutation of every query's scores across the
+  configurations gives a range of means (best minus worst) at least the pair's difference. A
+  pair is *significant* at p <= ``alpha``; no further correction is applied (the range over all
+  configurations is the correction).
+- **two-way ANOVA without replication** (:mod:`.anova`; configurations x queries) and from its
+  residual variance V_E: **Sakai's effect size** ES = (mean_a - mean_b) / sqrt(V_E) and the
+  **Tukey HSD margin of error** MOE = q(level; m, (m - 1)(n - 1)) sqrt(V_E / n), so that
+  difference +- MOE are simultaneous intervals for every pair;
+- for each pair also the **paired t interval and the paired bootstrap interval** of the mean
+  difference (:mod:`.intervals`), each pair on its own;
+- **power and topic-set size** (:mod:`.power`; Sakai, IRJ 2016): from V_E, the queries a paired
+  t-test and a one-way ANOVA need to detect each of ``min_differences`` (and the gap between the
+  best and the runner-up) with ``power``, and the power the sweep's own queries have;
+- **discriminative power and swap rates** of every metric (:mod:`.discriminative`; Sakai, SIGIR
+  2006; Voorhees & Buckley, SIGIR 2002): the share of pairs Tukey's test finds significant under
+  that metric, and how often two disjoint halves of the queries order a pair oppositely;
+- the **comparison table** (ranx's ``compare`` report made familiar): each configuration's
+  mean of every metric with the keys (a, b, c, ... in rank order) of the configurations it
+  beats significantly under that metric.
+
+Each metric's tests pair the queries where that metric is defined for every configuration; the
+count is in :attr:`Significance.discrimination`. All draws are seeded (``seed``): the same
+inputs give the same bits whatever the thread count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ConfigError
+from ..metrics.registry import REGISTRY
+from ..views import counted
+from .anova import sakai_effect_sizes, tukey_margin_of_error, two_way_anova
+from .discriminative import metric_discrimination
+from .intervals import paired_difference_intervals
+from .power import topic_set_sizes
+from .progress import Reporter
+from .ranking import Leaderboard
+from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS
+from .tukey import randomised_tukey_hsd
+
+#: The smallest differences of the objective the topic-set sizes are given for, by default (metric units).
+MIN_DIFFERENCES = (0.01, 0.02, 0.05, 0.1)
+#: The columns of :attr:`Significance.pairs`.
+PAIR_COLUMNS = ("a", "b", "mean_a", "mean_b", "difference", "p_tukey", "significant", "hsd_low", "hsd_high",
+                "effect_size", "t_low", "t_high", "bootstrap_low", "bootstrap_high")  # fmt: skip
+#: The columns of :attr:`Significance.comparison`.
+COMPARISON_COLUMNS = ("configuration", "key", "metric", "mean", "beats")
+
+
+@dataclass(frozen=True)
+class Significance:
+    """The statistics for many configurations of one leaderboard (definitions in the module's docstring).
+
+    ``pairs``: one row per pair a < b in rank order on the objective: ``a``, ``b``, ``mean_a``,
+    ``mean_b``, ``difference`` (= mean_a - mean_b), ``p_tukey`` (randomised Tukey HSD),
+    ``significant`` (p_tukey <= alpha), ``hsd_low``/``hsd_high`` (difference -+ the margin of
+    error), ``effect_size`` (Sakai's, difference / sqrt(V_E)), ``t_low``/``t_high`` and
+    ``bootstrap_low``/``bootstrap_high`` (the paired intervals of the difference at ``level``).
+    ``anova``: the two-way table (``source`` systems, topics, residual, total; columns ss, df, ms,
+    F, p). ``residual_variance``: V_E. ``margin_of_error``: MOE. ``lead``: the best's mean minus
+    the runner-up's, as a positive number (0 when equal). ``topic_set_sizes``: one row per
+    smallest difference, the lead first when it is positive (:func:`~.power.topic_set_sizes`). ``discrimination``: one row per metric,
+    best separating first (:func:`~.discriminative.metric_discrimination`). ``comparison``: one
+    row per configuration (rank order) and metric: ``configuration``, ``key``, ``metric``,
+    ``mean`` (the leaderboard's), ``beats`` (the keys of the configurations it is significantly
+    better than under that metric, in rank order). ``pvalues``: each metric's Tukey p-values, in
+    the order of ``np.triu_indices(m, 1)`` over the configurations in rank order.
+    """
+
+    objective: str
+    higher_is_better: bool
+    alpha: float
+    level: float
+    power: float
+    permutations: int
+    seed: int
+    queries: int
+    pairs: pd.DataFrame
+    anova: pd.DataFrame
+    residual_variance: float
+    margin_of_error: float
+    lead: float
+    topic_set_sizes: pd.DataFrame
+    discrimination: pd.DataFrame
+    comparison: pd.DataFrame
+    pvalues: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """Each configuration's key in the comparison table (a, b, ..., z, aa, ab, ...), in rank order."""
+        frame = self.comparison.drop_duplicates("configuration")
+        return dict(zip(frame["configuration"], frame["key"]))
+
+    def summary(self) -> list[str]:
+        """What the statistics say, one line each with what the number means (the terminal's and the report's words)."""
+        pairs = self.pairs
+        significant = int(pairs["significant"].sum())
+        anova = self.anova.set_index("source")
+        lines = [
+            f"randomised Tukey HSD ({counted(self.permutations, 'permutation')}, {counted(self.queries, 'query', 'queries')} "
+            f"paired): {significant:,} of {counted(len(pairs), 'pair')} of configurations differ on {self.objective} at "
+            f"{self.alpha:g}, the family-wise error over all pairs controlled",
+            f"two-way ANOVA (configurations x queries): F = {anova.at['systems', 'F']:.4g}, p {_p(anova.at['systems', 'p'])} "
+            f"for the configurations; residual variance V_E = {self.residual_variance:.4g}",
+            f"any two means further apart than {self.margin_of_error:.4f} differ ({self.level:.0%} simultaneous "
+            "Tukey intervals: difference +- that margin); effect size = difference / sqrt(V_E)",
+        ]
+        for row in self.topic_set_sizes.itertuples(index=False):
+            which = f"the best's lead over the runner-up ({row.min_difference:.4g})" if row.min_difference == self.lead \
+                else f"a difference of {row.min_difference:.4g}"
+            lines.append(
+                f"to detect {which} with power {self.power:g}: "
+                f"{counted(int(row.t_test_topics), 'query', 'queries')} (paired t-test), "
+                f"{counted(int(row.anova_topics), 'query', 'queries')} (one-way ANOVA over every configuration); "
+                f"these {self.queries} have power {row.t_test_power:.2f} and {row.anova_power:.2f}"
+            )
+        best = self.discrimination.iloc[0] if len(self.discrimination) else None
+        if best is not None and len(self.discrimination) > 1:
+            lines.append(
+                f"{best['metric']} separates the configurations best: {best['discriminative_power']:.0%} of pairs "
+                f"significant, swap rate {best['swap_rate']:.1%}"
+            )
+        return lines
+
+
+def significance(
+    board: Leaderboard,
+    *,
+    permutations: int = PERMUTATIONS.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    resamples: int = RESAMPLES.default,
+    power: float = POWER.default,
+    min_differences: Sequence[float] = MIN_DIFFERENCES,
+    splits: int = SPLITS.default,
+    progress: Callable[..., None] | None = None,
+) -> Significance:
+    """The statistics for many configurations of ``board`` (see the module's docstring).
+
+    ``permutations`` (randomised Tukey HSD), ``resamples`` (the bootstrap intervals), ``splits``
+    (the swap rates) and ``seed`` draw with the rules of :mod:`.settings`; ``level`` is the
+    confidence of every interval and ``power`` the target of the topic-set sizes, given for each
+    of ``min_differences`` (positive, in the objective's units) and for the gap between the best
+    and the runner-up when there is one. The level of the tests is the leaderboard's ``alpha``.
+    A leaderboard of one configuration, or of fewer than two queries paired, is a
+    :class:`~retrieval_eval.ConfigError`: there is nothing to compare.
+    """
+    permutations, seed, level, resamples, power, splits, differences_asked = check_settings(
+        permutations=permutations, seed=seed, level=level, resamples=resamples, power=power,
+        min_differences=min_differences, splits=splits,
+    )  # fmt: skip
+    matrix = np.ascontiguousarray(board.per_query.to_numpy(np.float64))
+    names = list(board.per_query.index)
+    if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+        raise ConfigError(
+            f"the statistics for many configurations compare at least two configurations on at least two queries; "
+            f"this leaderboard has {counted(matrix.shape[0], 'configuration')} on {counted(matrix.shape[1], 'query', 'queries')}"
+        )
+    report = Reporter(progress)
+    pvalues = _tukey_per_metric(board, permutations, seed, report)
+    anova = two_way_anova(matrix)
+    margin = tukey_margin_of_error(anova, level)
+    first, second = np.triu_indices(len(names), 1)
+    means = board.table[board.objective].to_numpy(np.float64)
+    difference = means[first] - means[second]
+    label = f"bootstrap intervals of differences: {counted(resamples, 'resample')} x {counted(len(first), 'pair')}"
+    intervals = paired_difference_intervals(matrix, first, second, level=level, resamples=resamples, seed=seed,
+                                            progress=report.draws("differences", label))  # fmt: skip
+    p_objective = pvalues[board.objective]
+    pairs = pd.DataFrame({
+        "a": [names[i] for i in first], "b": [names[j] for j in second],
+        "mean_a": means[first], "mean_b": means[second], "difference": difference,
+        "p_tukey": p_objective, "significant": p_objective <= board.alpha,
+        "hsd_low": difference - margin, "hsd_high": difference + margin,
+        "effect_size": sakai_effect_sizes(difference, anova.residual_variance),
+        "t_low": intervals["t_low"].to_numpy(), "t_high": intervals["t_high"].to_numpy(),
+        "bootstrap_low": intervals["bootstrap_low"].to_numpy(), "bootstrap_high": intervals["bootstrap_high"].to_numpy(),
+    }, columns=list(PAIR_COLUMNS))  # fmt: skip
+    lead = abs(means[0] - means[1])
+    sizes = topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *differences_asked],
+                            alpha=board.alpha, power=power)  # fmt: skip
+    discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=splits, seed=seed)
+    return Significance(
+        board.objective, board.higher_is_better, board.alpha, level, power, permutations, seed, matrix.shape[1], pairs,
+        anova.table().rename_axis("source").reset_index(), anova.residual_variance, margin, lead, sizes, discrimination,
+        _comparison(board, pvalues), pvalues,
+    )  # fmt: skip
+
+
+def check_settings(
+    *,
+    permutations: int = PERMUTATIONS.default,
+    seed: int = SEED.default,
+    level: float = LEVEL.default,
+    resamples: int = RESAMPLES.default,
+    power: float = POWER.default,
+    min_differences: Sequence[float] = MIN_DIFFERENCES,
+    splits: int = SPLITS.default,
+) -> tuple[int, int, float, int, float, int, list[float]]:
+    """The settings of :func:`significance`, checked (a :class:`~retrieval_eval.ConfigError` naming a bad one), in its order.
+
+    The command line checks them before any run is scored.
+    """
+    return (PERMUTATIONS.check(permutations), SEED.check(seed), LEVEL.check(level), RESAMPLES.check(resamples),
+            POWER.check(power), SPLITS.check(splits), _min_differences(min_differences))  # fmt: skip
+
+
+def keys_of(count: int) -> list[str]:
+    """The keys of ``count`` configurations in rank order: a, b, ..., z, aa, ab, ... (as spreadsheet columns)."""
+    keys = []
+    for number in range(1, count + 1):
+        key = ""
+        while number:
+            number, digit = divmod(number - 1, 26)
+            key = chr(ord("a") + digit) + key
+        keys.append(key)
+    return keys
+
+
+def _tukey_per_metric(board: Leaderboard, permutations: int, seed: int, report: Reporter) -> dict[str, np.ndarray]:
+    """Each metric's randomised Tukey HSD p-values over the queries where it is defined for every configuration
+    (NaN for every pair where fewer than two such queries remain)."""
+    pairs = len(board.table) * (len(board.table) - 1) // 2
+    pvalues = {}
+    for done, metric in enumerate(board.metrics, start=1):
+        scores = board.metric_scores[metric]
+        defined = scores.loc[:, scores.notna().all(axis=0)].to_numpy(np.float64)
+        label = (f"randomised Tukey HSD on {metric} ({done}/{len(board.metrics)}): {counted(permutations, 'permutation')} x "
+                 f"{counted(defined.shape[0], 'configuration')} x {counted(defined.shape[1], 'query', 'queries')}")  # fmt: skip
+        pvalues[metric] = (
+            randomised_tukey_hsd(np.ascontiguousarray(defined), permutations=permutations, seed=seed,
+                                 progress=report.draws("tukey", label))
+            if defined.shape[1] >= 2 else np.full(pairs, np.nan)
+        )  # fmt: skip
+    return pvalues
+
+
+def _comparison(board: Leaderboard, pvalues: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The comparison table's rows (see :class:`Significance`): who beats whom, significantly, under each metric."""
+    names = list(board.table.index)
+    keys = np.array(keys_of(len(names)), dtype=object)
+    first, second = np.triu_indices(len(names), 1)
+    rows = []
+    for metric in board.metrics:
+        means = board.table[metric].to_numpy(np.float64)
+        higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(metric, metric))).higher_is_better
+        sign = 1.0 if higher else -1.0
+        significant = pvalues[metric] <= board.alpha
+        # beats[i, j]: i significantly better than j under this metric.
+        beats = np.zeros((len(names), len(names)), dtype=bool)
+        better = sign * (means[first] - means[second])
+        beats[first, second] = significant & (better > 0)
+        beats[second, first] = significant & (better < 0)
+        rows.append(pd.DataFrame({
+            "configuration": names, "key": keys, "metric": metric, "mean": means,
+            "beats": [list(keys[row]) for row in beats],
+        }))  # fmt: skip
+    return pd.concat(rows, ignore_index=True)[list(COMPARISON_COLUMNS)]
+
+
+def _min_differences(values: Sequence[float]) -> list[float]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ConfigError(f"min_differences must be a list of positive numbers, got {values!r}")
+    checked = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) or not np.isfinite(value) or value <= 0:
+            raise ConfigError(f"min_differences must be positive numbers (in the objective's units), got {value!r}")
+        checked.append(float(value))
+    return checked
+
+
+def _p(value: float) -> str:
+    """A p-value after "p": ``< 0.0001`` or ``= 0.0123``."""
+    return "< 0.0001" if value < 0.0001 else f"= {value:.4f}"
