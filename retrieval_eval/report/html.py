@@ -3,7 +3,7 @@
 The page, in order: the facts (objective, configurations, queries, the tests' level, costs), the
 leaderboard with its parameter, cost and Pareto columns, its notes, how to read it
 (:mod:`.legend`), the best against the runner-up and every pair (:mod:`.comparisons`, when the
-sweep computed them), the marginal effects, and the plots (:mod:`.plots`), each with a title and
+sweep computed them), which differences are real (:mod:`.significance`, when computed), the marginal effects, and the plots (:mod:`.plots`), each with a title and
 a caption. It fits a 1024-pixel-wide window and uses a wide window's width (up to 160em, where lines
 of text grow too long to read): a table wider than the page scrolls inside its own box, and the plots
 scale to their column.
@@ -24,6 +24,7 @@ from . import plot_data, plots
 from .agreement import agreement_section
 from .comparisons import head_to_head, pairwise_grid
 from .legend import MARKS_LINE, facts, reading_guide
+from .significance import significance_html
 from .tables import Grid, effects_grid, html_table, to_html
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def html_report(
         *(f"<dt>{html.escape(term)}</dt><dd>{html.escape(text)}</dd>" for term, text in reading_guide(result)),
         "</dl></section>",
         *_comparisons(result),
+        *(significance_html(result.significance) if result.significance is not None else []),
     ]
     if result.effects is not None:
         parts += [

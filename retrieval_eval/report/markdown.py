@@ -1,5 +1,5 @@
 """A sweep's report in Markdown: the HTML report's facts, leaderboard, reading guide, comparisons,
-marginal effects and judge agreement (not its plots), for a pull request, a wiki or a notebook. Every text is escaped
+which differences are real, marginal effects and judge agreement (not its plots), for a pull request, a wiki or a notebook. Every text is escaped
 (:func:`~.tables.markdown_text`): names show as written."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from ..sweep.analysis import SweepResult
 from .agreement import agreement_section
 from .comparisons import head_to_head, pairwise_grid
 from .legend import MARKS_LINE, facts, reading_guide
+from .significance import significance_markdown
 from .tables import effects_grid, markdown_table, markdown_text, to_markdown
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ def markdown_report(result: SweepResult, *, title: str = "Sweep report", agreeme
     pairs = pairwise_grid(board)
     if pairs is not None:
         parts += ["## Every pair", markdown_text(pairs[0]), markdown_table(pairs[1])]
+    if result.significance is not None:
+        parts += significance_markdown(result.significance)
     if result.effects is not None:
         parts += ["## Marginal effects", markdown_table(effects_grid(result))]
     if agreement is not None:

@@ -30,8 +30,11 @@ from ..views import Column, aligned, count_text, counted, fit_columns, fit_line,
 from .settings import TEST_METHODS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .analysis import SweepResult
     from .ranking import Leaderboard
+    from .significance import Significance
 
 #: The largest wins and losses of the best against the runner-up that are shown.
 DUELS = 3
@@ -75,7 +78,9 @@ def sweep_json(result: SweepResult) -> str:
     """The sweep as one JSON object: ``objective``, ``higher_is_better``, ``alpha``, ``test`` and ``correction`` (which
     p-value column decides ``tied_with_best``: ``p_{test}_{correction}``), ``queries``, ``table``
     (one record per configuration, best first, with its parameters), ``notes``, ``head_to_head``,
-    ``pairwise`` and ``effects`` (records, or null where there are none); NaN is null."""
+    ``pairwise``, ``effects`` (records, or null where there are none) and ``significance`` (null
+    unless computed: its settings, ``summary`` lines, and ``anova``, ``pairs``, ``topic_set_sizes``,
+    ``discrimination`` and ``comparison`` as records); NaN is null."""
     board = result.leaderboard
 
     def records(frame: pd.DataFrame | None) -> Any:
@@ -94,8 +99,28 @@ def sweep_json(result: SweepResult) -> str:
         "head_to_head": records(board.head_to_head),
         "pairwise": records(board.pairwise),
         "effects": records(result.effects),
+        "significance": None if result.significance is None else _significance_document(result.significance, records),
     }
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def _significance_document(significance: Significance, records: Callable[[pd.DataFrame], Any]) -> dict[str, Any]:
+    return {
+        "permutations": significance.permutations,
+        "seed": significance.seed,
+        "level": significance.level,
+        "queries": significance.queries,
+        "residual_variance": json_ready(significance.residual_variance),
+        "margin_of_error": json_ready(significance.margin_of_error),
+        "lead": json_ready(significance.lead),
+        "power": significance.power,
+        "summary": significance.summary(),
+        "anova": records(significance.anova),
+        "pairs": records(significance.pairs),
+        "topic_set_sizes": records(significance.topic_set_sizes),
+        "discrimination": records(significance.discrimination),
+        "comparison": records(significance.comparison),
+    }
 
 
 # -- columns ----------------------------------------------------------------------------------
