@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
-from ..sweep.settings import CORRECTION_METHODS, CORRECTIONS, STATISTICS, TEST_METHODS, TESTS
-from ..views import counted, terminal_text
+from ..sweep.settings import CORRECTION_METHODS, CORRECTIONS, PERMUTATIONS, POWER, SPLITS, STATISTICS, TEST_METHODS, TESTS
+from ..views import counted, terminal_text, terminal_width
 from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
                      progress_bar, qrels_input, run_input, usage)
 from .option_flags import add_shared_option_flags, shared_options
@@ -78,6 +80,7 @@ def add_sweep_command(commands: Any) -> None:
     ranking.add_argument("--wide", action="store_true", help="with --format table: every column of the leaderboard")
     ranking.add_argument("--all-pairs", action="store_true",
                          help="also compare every pair of configurations (corrected over all the pairs)")
+    _add_significance_flags(ranking)
     add_progress_flags(ranking)
     add_column_flags(ranking)
     ranking.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -93,15 +96,87 @@ def sweep_command(args: argparse.Namespace) -> int:
         raise usage("--agreement-qrels adds a section to the report: give --report REPORT.html too")
     if args.agreement_qrels is not None and (args.fuse or args.fusion_grid):
         raise usage("--agreement-qrels ranks run files; a fusion sweep's runs are made from its grid")
+    compare_style = _compare_style(args.compare)
+    if compare_style is not None or args.min_difference or any(
+        getattr(args, name) is not None for name in ("permutations", "power", "splits")
+    ):
+        args.significance = True
+    if args.significance:
+        from ..sweep.significance import check_settings
+
+        settings = _significance_settings(args)
+        check_settings(**{name: value for name, value in settings.items() if name != "progress"})
     result, runs = (_fusion_sweep(args), {}) if args.fuse or args.fusion_grid else _files_sweep(args)
+    if args.significance:
+        result = result.with_significance(**settings)
     if args.output:
         result.write(args.output)
     if args.report:
         write_report(result, args.report, agreement=_agreement(args, result, runs))
+    if compare_style is not None:
+        from ..io.atomic import atomic_write
+        from ..report.compare_table import compare_table
+
+        text = compare_table(result.significance, compare_style, width=10**6) + "\n"
+        atomic_write(args.compare, lambda temp: Path(temp).write_text(text, encoding="utf-8"), inputs=result.sources)
     from ..sweep.terminal import sweep_json, sweep_text
 
-    emit(sweep_json(result) if args.format == "json" else sweep_text(result, wide=args.wide))
+    if args.format == "json":
+        emit(sweep_json(result))
+    else:
+        text = sweep_text(result, wide=args.wide)
+        if result.significance is not None:
+            from ..report.significance import significance_text
+
+            text = "\n".join([text, *significance_text(result.significance, terminal_width())])
+        emit(text)
     return EXIT_OK
+
+
+_COMPARE_STYLES = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".html": "html", ".htm": "html", ".txt": "text"}
+
+
+def _compare_style(path: str | None) -> str | None:
+    """The format of the --compare file from its extension (None without one)."""
+    if path is None:
+        return None
+    style = _COMPARE_STYLES.get(os.path.splitext(path)[1].lower())
+    if style is None:
+        raise usage(f"--compare {path}: the table is written as .md, .tex, .html or .txt (from the extension)")
+    return style
+
+
+def _significance_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings of the statistics for many configurations from the flags (the sweep's seed and resamples too)."""
+    given = {name: getattr(args, name) for name in ("permutations", "power", "splits", "seed", "resamples")
+             if getattr(args, name) is not None}  # fmt: skip
+    if args.min_difference:
+        given["min_differences"] = args.min_difference
+    return dict(given, progress=progress_bar("configurations"))
+
+
+def _add_significance_flags(ranking: argparse.ArgumentParser) -> None:
+    group = ranking.add_argument_group(
+        "which differences are real",
+        description="The statistics the IR literature recommends for many configurations: randomised Tukey HSD over "
+        "every pair on every metric (the family-wise error over all pairs controlled), the two-way ANOVA with Sakai's "
+        "effect size and the Tukey margin of error, t and bootstrap intervals on every pair's difference, power and "
+        "topic-set sizes, and the metric that separates the configurations best; in the terminal, --format json and "
+        "the --report page.",
+    )
+    group.add_argument("--significance", action="store_true", help="compute them (any flag of this group implies it)")
+    group.add_argument("--permutations", type=PERMUTATIONS.from_text, metavar="N",
+                       help=f"{PERMUTATIONS.help}: {PERMUTATIONS.allowed} (default {PERMUTATIONS.default})")
+    group.add_argument("--power", type=POWER.from_text, metavar="P",
+                       help=f"{POWER.help}: {POWER.allowed} (default {POWER.default})")
+    group.add_argument("--min-difference", action="append", type=float, metavar="D",
+                       help="a difference of the objective the topic-set sizes are given for, repeatable "
+                       "(default 0.01, 0.02, 0.05, 0.1, and the best's lead over the runner-up)")
+    group.add_argument("--splits", type=SPLITS.from_text, metavar="N",
+                       help=f"{SPLITS.help}: {SPLITS.allowed} (default {SPLITS.default})")
+    group.add_argument("--compare", metavar="FILE",
+                       help="write the comparison table (each configuration's mean of every metric and the keys of "
+                       "those it beats significantly) as .md, .tex, .html or .txt")
 
 
 def _agreement(args: argparse.Namespace, result: SweepResult, runs: dict[str, Any]) -> RankingAgreement | None:
@@ -124,7 +199,8 @@ def _files_sweep(args: argparse.Namespace) -> tuple[SweepResult, dict[str, Any]]
     if args.top_k_in is not None or args.top_k_out is not None:
         raise usage("--top-k-in and --top-k-out cut the runs of a fusion sweep (--fuse or --fusion-grid)")
     sidecars = [str(path) for run in args.runs for path in sidecar_candidates(run)]  # read by runs_from_files: inputs too
-    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, args.agreement_qrels, *args.runs, *sidecars])
+    check_outputs({"-o": args.output, "--report": args.report, "--compare": args.compare},
+                  [args.qrels, args.agreement_qrels, *args.runs, *sidecars])  # fmt: skip
     files, parameters = runs_from_files(args.runs, param_pattern=args.param_pattern, costs=args.cost)
     runs = {name: run_input(args, path) for name, path in files.items()}
     result = sweep(qrels_input(args, args.qrels), runs, args.metrics or ["ndcg@10"], parameters=parameters, costs=args.cost,
@@ -186,7 +262,8 @@ def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
 
     if args.param_pattern is not None or args.cost:
         raise usage("--param-pattern and --cost read the parameters of run files; a fusion sweep's come from its grid")
-    check_outputs({"-o": args.output, "--report": args.report}, [args.qrels, *args.runs, args.fusion_grid])
+    check_outputs({"-o": args.output, "--report": args.report, "--compare": args.compare},
+                  [args.qrels, *args.runs, args.fusion_grid])  # fmt: skip
     entries = [parse_fusion_spec(text) for text in args.fuse]
     labels = [f"--fuse {text!r}" for text in args.fuse]
     if args.fusion_grid is not None:
