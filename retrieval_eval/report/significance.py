@@ -52,6 +52,11 @@ def discrimination_grid(result: Significance) -> Grid:
     return frame_grid(frame, formats)
 
 
+def correlation_grid(result: Significance) -> Grid:
+    """Each other metric's ranking against the objective's: the cells of :attr:`Significance.correlations`."""
+    return frame_grid(result.correlations, [str, number, number, number, _integer, _integer])
+
+
 def pairs_grid(result: Significance) -> Grid:
     """Every pair's cells: names, difference, Tukey p, significant, the three intervals and the effect size."""
     pairs = result.pairs
@@ -82,6 +87,8 @@ def significance_html(result: Significance) -> list[str]:
         box(compare_table(result, "html"), tall=True),
         "<h3>Which metric separates the configurations</h3>",
         box(html_table(discrimination_grid(result), css_class="discrimination")),
+        *([f"<h3>Does every metric rank the configurations as {html.escape(result.objective)} does</h3>",
+           box(html_table(correlation_grid(result), css_class="correlations"))] if len(result.correlations) else []),
         "<h3>How many queries a decision needs</h3>",
         box(html_table(topic_set_grid(result), css_class="topic-set-sizes")),
         "<h3>Two-way ANOVA (configurations x queries)</h3>",
@@ -99,6 +106,8 @@ def significance_markdown(result: Significance) -> list[str]:
         "\n".join(f"- {markdown_text(finding)}" for finding in result.summary()),
         "### Every metric: who beats whom", markdown_text(comparison_legend(result) + "."), compare_table(result, "markdown"),
         "### Which metric separates the configurations", markdown_table(discrimination_grid(result)),
+        *([f"### Does every metric rank the configurations as {markdown_text(result.objective)} does",
+           markdown_table(correlation_grid(result))] if len(result.correlations) else []),
         "### How many queries a decision needs", markdown_table(topic_set_grid(result)),
         "### Two-way ANOVA (configurations x queries)", markdown_table(anova_grid(result)),
         "### Every pair", markdown_table(pairs_grid(result)),

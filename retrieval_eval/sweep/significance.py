@@ -24,7 +24,11 @@ metric of the sweep:
   that metric, and how often two disjoint halves of the queries order a pair oppositely;
 - the **comparison table** (ranx's ``compare`` report made familiar): each configuration's
   mean of every metric with the keys (a, b, c, ... in rank order) of the configurations it
-  beats significantly under that metric.
+  beats significantly under that metric;
+- how far each other metric **ranks the configurations as the objective does**
+  (:mod:`.rank_correlation`): Kendall's tau-b, tau_AP (the objective's ranking the reference),
+  rank-biased overlap, the pairs the two order oppositely, and the pairs whose Tukey verdict
+  (a better, b better, not significant) flips.
 
 Each metric's tests pair the queries where that metric is defined for every configuration; the
 count is in :attr:`Significance.discrimination`. All draws are seeded (``seed``): the same
@@ -47,6 +51,7 @@ from .discriminative import metric_discrimination
 from .intervals import paired_difference_intervals
 from .power import topic_set_sizes
 from .progress import Reporter
+from .rank_correlation import metric_correlation
 from .ranking import Leaderboard
 from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS
 from .tukey import randomised_tukey_hsd
@@ -58,6 +63,8 @@ PAIR_COLUMNS = ("a", "b", "mean_a", "mean_b", "difference", "p_tukey", "signific
                 "effect_size", "t_low", "t_high", "bootstrap_low", "bootstrap_high")  # fmt: skip
 #: The columns of :attr:`Significance.comparison`.
 COMPARISON_COLUMNS = ("configuration", "key", "metric", "mean", "beats")
+#: The columns of :attr:`Significance.correlations`.
+CORRELATION_COLUMNS = ("metric", "tau_b", "tau_ap", "rbo", "swapped", "flipped")
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,10 @@ class Significance:
     best separating first (:func:`~.discriminative.metric_discrimination`). ``comparison``: one
     row per configuration (rank order) and metric: ``configuration``, ``key``, ``metric``,
     ``mean`` (the leaderboard's), ``beats`` (the keys of the configurations it is significantly
-    better than under that metric, in rank order). ``pvalues``: each metric's Tukey p-values, in
+    better than under that metric, in rank order). ``correlations``: one row per metric other
+    than the objective: ``metric``, ``tau_b``, ``tau_ap``, ``rbo`` (its ranking of the
+    configurations against the objective's), ``swapped`` and ``flipped`` (counts of pairs); NaN
+    for a metric whose mean is undefined for some configuration. ``pvalues``: each metric's Tukey p-values, in
     the order of ``np.triu_indices(m, 1)`` over the configurations in rank order.
     """
 
@@ -96,6 +106,7 @@ class Significance:
     topic_set_sizes: pd.DataFrame
     discrimination: pd.DataFrame
     comparison: pd.DataFrame
+    correlations: pd.DataFrame
     pvalues: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
@@ -126,6 +137,12 @@ class Significance:
                 f"{counted(int(row.t_test_topics), 'query', 'queries')} (paired t-test), "
                 f"{counted(int(row.anova_topics), 'query', 'queries')} (one-way ANOVA over every configuration); "
                 f"these {self.queries} have power {row.t_test_power:.2f} and {row.anova_power:.2f}"
+            )
+        for row in self.correlations.dropna().itertuples(index=False):
+            lines.append(
+                f"{row.metric} ranks the configurations as {self.objective} does with Kendall's tau {row.tau_b:.3f}, "
+                f"tau_AP {row.tau_ap:.3f}, RBO {row.rbo:.3f}: {counted(int(row.swapped), 'pair')} swapped, "
+                f"{counted(int(row.flipped), 'significant verdict')} flipped"
             )
         best = self.discrimination.iloc[0] if len(self.discrimination) else None
         if best is not None and len(self.discrimination) > 1:
@@ -196,7 +213,7 @@ def significance(
     return Significance(
         board.objective, board.higher_is_better, board.alpha, level, power, permutations, seed, matrix.shape[1], pairs,
         anova.table().rename_axis("source").reset_index(), anova.residual_variance, margin, lead, sizes, discrimination,
-        _comparison(board, pvalues), pvalues,
+        _comparison(board, pvalues), _correlations(board, pvalues), pvalues,
     )  # fmt: skip
 
 
@@ -269,6 +286,31 @@ def _comparison(board: Leaderboard, pvalues: dict[str, np.ndarray]) -> pd.DataFr
             "beats": [list(keys[row]) for row in beats],
         }))  # fmt: skip
     return pd.concat(rows, ignore_index=True)[list(COMPARISON_COLUMNS)]
+
+
+def _verdicts(board: Leaderboard, metric: str, pvalues: np.ndarray) -> np.ndarray:
+    """Each pair's verdict under ``metric``: +1 the better ranked (a) significantly better, -1 b, 0 not significant."""
+    means = board.table[metric].to_numpy(np.float64)
+    first, second = np.triu_indices(len(means), 1)
+    higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(metric, metric))).higher_is_better
+    direction = np.sign(means[first] - means[second]) * (1.0 if higher else -1.0)
+    return np.where(pvalues <= board.alpha, direction, 0.0)
+
+
+def _correlations(board: Leaderboard, pvalues: dict[str, np.ndarray]) -> pd.DataFrame:
+    """How each other metric ranks the configurations against the objective (see :class:`Significance`)."""
+    objective = _verdicts(board, board.objective, pvalues[board.objective])
+    rows = []
+    for metric in board.metrics:
+        if metric == board.objective:
+            continue
+        if board.table[metric].isna().any():
+            rows.append((metric, np.nan, np.nan, np.nan, np.nan, np.nan))
+            continue
+        correlation = metric_correlation(board, board.objective, metric)
+        flipped = int(np.count_nonzero(_verdicts(board, metric, pvalues[metric]) != objective))
+        rows.append((metric, correlation.tau_b, correlation.tau_ap, correlation.rbo, len(correlation.swapped), flipped))
+    return pd.DataFrame(rows, columns=list(CORRELATION_COLUMNS))
 
 
 def _min_differences(values: Sequence[float]) -> list[float]:

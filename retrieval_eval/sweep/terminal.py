@@ -80,7 +80,7 @@ def sweep_json(result: SweepResult) -> str:
     (one record per configuration, best first, with its parameters), ``notes``, ``head_to_head``,
     ``pairwise``, ``effects`` (records, or null where there are none) and ``significance`` (null
     unless computed: its settings, ``summary`` lines, and ``anova``, ``pairs``, ``topic_set_sizes``,
-    ``discrimination`` and ``comparison`` as records); NaN is null."""
+    ``discrimination``, ``comparison`` and ``correlations`` as records); NaN is null."""
     board = result.leaderboard
 
     def records(frame: pd.DataFrame | None) -> Any:
@@ -120,6 +120,7 @@ def _significance_document(significance: Significance, records: Callable[[pd.Dat
         "topic_set_sizes": records(significance.topic_set_sizes),
         "discrimination": records(significance.discrimination),
         "comparison": records(significance.comparison),
+        "correlations": records(significance.correlations),
     }
 
 

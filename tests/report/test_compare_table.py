@@ -66,7 +66,7 @@ def test_the_terminal_section_fits_the_width(result, width):
 def test_the_reports_and_the_json_hold_the_section(result):
     page = html_report(result, with_plots=False)
     assert '<section id="significance"><h2>Which differences are real</h2>' in page
-    for css in ("comparison", "discrimination", "topic-set-sizes", "anova", "tukey-pairs"):
+    for css in ("comparison", "discrimination", "correlations", "topic-set-sizes", "anova", "tukey-pairs"):
         assert f'<table class="{css}">' in page
     assert "## Which differences are real" in markdown_report(result)
     document = json.loads(sweep_json(result))["significance"]

@@ -16,6 +16,7 @@ from retrieval_eval.sweep.anova import sakai_effect_sizes, tukey_margin_of_error
 from retrieval_eval.sweep.discriminative import metric_discrimination
 from retrieval_eval.sweep.intervals import paired_difference_intervals
 from retrieval_eval.sweep.power import topic_set_sizes
+from retrieval_eval.sweep.rank_correlation import metric_correlation
 from retrieval_eval.sweep.significance import COMPARISON_COLUMNS, PAIR_COLUMNS, keys_of, significance
 from retrieval_eval.sweep.tukey import randomised_tukey_hsd
 
@@ -83,7 +84,7 @@ def test_the_lead_over_the_runner_up_comes_first_in_the_topic_set_sizes(board, r
     expected = topic_set_sizes(np.ascontiguousarray(board.per_query.to_numpy(np.float64)), min_differences=[lead, 0.01, 0.02, 0.05, 0.1],
                                alpha=board.alpha, power=0.8)  # fmt: skip
     pd.testing.assert_frame_equal(result.topic_set_sizes, expected)
-    assert "the best's lead over the runner-up" in result.summary()[3]
+    assert sum("the best's lead over the runner-up" in line for line in result.summary()) == 1
 
 
 def test_each_metric_is_tested_on_the_queries_where_it_is_defined_for_every_configuration(board, result):
@@ -132,7 +133,7 @@ def test_the_same_seed_gives_the_same_bits_and_the_order_of_the_runs_changes_not
     one = significance(leaderboard(qrels, runs, METRICS, **FAST), **SMALL, seed=seed)
     reversed_runs = dict(reversed(list(runs.items())))
     two = significance(leaderboard(qrels, reversed_runs, METRICS, **FAST), **SMALL, seed=seed)
-    for field in ("pairs", "anova", "topic_set_sizes", "discrimination", "comparison"):
+    for field in ("pairs", "anova", "topic_set_sizes", "discrimination", "comparison", "correlations"):
         pd.testing.assert_frame_equal(getattr(one, field), getattr(two, field))
 
 
@@ -161,3 +162,26 @@ def test_nothing_to_compare_and_bad_settings_are_one_line_errors(board):
         significance(board, min_differences=0.05)
     with pytest.raises(ConfigError, match="significance must be True or False"):
         sweep(qrels, runs, METRICS, significance="yes")
+
+
+def test_each_other_metric_s_ranking_is_compared_with_the_objective_s_and_its_flipped_verdicts_counted(board, result):
+    table = result.correlations.set_index("metric")
+    assert list(table.index) == ["P@3", "holes@5"]
+    names = list(board.table.index)
+    first, second = np.triu_indices(len(names), 1)
+
+    def verdicts(metric: str, higher: bool) -> list[int]:
+        means = board.table[metric].to_numpy()
+        out = []
+        for k, (i, j) in enumerate(zip(first, second)):
+            better = (means[i] > means[j]) if higher else (means[i] < means[j])
+            worse = (means[i] < means[j]) if higher else (means[i] > means[j])
+            out.append(0 if result.pvalues[metric][k] > board.alpha else (1 if better else (-1 if worse else 0)))
+        return out
+
+    objective = verdicts("ndcg@5", True)
+    for metric, higher in (("P@3", True), ("holes@5", False)):
+        correlation = metric_correlation(board, "ndcg@5", metric)
+        assert table.loc[metric, "tau_b"] == correlation.tau_b and table.loc[metric, "rbo"] == correlation.rbo
+        assert table.loc[metric, "swapped"] == len(correlation.swapped)
+        assert table.loc[metric, "flipped"] == sum(a != b for a, b in zip(verdicts(metric, higher), objective))
