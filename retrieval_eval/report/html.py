@@ -167,13 +167,14 @@ def _figures(result: SweepResult) -> list[str]:
     return ['<section id="plots"><h2>Plots</h2><div class="plots">', *shown, "</div></section>"]
 
 
-def figure_data(result: SweepResult) -> list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes]:
+def figure_data(result: SweepResult) -> list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes | plot_data.Lines]:
     """What the report plots, in order: the per-query boxes of the top configurations, the objective
-    against each cost (with the Pareto front), against each parameter, and the heatmap of the first
-    two parameters that make a grid."""
+    against each cost (with the Pareto front), against each parameter, the heatmap of the first
+    two parameters that make a grid, and, with the statistics for many configurations, each metric's
+    achieved significance level curve."""
     board, table = result.leaderboard, result.table
     higher = board.higher_is_better
-    figures: list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes] = [
+    figures: list[plot_data.Scatter | plot_data.Heatmap | plot_data.Boxes | plot_data.Lines] = [
         plot_data.boxes_data(board.per_query, board.objective, higher_is_better=higher)
     ]
     figures += [
@@ -185,4 +186,6 @@ def figure_data(result: SweepResult) -> list[plot_data.Scatter | plot_data.Heatm
     pair = plot_data.heatmap_pair(table, names)
     if pair is not None:
         figures.append(plot_data.heatmap_data(table, *pair, board.objective))
+    if result.significance is not None and len(result.significance.pairs) > 1:
+        figures.append(plot_data.asl_curves_data(result.significance))
     return figures

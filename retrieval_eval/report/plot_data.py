@@ -38,6 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..sweep.discriminative import asl_curve
+from ..sweep.significance import Significance
+
 #: At most this many distinct numbers get a tick each (more would run into each other).
 MAX_TICKS = 12
 #: Neighbouring ticks closer than this share of the span would overlap: the axis keeps its own ticks then.
@@ -126,7 +129,7 @@ class Boxes:
 
 @dataclass(frozen=True)
 class Lines:
-    """One line per run: a metric's mean at each cutoff k."""
+    """One line per series (``name``, x, y): a run's mean at each cutoff k, a metric's sorted p-values."""
 
     title: str
     lines: tuple[tuple[str, np.ndarray, np.ndarray], ...]
@@ -266,6 +269,21 @@ def lines_data(curves: Mapping[str, pd.DataFrame], metric: str) -> Lines:
     )
     caption = f"The mean {metric}@k of each run at every cutoff k."
     return Lines(f"{metric}@k by cutoff k", lines, "cutoff k", f"mean {metric}@k", caption)
+
+
+def asl_curves_data(significance: Significance) -> Lines:
+    """Each metric's achieved significance level curve (Sakai, SIGIR 2006): its pairs' Tukey p-values, ascending."""
+    lines = tuple(
+        (metric, np.arange(1, len(p) + 1, dtype=np.float64), asl_curve(p))
+        for metric, p in significance.pvalues.items()
+        if len(p) and not np.isnan(p).all()
+    )
+    caption = (
+        f"Each metric's randomised Tukey HSD p-values of the {len(significance.pairs)} pairs of configurations, sorted "
+        f"(the achieved significance level curve): the lower a metric's curve, the more pairs it tells apart; the "
+        f"pairs under {significance.alpha:g} are its discriminative power."
+    )
+    return Lines("Achieved significance level by pair", lines, "pairs of configurations, sorted by p-value", "p-value", caption)
 
 
 def plotted_parameters(table: pd.DataFrame, parameters: Sequence[str]) -> list[str]:

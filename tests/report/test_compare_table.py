@@ -74,3 +74,14 @@ def test_the_reports_and_the_json_hold_the_section(result):
     assert document["summary"] == result.significance.summary()
     assert [row["beats"] for row in document["comparison"]] == result.significance.comparison["beats"].tolist()
     assert json.loads(sweep_json(sweep(*collection(2, 5, seed=1), METRICS, resamples=50, rounds=50)))["significance"] is None
+
+
+def test_the_report_plots_each_metric_s_achieved_significance_level_curve(result):
+    from retrieval_eval.report.html import figure_data
+
+    curves = figure_data(result)[-1]
+    assert curves.title == "Achieved significance level by pair"
+    assert [name for name, _, _ in curves.lines] == METRICS
+    for metric, x, y in curves.lines:
+        assert x.tolist() == list(range(1, 11)) and y.tolist() == sorted(result.significance.pvalues[metric].tolist())
+    assert figure_data(sweep(*collection(3, 8, seed=2), METRICS, resamples=50, rounds=50))[-1].title != curves.title

@@ -125,3 +125,24 @@ def test_the_checks_catch_a_console_error_a_broken_image_and_a_page_too_wide(bro
     assert "console.error: boom 3" in errors
     assert f"exception: ReferenceError: undefined_function is not defined ({page.url}:1)" in errors
     assert f"network: Failed to load resource: net::ERR_FILE_NOT_FOUND {(tmp_path / 'absent.png').as_uri()}" in errors
+
+
+def test_which_differences_are_real_loads_clean_and_its_tables_scroll_in_their_boxes(browser, tmp_path):
+    from retrieval_eval.sweep import sweep
+    from tests.sweep.test_significance import METRICS, collection
+
+    qrels, runs = collection(40, 20, seed=5)  # 780 pairs: the pairs' table is far taller than its box
+    result = sweep(qrels, runs, METRICS, resamples=100, rounds=100).with_significance(permutations=300, resamples=100, splits=20)
+    path = tmp_path / "significance.html"
+    write_report(result, path)
+    page = browser.open(path, width=1024, height=768)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    _fits(page)
+    boxes = {box["table"]: box for box in page.evaluate(_SCROLL_BOXES)}
+    for table in ("comparison", "discrimination", "correlations", "topic-set-sizes", "anova", "tukey-pairs"):
+        assert table in boxes, table
+    pairs = boxes["tukey-pairs"]
+    assert pairs["scrollHeight"] > pairs["clientHeight"] > 0  # scrolls in its own box, the page stays short
+    assert "Achieved significance level by pair" in [image["alt"] for image in page.evaluate(_IMAGE_SIZES)]
+    browser.drain(0.2)
+    assert page.errors == []
