@@ -105,7 +105,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         from ..sweep.significance import check_settings
 
         settings = _significance_settings(args)
-        check_settings(**{name: value for name, value in settings.items() if name != "progress"})
+        check_settings({name: value for name, value in settings.items() if name != "progress"})
     result, runs = (_fusion_sweep(args), {}) if args.fuse or args.fusion_grid else _files_sweep(args)
     if args.significance:
         result = result.with_significance(**settings)

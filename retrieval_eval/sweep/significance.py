@@ -37,8 +37,9 @@ inputs give the same bits whatever the thread count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -53,8 +54,11 @@ from .power import topic_set_sizes
 from .progress import Reporter
 from .rank_correlation import metric_correlation
 from .ranking import Leaderboard
-from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS
+from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS, unknown_settings
 from .tukey import randomised_tukey_hsd
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The smallest differences of the objective the topic-set sizes are given for, by default (metric units).
 MIN_DIFFERENCES = (0.01, 0.02, 0.05, 0.1)
@@ -65,6 +69,21 @@ PAIR_COLUMNS = ("a", "b", "mean_a", "mean_b", "difference", "p_tukey", "signific
 COMPARISON_COLUMNS = ("configuration", "key", "metric", "mean", "beats")
 #: The columns of :attr:`Significance.correlations`.
 CORRELATION_COLUMNS = ("metric", "tau_b", "tau_ap", "rbo", "swapped", "flipped")
+
+
+class SignificanceSettings(TypedDict, total=False):
+    """The keyword settings of :func:`significance`, each with the rules of :mod:`.settings` (defaults there)."""
+
+    permutations: int
+    seed: int
+    level: float
+    resamples: int
+    power: float
+    min_differences: Sequence[float]
+    splits: int
+
+
+_SETTINGS = (PERMUTATIONS, SEED, LEVEL, RESAMPLES, POWER, SPLITS)
 
 
 @dataclass(frozen=True)
@@ -154,16 +173,7 @@ class Significance:
 
 
 def significance(
-    board: Leaderboard,
-    *,
-    permutations: int = PERMUTATIONS.default,
-    seed: int = SEED.default,
-    level: float = LEVEL.default,
-    resamples: int = RESAMPLES.default,
-    power: float = POWER.default,
-    min_differences: Sequence[float] = MIN_DIFFERENCES,
-    splits: int = SPLITS.default,
-    progress: Callable[..., None] | None = None,
+    board: Leaderboard, *, progress: Callable[..., None] | None = None, **settings: Unpack[SignificanceSettings]
 ) -> Significance:
     """The statistics for many configurations of ``board`` (see the module's docstring).
 
@@ -175,10 +185,8 @@ def significance(
     A leaderboard of one configuration, or of fewer than two queries paired, is a
     :class:`~retrieval_eval.ConfigError`: there is nothing to compare.
     """
-    permutations, seed, level, resamples, power, splits, differences_asked = check_settings(
-        permutations=permutations, seed=seed, level=level, resamples=resamples, power=power,
-        min_differences=min_differences, splits=splits,
-    )  # fmt: skip
+    checked = check_settings(settings)
+    permutations, seed, level, resamples, power = (checked[name] for name in ("permutations", "seed", "level", "resamples", "power"))
     matrix = np.ascontiguousarray(board.per_query.to_numpy(np.float64))
     names = list(board.per_query.index)
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
@@ -207,9 +215,9 @@ def significance(
         "bootstrap_low": intervals["bootstrap_low"].to_numpy(), "bootstrap_high": intervals["bootstrap_high"].to_numpy(),
     }, columns=list(PAIR_COLUMNS))  # fmt: skip
     lead = abs(means[0] - means[1])
-    sizes = topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *differences_asked],
+    sizes = topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *checked["min_differences"]],
                             alpha=board.alpha, power=power)  # fmt: skip
-    discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=splits, seed=seed)
+    discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=checked["splits"], seed=seed)
     return Significance(
         board.objective, board.higher_is_better, board.alpha, level, power, permutations, seed, matrix.shape[1], pairs,
         anova.table().rename_axis("source").reset_index(), anova.residual_variance, margin, lead, sizes, discrimination,
@@ -217,22 +225,15 @@ def significance(
     )  # fmt: skip
 
 
-def check_settings(
-    *,
-    permutations: int = PERMUTATIONS.default,
-    seed: int = SEED.default,
-    level: float = LEVEL.default,
-    resamples: int = RESAMPLES.default,
-    power: float = POWER.default,
-    min_differences: Sequence[float] = MIN_DIFFERENCES,
-    splits: int = SPLITS.default,
-) -> tuple[int, int, float, int, float, int, list[float]]:
-    """The settings of :func:`significance`, checked (a :class:`~retrieval_eval.ConfigError` naming a bad one), in its order.
-
-    The command line checks them before any run is scored.
-    """
-    return (PERMUTATIONS.check(permutations), SEED.check(seed), LEVEL.check(level), RESAMPLES.check(resamples),
-            POWER.check(power), SPLITS.check(splits), _min_differences(min_differences))  # fmt: skip
+def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings of :func:`significance` (:class:`SignificanceSettings`) with their defaults, checked: a
+    :class:`~retrieval_eval.ConfigError` names an unknown or bad one. The command line checks them before any
+    run is scored."""
+    unknown_settings(settings, SignificanceSettings.__annotations__)
+    given = {setting.name: settings.get(setting.name, setting.default) for setting in _SETTINGS}
+    checked: dict[str, Any] = {setting.name: setting.check(given[setting.name]) for setting in _SETTINGS}
+    checked["min_differences"] = _min_differences(settings.get("min_differences", MIN_DIFFERENCES))
+    return checked
 
 
 def keys_of(count: int) -> list[str]:

@@ -185,3 +185,8 @@ def test_each_other_metric_s_ranking_is_compared_with_the_objective_s_and_its_fl
         assert table.loc[metric, "tau_b"] == correlation.tau_b and table.loc[metric, "rbo"] == correlation.rbo
         assert table.loc[metric, "swapped"] == len(correlation.swapped)
         assert table.loc[metric, "flipped"] == sum(a != b for a, b in zip(verdicts(metric, higher), objective))
+
+
+def test_an_unknown_setting_is_named_with_the_closest_known_one(board):
+    with pytest.raises(ConfigError, match="unknown sweep setting 'permutation'; did you mean 'permutations'"):
+        significance(board, permutation=100)
