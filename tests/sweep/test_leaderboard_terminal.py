@@ -147,7 +147,8 @@ def test_the_json_holds_the_table_notes_head_to_head_and_pairs(crowded):
     document = json.loads(sweep_json(crowded))
     board = crowded.leaderboard
     assert set(document) == {"objective", "higher_is_better", "alpha", "test", "correction", "queries", "table", "notes", "head_to_head",
-                             "pairwise", "effects"}  # fmt: skip
+                             "pairwise", "effects", "significance"}  # fmt: skip
+    assert document["significance"] is None  # not asked for
     assert (document["test"], document["correction"]) == ("randomization", "holm")
     assert (document["objective"], document["higher_is_better"], document["alpha"], document["queries"]) == ("ndcg@5", True, 0.05, 30)
     assert [record["configuration"] for record in document["table"]] == list(board.table.index)
