@@ -37,17 +37,6 @@ os.environ["COLUMNS"] = "100"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """On two or more workers with the JIT, fill numba's caches once before they start (:mod:`tests.warm_caches`)."""
-    workers = getattr(config.option, "numprocesses", None)
-    controller = not hasattr(config, "workerinput")
-    if controller and isinstance(workers, int) and workers >= 2 and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"):
-        from tests.warm_caches import warm_all
-
-        seconds = warm_all(workers)
-        print(f"numba's caches filled in {seconds:.0f} s (our kernel builds in {workers} processes, ranx's functions in one)")
-
-
 def require_shared(relative: str) -> Path:
     """A file or folder of ``shared/`` beside the repository (read at test time, never copied in).
 

@@ -119,7 +119,7 @@ def test_an_interrupted_run_keeps_every_reply_already_paid_for(tmp_path, stop):
         signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
         def script(request):
             reply = chat_reply(json.dumps({{"label": 1}}), request)
-            return Reply(body=reply.body, delay=0.05)
+            return Reply(body=reply.body, delay=0.2)  # 8 s for all 40: the signal comes first even on a loaded machine
         with ScriptedServer(script) as server:
             print("ready", flush=True)
             try:
