@@ -36,13 +36,13 @@ _EXPORTS = {
     "endpoint_from_model_config": ".endpoint",
     "judge_holes": ".holes",
     "judge_judged": ".holes",
-    "kendall_tau_b": ".ranking_agreement",
+    "kendall_tau_b": "..sweep.rank_correlation",
     "label_agreement": ".agreement",
     "openai_endpoint": ".endpoint",
-    "rbo_ext": ".ranking_agreement",
+    "rbo_ext": "..sweep.rank_correlation",
     "ranking_agreement": ".ranking_agreement",
     "relevance_judge": ".holes",
-    "tau_ap": ".ranking_agreement",
+    "tau_ap": "..sweep.rank_correlation",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -14,7 +14,6 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..io import write_table
-from ..metrics.registry import REGISTRY
 from .. import views
 from .configurations import cost_value
 from .effects import marginal_effects, pareto_front
@@ -121,7 +120,7 @@ def sweep(
     frame = board.table[[board.objective]].join(known, how="left")
     names = [column for column in known.columns if column not in costs]
     effects = marginal_effects(frame, names, board.objective) if names else None
-    higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(board.objective, board.objective))).higher_is_better
+    higher = board.higher_is_better
     front = pareto_front(frame, board.objective, list(costs), higher_is_better=higher) if costs else None
     if sources is None:
         sources = [path for path in (qrels, *runs.values()) if isinstance(path, (str, os.PathLike))]

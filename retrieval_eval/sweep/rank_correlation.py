@@ -44,7 +44,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError
-from ..metrics.registry import REGISTRY
 from .settings import ALPHA
 from .stats import holm, t_test_of_differences
 
@@ -130,7 +129,7 @@ def metric_correlation(board: Leaderboard, first: str, second: str, *, rbo_p: fl
     means = [board.table[metric] for metric in (first, second)]
     for metric, mean in zip((first, second), means):
         _defined(mean, f"{metric}'s mean")
-    directions = (_higher_is_better(board, first), _higher_is_better(board, second))
+    directions = (board.metric_higher_is_better(first), board.metric_higher_is_better(second))
     return compare_rankings(means[0], means[1], higher_is_better=directions, rbo_p=rbo_p)
 
 
@@ -154,7 +153,7 @@ def subset_correlation(
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = np.where(defined, values, 0.0).sum(axis=1) / defined.sum(axis=1)
         means.append(_defined(pd.Series(mean, index=scores.index), f"{metric}'s mean over {label}"))
-    direction = _higher_is_better(board, metric)
+    direction = board.metric_higher_is_better(metric)
     return compare_rankings(means[0], means[1], higher_is_better=direction, rbo_p=rbo_p)
 
 
@@ -394,11 +393,6 @@ def _paired_scores(label: str, table: pd.DataFrame, matrix: np.ndarray) -> None:
 def _check_metric(board: Leaderboard, metric: Any) -> None:
     if not isinstance(metric, str) or metric not in board.metric_scores:
         raise ConfigError(f"metric must be one of the leaderboard's metrics ({', '.join(board.metrics)}), got {metric!r}")
-
-
-def _higher_is_better(board: Leaderboard, metric: str) -> bool:
-    """Whether a higher mean of ``metric`` (a name listed on the leaderboard) is better, as the registry defines it."""
-    return REGISTRY.definition(REGISTRY.parse(board.canonical.get(metric, metric))).higher_is_better
 
 
 def _subset_columns(columns: pd.Index, queries: Iterable[Any], label: str) -> np.ndarray:

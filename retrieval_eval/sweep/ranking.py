@@ -147,7 +147,11 @@ class Leaderboard:
     @property
     def higher_is_better(self) -> bool:
         """Whether a higher mean of the objective is better (and ranks first)."""
-        return REGISTRY.definition(REGISTRY.parse(self.canonical.get(self.objective, self.objective))).higher_is_better
+        return self.metric_higher_is_better(self.objective)
+
+    def metric_higher_is_better(self, metric: str) -> bool:
+        """Whether a higher mean of ``metric`` (one of :attr:`metrics`, by its name here) is better."""
+        return REGISTRY.definition(REGISTRY.parse(self.canonical.get(metric, metric))).higher_is_better
 
     def queries_text(self, said: str) -> str:
         """The queries the means are over, as the terminal and the report say it: ``25 queries {said}``, or

@@ -104,7 +104,7 @@ PERMUTATIONS = Setting("permutations", 10_000, integer=True, low=1, high=MAX_DRA
 POWER = Setting("power", 0.8, integer=False, low=0.0, high=1.0, open_bounds=True,
                 help="statistical power the topic-set sizes are designed for")  # fmt: skip
 SPLITS = Setting("splits", 1000, integer=True, low=1, high=MAX_DRAWS, help="random splits of the queries in two halves (swap rates)")
-SEED = Setting("seed", 0, integer=True, low=0, help="seed of the random draws (numpy's PCG64)")
+SEED = Setting("seed", 0, integer=True, low=0, help="seed of the random draws (the same seed, the same draws)")
 LEVEL = Setting("level", 0.95, integer=False, low=0.0, high=1.0, open_bounds=True,
                 help="confidence level of the bootstrap intervals")  # fmt: skip
 

@@ -45,7 +45,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..metrics.registry import REGISTRY
 from ..views import counted
 from .anova import sakai_effect_sizes, tukey_margin_of_error, two_way_anova
 from .discriminative import metric_discrimination
@@ -274,8 +273,7 @@ def _comparison(board: Leaderboard, pvalues: dict[str, np.ndarray]) -> pd.DataFr
     rows = []
     for metric in board.metrics:
         means = board.table[metric].to_numpy(np.float64)
-        higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(metric, metric))).higher_is_better
-        sign = 1.0 if higher else -1.0
+        sign = 1.0 if board.metric_higher_is_better(metric) else -1.0
         significant = pvalues[metric] <= board.alpha
         # beats[i, j]: i significantly better than j under this metric.
         beats = np.zeros((len(names), len(names)), dtype=bool)
@@ -293,8 +291,7 @@ def _verdicts(board: Leaderboard, metric: str, pvalues: np.ndarray) -> np.ndarra
     """Each pair's verdict under ``metric``: +1 the better ranked (a) significantly better, -1 b, 0 not significant."""
     means = board.table[metric].to_numpy(np.float64)
     first, second = np.triu_indices(len(means), 1)
-    higher = REGISTRY.definition(REGISTRY.parse(board.canonical.get(metric, metric))).higher_is_better
-    direction = np.sign(means[first] - means[second]) * (1.0 if higher else -1.0)
+    direction = np.sign(means[first] - means[second]) * (1.0 if board.metric_higher_is_better(metric) else -1.0)
     return np.where(pvalues <= board.alpha, direction, 0.0)
 
 

@@ -102,7 +102,7 @@ def randomization_test_of_differences(
     threshold = observed - 1e-12 * np.maximum(observed, 1.0)
     rng = np.random.default_rng(seed)
     at_least = np.zeros(differences.shape[:-1], dtype=np.int64)
-    sizes = _batches(rounds, n)
+    sizes = draw_batches(rounds, n)
     signs = np.empty((sizes[0], n))  # one buffer for every batch: no fresh pages to fault in each time
     done = 0
     for size in sizes:
@@ -143,7 +143,7 @@ def bootstrap_ci(
     n = matrix.shape[-1]
     rng = np.random.default_rng(seed)
     means = np.empty((resamples, matrix.shape[0]))
-    sizes = _batches(resamples, n)
+    sizes = draw_batches(resamples, n)
     counts = np.empty((sizes[0], n))  # one buffer for every batch, as in the randomization test
     done = 0
     for size in sizes:
@@ -177,7 +177,7 @@ def wilcoxon_test_of_differences(differences: np.ndarray) -> np.ndarray:
     matrix = differences.reshape(-1, n)
     p = np.ones(matrix.shape[0])
     # In batches of rows: scipy's ranks take about 8 times the memory of the differences they rank.
-    sizes = _batches(len(p), n)
+    sizes = draw_batches(len(p), n)
     for start, size in zip(itertools.accumulate(sizes, initial=0), sizes):
         p[start : start + size] = _wilcoxon(matrix[start : start + size])
     return p.reshape(differences.shape[:-1])
@@ -323,6 +323,7 @@ def _paired(scores: np.ndarray, baseline: np.ndarray) -> tuple[np.ndarray, np.nd
     return scores, baseline
 
 
-def _batches(total: int, width: int) -> list[int]:
+def draw_batches(total: int, width: int) -> list[int]:
+    """``total`` draws of ``width`` cells each in batches of at most about 4M cells (32 MB of float64): the batch sizes."""
     size = max(1, _BATCH_CELLS // max(width, 1))
     return [min(size, total - start) for start in range(0, total, size)]

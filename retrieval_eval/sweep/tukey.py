@@ -37,7 +37,7 @@ import numpy as np
 
 from ..kernels.core.permutation import permuted_ranges
 from .settings import PERMUTATIONS, SEED
-from .stats import DrawProgress, _batches
+from .stats import DrawProgress, draw_batches
 
 
 def randomised_tukey_hsd(
@@ -90,7 +90,7 @@ def _null_range_sums(matrix: np.ndarray, permutations: int, seed: int, progress:
     key = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
     ranges = np.empty(permutations)
     done = 0
-    for size in _batches(permutations, by_query.size):
+    for size in draw_batches(permutations, by_query.size):
         ranges[done : done + size] = permuted_ranges(by_query, key, done, size)
         done += size
         if progress is not None:
