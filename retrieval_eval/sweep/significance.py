@@ -94,6 +94,9 @@ class Significance:
     ``significant`` (p_tukey <= alpha), ``hsd_low``/``hsd_high`` (difference -+ the margin of
     error), ``effect_size`` (Sakai's, difference / sqrt(V_E)), ``t_low``/``t_high`` and
     ``bootstrap_low``/``bootstrap_high`` (the paired intervals of the difference at ``level``).
+    The means are the leaderboard's; the tests and intervals pair its ``per_query`` queries (where
+    the objective is defined for every configuration), so where the objective is undefined on some
+    queries an interval is centred on the paired queries' difference, not quite on ``difference``.
     ``anova``: the two-way table (``source`` systems, topics, residual, total; columns ss, df, ms,
     F, p). ``residual_variance``: V_E. ``margin_of_error``: MOE. ``lead``: the best's mean minus
     the runner-up's, as a positive number (0 when equal). ``topic_set_sizes``: one row per
