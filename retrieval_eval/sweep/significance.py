@@ -95,8 +95,9 @@ class Significance:
     error), ``effect_size`` (Sakai's, difference / sqrt(V_E)), ``t_low``/``t_high`` and
     ``bootstrap_low``/``bootstrap_high`` (the paired intervals of the difference at ``level``).
     The means are the leaderboard's; the tests and intervals pair its ``per_query`` queries (where
-    the objective is defined for every configuration), so where the objective is undefined on some
-    queries an interval is centred on the paired queries' difference, not quite on ``difference``.
+    the objective is defined for every configuration), so the intervals and the effect size are
+    those of the paired queries' mean difference (``difference`` itself, to rounding, where the
+    objective is defined on every query compared).
     ``anova``: the two-way table (``source`` systems, topics, residual, total; columns ss, df, ms,
     F, p). ``residual_variance``: V_E. ``margin_of_error``: MOE. ``lead``: the best's mean minus
     the runner-up's, as a positive number (0 when equal). ``topic_set_sizes``: one row per
@@ -207,12 +208,13 @@ def significance(
     intervals = paired_difference_intervals(matrix, first, second, level=level, resamples=resamples, seed=seed,
                                             progress=report.draws("differences", label))  # fmt: skip
     p_objective = pvalues[board.objective]
+    paired = intervals["difference"].to_numpy()  # over the paired queries, as V_E and the other intervals
     pairs = pd.DataFrame({
         "a": [names[i] for i in first], "b": [names[j] for j in second],
         "mean_a": means[first], "mean_b": means[second], "difference": difference,
         "p_tukey": p_objective, "significant": p_objective <= board.alpha,
-        "hsd_low": difference - margin, "hsd_high": difference + margin,
-        "effect_size": sakai_effect_sizes(difference, anova.residual_variance),
+        "hsd_low": paired - margin, "hsd_high": paired + margin,
+        "effect_size": sakai_effect_sizes(paired, anova.residual_variance),
         "t_low": intervals["t_low"].to_numpy(), "t_high": intervals["t_high"].to_numpy(),
         "bootstrap_low": intervals["bootstrap_low"].to_numpy(), "bootstrap_high": intervals["bootstrap_high"].to_numpy(),
     }, columns=list(PAIR_COLUMNS))  # fmt: skip

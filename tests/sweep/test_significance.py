@@ -68,10 +68,12 @@ def test_every_pair_holds_the_tukey_p_value_the_intervals_and_the_effect_size_of
     anova = two_way_anova(matrix)
     margin = tukey_margin_of_error(anova, 0.95)
     assert result.margin_of_error == margin and result.residual_variance == anova.residual_variance
-    np.testing.assert_array_equal(pairs["hsd_low"], pairs["difference"] - margin)
-    np.testing.assert_array_equal(pairs["hsd_high"], pairs["difference"] + margin)
-    np.testing.assert_array_equal(pairs["effect_size"], sakai_effect_sizes(means[first] - means[second], anova.residual_variance))
     intervals = paired_difference_intervals(matrix, first, second, level=0.95, resamples=200, seed=7)
+    paired = intervals["difference"].to_numpy()
+    np.testing.assert_allclose(paired, pairs["difference"], rtol=0, atol=1e-15)  # every query paired here
+    np.testing.assert_array_equal(pairs["hsd_low"], paired - margin)
+    np.testing.assert_array_equal(pairs["hsd_high"], paired + margin)
+    np.testing.assert_array_equal(pairs["effect_size"], sakai_effect_sizes(paired, anova.residual_variance))
     for column in ("t_low", "t_high", "bootstrap_low", "bootstrap_high"):
         np.testing.assert_array_equal(pairs[column], intervals[column])
     assert result.anova.set_index("source").loc["systems", "F"] == anova.f_systems
