@@ -33,6 +33,11 @@ TABLE_ROWS = ("systems", "topics", "residual", "total")
 TABLE_COLUMNS = ("ss", "df", "ms", "F", "p")
 
 
+#: A sum of squares at most this share of ss_total is rounding noise, taken as 0 (2^-40, about 9e-13:
+#: the rounding of a sum of N squares is about sqrt(N) ulps, far below it for any sweep's matrix).
+ROUNDING = 2.0**-40
+
+
 @dataclass(frozen=True)
 class TwoWayAnova:
     """The two-way ANOVA without replication of a configurations x queries matrix (the module docstring's definitions).
@@ -42,8 +47,9 @@ class TwoWayAnova:
     with (df of the effect, df_residual) degrees of freedom). Where the residual is exactly 0
     (every configuration's scores differ from another's by a constant), F is +inf with p = 0 for
     an effect whose ss is positive, and NaN with p NaN for one whose ss is 0 as well (0 / 0:
-    nothing to test). Where the residual is 0 in exact arithmetic but the means round, it is
-    rounding noise (about 1e-30) and F is finite but huge, p 0 or nearly.
+    nothing to test). A sum of squares at most :data:`ROUNDING` of ``ss_total`` is taken as 0:
+    it is the rounding noise of a sum that is 0 in exact arithmetic (identical configurations give
+    an ss_systems of about 1e-31, not 0).
     """
 
     systems: int
@@ -109,6 +115,10 @@ def two_way_anova(matrix: np.ndarray) -> TwoWayAnova:
     residuals -= row_effects[:, None]
     residuals -= column_effects[None, :]
     ss_residual = float(np.vdot(residuals, residuals))
+    # A sum that is 0 in exact arithmetic (identical configurations, scores that are a configuration
+    # effect plus a query effect) comes out as rounding noise, about 1e-31; two such noises divided
+    # would make an F of any size. Below ROUNDING of the total it is taken as the 0 it is.
+    ss_systems, ss_topics, ss_residual = (0.0 if ss <= ROUNDING * ss_total else ss for ss in (ss_systems, ss_topics, ss_residual))
     df_systems, df_topics = m - 1, n - 1
     df_residual = df_systems * df_topics
     ms_systems, ms_topics, ms_residual = ss_systems / df_systems, ss_topics / df_topics, ss_residual / df_residual

@@ -49,7 +49,7 @@ from ..views import counted
 from .anova import sakai_effect_sizes, tukey_margin_of_error, two_way_anova
 from .discriminative import metric_discrimination
 from .intervals import paired_difference_intervals
-from .power import topic_set_sizes
+from .power import SIZE_COLUMNS, topic_set_sizes
 from .progress import Reporter
 from .rank_correlation import metric_correlation
 from .ranking import Leaderboard
@@ -146,11 +146,19 @@ class Significance:
             f"randomised Tukey HSD ({counted(self.permutations, 'permutation')}, {counted(self.queries, 'query', 'queries')} "
             f"paired): {significant:,} of {counted(len(pairs), 'pair')} of configurations differ on {self.objective} at "
             f"{self.alpha:g}, the family-wise error over all pairs controlled",
-            f"two-way ANOVA (configurations x queries): F = {anova.at['systems', 'F']:.4g}, p {_p(anova.at['systems', 'p'])} "
-            f"for the configurations; residual variance V_E = {self.residual_variance:.4g}",
-            f"any two means further apart than {self.margin_of_error:.4f} differ ({self.level:.0%} simultaneous "
-            "Tukey intervals: difference +- that margin); effect size = difference / sqrt(V_E)",
         ]
+        if self.residual_variance > 0:
+            lines += [
+                f"two-way ANOVA (configurations x queries): F = {anova.at['systems', 'F']:.4g}, p {_p(anova.at['systems', 'p'])} "
+                f"for the configurations; residual variance V_E = {self.residual_variance:.4g}",
+                f"any two means further apart than {self.margin_of_error:.4f} differ ({self.level:.0%} simultaneous "
+                "Tukey intervals: difference +- that margin); effect size = difference / sqrt(V_E)",
+            ]
+        else:
+            lines.append(
+                "two-way ANOVA: the residual variance V_E is 0 (on every query each configuration's score is another's plus "
+                "the same constant, identical configurations included): no noise to size intervals, effects or query counts by"
+            )
         for row in self.topic_set_sizes.itertuples(index=False):
             which = f"the best's lead over the runner-up ({row.min_difference:.4g})" if row.min_difference == self.lead \
                 else f"a difference of {row.min_difference:.4g}"
@@ -167,7 +175,7 @@ class Significance:
                 f"{counted(int(row.flipped), 'significant verdict')} flipped"
             )
         best = self.discrimination.iloc[0] if len(self.discrimination) else None
-        if best is not None and len(self.discrimination) > 1:
+        if best is not None and len(self.discrimination) > 1 and best["discriminative_power"] > 0:
             lines.append(
                 f"{best['metric']} separates the configurations best: {best['discriminative_power']:.0%} of pairs "
                 f"significant, swap rate {best['swap_rate']:.1%}"
@@ -219,8 +227,10 @@ def significance(
         "bootstrap_low": intervals["bootstrap_low"].to_numpy(), "bootstrap_high": intervals["bootstrap_high"].to_numpy(),
     }, columns=list(PAIR_COLUMNS))  # fmt: skip
     lead = abs(means[0] - means[1])
-    sizes = topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *checked["min_differences"]],
-                            alpha=board.alpha, power=power)  # fmt: skip
+    # No residual variance, no noise to design a query count against (topic_set_sizes refuses it): no sizes.
+    sizes = (topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *checked["min_differences"]],
+                             alpha=board.alpha, power=power)
+             if anova.residual_variance > 0 else pd.DataFrame(columns=list(SIZE_COLUMNS)))  # fmt: skip
     discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=checked["splits"], seed=seed)
     return Significance(
         board.objective, board.higher_is_better, board.alpha, level, power, permutations, seed, matrix.shape[1], pairs,

@@ -183,3 +183,16 @@ def test_the_tukey_intervals_cover_every_true_difference_at_once_at_the_level():
         covered += errors.max() - errors.min() <= margin  # the widest pair's error is the range of the errors
     spread = math.sqrt(0.95 * 0.05 / samples)
     assert abs(covered / samples - 0.95) < 4 * spread
+
+
+def test_identical_configurations_have_no_systems_effect_not_a_rounding_noise_f():
+    # Two identical runs: ss_systems and ss_residual are 0 in exact arithmetic, about 1e-31 in floating point
+    # (0.1 + 0.2 style means); their ratio was an F of 24, p < 0.0001, for configurations that are the same.
+    rng = np.random.default_rng(3)
+    run = rng.integers(0, 10, size=25) / 10 + rng.random(25) / 3
+    anova = two_way_anova(np.vstack([run, run, run]))
+    assert anova.ss_systems == 0.0 and anova.ss_residual == 0.0 and anova.residual_variance == 0.0
+    assert math.isnan(anova.f_systems) and math.isnan(anova.p_systems)
+    assert anova.f_topics == math.inf and anova.p_topics == 0.0
+    shifted = two_way_anova(np.vstack([run, run + 0.1, run + 0.3]))  # a constant per configuration: an effect, no residual
+    assert shifted.ss_systems > 0 and shifted.ss_residual == 0.0 and shifted.f_systems == math.inf

@@ -192,3 +192,15 @@ def test_each_other_metric_s_ranking_is_compared_with_the_objective_s_and_its_fl
 def test_an_unknown_setting_is_named_with_the_closest_known_one(board):
     with pytest.raises(ConfigError, match="unknown sweep setting 'permutation'; did you mean 'permutations'"):
         significance(board, permutation=100)
+
+
+def test_identical_configurations_are_not_called_different_and_no_query_count_is_designed():
+    qrels, runs = collection(2, 12, seed=4)
+    runs["copy"] = runs["c1"].copy()
+    board = leaderboard(qrels, {"c1": runs["c1"], "copy": runs["copy"]}, METRICS, **FAST)
+    result = significance(board, **SMALL)
+    assert result.residual_variance == 0.0 and result.margin_of_error == 0.0
+    assert result.pairs["p_tukey"].tolist() == [1.0] and not result.pairs["significant"].any()
+    assert result.topic_set_sizes.empty and list(result.topic_set_sizes.columns) == ["min_difference", "t_test_topics",
+                                                                                    "t_test_power", "anova_topics", "anova_power"]
+    assert any("the residual variance V_E is 0" in line for line in result.summary())
