@@ -25,6 +25,9 @@ def test_the_terminal_and_the_json_show_which_differences_are_real(capsys, tmp_p
     document = json.loads(stdout)["significance"]  # a flag of the group asks for the statistics by itself
     assert document["power"] == 0.9 and document["topic_set_sizes"][-1]["min_difference"] == 0.03
     assert len(document["topic_set_sizes"]) == 2  # the lead over the runner-up, then 0.03
+    assert document["topic_set_variance"] == "residual"
+    code, stdout, _ = run_cli(capsys, "sweep", QRELS, *runs, "--topic-set-variance", "within-system", "--format", "json", *SMALL)
+    assert code == 0 and json.loads(stdout)["significance"]["topic_set_variance"] == "within-system"
 
 
 @pytest.mark.parametrize(("name", "start"), [("table.md", "| key | configuration |"), ("table.tex", "\\begin{tabular}"),

@@ -98,7 +98,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         raise usage("--agreement-qrels ranks run files; a fusion sweep's runs are made from its grid")
     compare_style = _compare_style(args.compare)
     if compare_style is not None or args.min_difference or any(
-        getattr(args, name) is not None for name in ("permutations", "power", "splits")
+        getattr(args, name) is not None for name in ("permutations", "power", "splits", "topic_set_variance")
     ):
         args.significance = True
     if args.significance:
@@ -148,7 +148,7 @@ def _compare_style(path: str | None) -> str | None:
 
 def _significance_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The settings of the statistics for many configurations from the flags (the sweep's seed and resamples too)."""
-    given = {name: getattr(args, name) for name in ("permutations", "power", "splits", "seed", "resamples")
+    given = {name: getattr(args, name) for name in ("permutations", "power", "splits", "seed", "resamples", "topic_set_variance")
              if getattr(args, name) is not None}  # fmt: skip
     if args.min_difference:
         given["min_differences"] = args.min_difference
@@ -172,6 +172,9 @@ def _add_significance_flags(ranking: argparse.ArgumentParser) -> None:
     group.add_argument("--min-difference", action="append", type=float, metavar="D",
                        help="a difference of the objective the topic-set sizes are given for, repeatable "
                        "(default 0.01, 0.02, 0.05, 0.1, and the best's lead over the runner-up)")
+    group.add_argument("--topic-set-variance", metavar="ESTIMATE",
+                       help="the variance the topic-set sizes are designed with: residual (V_E of the two-way ANOVA, the "
+                       "paired comparisons' noise; default) or within-system (Sakai's, IRJ 2016: larger sizes)")
     group.add_argument("--splits", type=SPLITS.from_text, metavar="N",
                        help=f"{SPLITS.help}: {SPLITS.allowed} (default {SPLITS.default})")
     group.add_argument("--compare", metavar="FILE",

@@ -156,6 +156,12 @@ TESTS = tuple(TEST_METHODS)
 CORRECTIONS = tuple(CORRECTION_METHODS)
 
 
+#: The variance estimates the topic-set sizes can be designed with (:mod:`.power`): the residual
+#: variance V_E of the two-way ANOVA (the paired comparisons' noise), or Sakai's within-system
+#: variance (IRJ 2016: it keeps the variation between queries, so the sizes are larger).
+TOPIC_SET_VARIANCES = ("residual", "within-system")
+
+
 def check_choice(setting: str, value: Any, allowed: Iterable[str]) -> str:
     """``value`` if it is one of ``allowed``, else a :class:`~retrieval_eval.ConfigError` naming the setting,
     the allowed names and the closest of them."""

@@ -16,7 +16,8 @@ metric of the sweep:
   difference +- MOE are simultaneous intervals for every pair;
 - for each pair also the **paired t interval and the paired bootstrap interval** of the mean
   difference (:mod:`.intervals`), each pair on its own;
-- **power and topic-set size** (:mod:`.power`; Sakai, IRJ 2016): from V_E, the queries a paired
+- **power and topic-set size** (:mod:`.power`; Sakai, IRJ 2016): from V_E (or Sakai's
+  within-system variance, ``topic_set_variance="within-system"``), the queries a paired
   t-test and a one-way ANOVA need to detect each of ``min_differences`` (and the gap between the
   best and the runner-up) with ``power``, and the power the sweep's own queries have;
 - **discriminative power and swap rates** of every metric (:mod:`.discriminative`; Sakai, SIGIR
@@ -49,11 +50,11 @@ from ..views import counted
 from .anova import sakai_effect_sizes, tukey_margin_of_error, two_way_anova
 from .discriminative import metric_discrimination
 from .intervals import paired_difference_intervals
-from .power import SIZE_COLUMNS, topic_set_sizes
+from .power import SIZE_COLUMNS, topic_set_sizes, within_system_variance
 from .progress import Reporter
 from .rank_correlation import metric_correlation
 from .ranking import Leaderboard
-from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS, unknown_settings
+from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS, TOPIC_SET_VARIANCES, check_choice, unknown_settings
 from .tukey import randomised_tukey_hsd
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class SignificanceSettings(TypedDict, total=False):
     power: float
     min_differences: Sequence[float]
     splits: int
+    topic_set_variance: str
 
 
 _SETTINGS = (PERMUTATIONS, SEED, LEVEL, RESAMPLES, POWER, SPLITS)
@@ -98,6 +100,7 @@ class Significance:
     the objective is defined for every configuration), so the intervals and the effect size are
     those of the paired queries' mean difference (``difference`` itself, to rounding, where the
     objective is defined on every query compared).
+    ``power`` and ``topic_set_variance``: the target and the variance estimate of the topic-set sizes.
     ``anova``: the two-way table (``source`` systems, topics, residual, total; columns ss, df, ms,
     F, p). ``residual_variance``: V_E. ``margin_of_error``: MOE. ``lead``: the best's mean minus
     the runner-up's, as a positive number (0 when equal). ``topic_set_sizes``: one row per
@@ -117,6 +120,7 @@ class Significance:
     alpha: float
     level: float
     power: float
+    topic_set_variance: str
     permutations: int
     seed: int
     queries: int
@@ -163,7 +167,7 @@ class Significance:
             which = f"the best's lead over the runner-up ({row.min_difference:.4g})" if row.min_difference == self.lead \
                 else f"a difference of {row.min_difference:.4g}"
             lines.append(
-                f"to detect {which} with power {self.power:g}: "
+                f"to detect {which} with power {self.power:g} ({self.topic_set_variance} variance): "
                 f"{counted(int(row.t_test_topics), 'query', 'queries')} (paired t-test), "
                 f"{counted(int(row.anova_topics), 'query', 'queries')} (one-way ANOVA over every configuration); "
                 f"these {self.queries} have power {row.t_test_power:.2f} and {row.anova_power:.2f}"
@@ -192,7 +196,8 @@ def significance(
     (the swap rates) and ``seed`` draw with the rules of :mod:`.settings`; ``level`` is the
     confidence of every interval and ``power`` the target of the topic-set sizes, given for each
     of ``min_differences`` (positive, in the objective's units) and for the gap between the best
-    and the runner-up when there is one. The level of the tests is the leaderboard's ``alpha``.
+    and the runner-up when there is one, designed with ``topic_set_variance`` (one of
+    :data:`~.settings.TOPIC_SET_VARIANCES`: V_E by default, or Sakai's within-system variance). The level of the tests is the leaderboard's ``alpha``.
     A leaderboard of one configuration, or of fewer than two queries paired, is a
     :class:`~retrieval_eval.ConfigError`: there is nothing to compare.
     """
@@ -228,12 +233,13 @@ def significance(
     }, columns=list(PAIR_COLUMNS))  # fmt: skip
     lead = abs(means[0] - means[1])
     # No residual variance, no noise to design a query count against (topic_set_sizes refuses it): no sizes.
+    within = checked["topic_set_variance"] == "within-system"
     sizes = (topic_set_sizes(matrix, min_differences=[*([lead] if lead > 0 else []), *checked["min_differences"]],
-                             alpha=board.alpha, power=power)
+                             alpha=board.alpha, power=power, variance=within_system_variance(matrix) if within else None)
              if anova.residual_variance > 0 else pd.DataFrame(columns=list(SIZE_COLUMNS)))  # fmt: skip
     discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=checked["splits"], seed=seed)
     return Significance(
-        board.objective, board.higher_is_better, board.alpha, level, power, permutations, seed, matrix.shape[1], pairs,
+        board.objective, board.higher_is_better, board.alpha, level, power, checked["topic_set_variance"], permutations, seed, matrix.shape[1], pairs,
         anova.table().rename_axis("source").reset_index(), anova.residual_variance, margin, lead, sizes, discrimination,
         _comparison(board, pvalues), _correlations(board, pvalues), pvalues,
     )  # fmt: skip
@@ -247,6 +253,8 @@ def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     given = {setting.name: settings.get(setting.name, setting.default) for setting in _SETTINGS}
     checked: dict[str, Any] = {setting.name: setting.check(given[setting.name]) for setting in _SETTINGS}
     checked["min_differences"] = _min_differences(settings.get("min_differences", MIN_DIFFERENCES))
+    checked["topic_set_variance"] = check_choice("topic_set_variance", settings.get("topic_set_variance", TOPIC_SET_VARIANCES[0]),
+                                                 TOPIC_SET_VARIANCES)  # fmt: skip
     return checked
 
 

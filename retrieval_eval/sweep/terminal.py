@@ -114,6 +114,7 @@ def _significance_document(significance: Significance, records: Callable[[pd.Dat
         "margin_of_error": json_ready(significance.margin_of_error),
         "lead": json_ready(significance.lead),
         "power": significance.power,
+        "topic_set_variance": significance.topic_set_variance,
         "summary": significance.summary(),
         "anova": records(significance.anova),
         "pairs": records(significance.pairs),

@@ -204,3 +204,17 @@ def test_identical_configurations_are_not_called_different_and_no_query_count_is
     assert result.topic_set_sizes.empty and list(result.topic_set_sizes.columns) == ["min_difference", "t_test_topics",
                                                                                     "t_test_power", "anova_topics", "anova_power"]
     assert any("the residual variance V_E is 0" in line for line in result.summary())
+
+
+def test_the_topic_set_sizes_can_be_designed_with_sakai_s_within_system_variance(board, result):
+    from retrieval_eval.sweep.power import within_system_variance
+
+    within = significance(board, **SMALL, seed=7, topic_set_variance="within-system")
+    matrix = np.ascontiguousarray(board.per_query.to_numpy(np.float64))
+    expected = topic_set_sizes(matrix, min_differences=[result.lead, 0.01, 0.02, 0.05, 0.1], alpha=board.alpha, power=0.8,
+                               variance=within_system_variance(matrix))  # fmt: skip
+    pd.testing.assert_frame_equal(within.topic_set_sizes, expected)
+    assert result.topic_set_variance == "residual" and within.topic_set_variance == "within-system"
+    assert "(within-system variance)" in "\n".join(within.summary())
+    with pytest.raises(ConfigError, match="topic_set_variance must be one of residual, within-system, got 'within'; did you mean 'within-system'"):
+        significance(board, topic_set_variance="within")
