@@ -108,7 +108,7 @@ def test_a_reply_that_does_not_parse_is_kept_and_stays_an_error(tmp_path):
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_run_keeps_every_reply_already_paid_for(tmp_path, stop):
-    """A child process judges 40 items, one at a time, 50 ms a reply; it is stopped part-way, then run again."""
+    """A child process judges 40 items, one at a time, 200 ms a reply; it is stopped part-way, then run again."""
     cache, log = tmp_path / "judge.jsonl", tmp_path / "served.txt"
     child = textwrap.dedent(f"""
         import json, signal, sys
@@ -117,6 +117,9 @@ def test_an_interrupted_run_keeps_every_reply_already_paid_for(tmp_path, stop):
         from tests.judging.test_judge import items, relevance_judge
         from retrieval_eval.judging.limits import Limits
         signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+        # A process started in the background of a non-interactive shell inherits SIGINT ignored (and
+        # Python then leaves it so): Ctrl-C's KeyboardInterrupt is what this test sends.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         def script(request):
             reply = chat_reply(json.dumps({{"label": 1}}), request)
             return Reply(body=reply.body, delay=0.2)  # 8 s for all 40: the signal comes first even on a loaded machine
