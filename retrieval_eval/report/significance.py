@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import html
 
-import pandas as pd
-
 from ..sweep.significance import Significance
 from ..views import wrap
 from .compare_table import compare_table, comparison_legend
-from .tables import Grid, frame_grid, html_table, markdown_table, markdown_text, number
+from .tables import Grid, frame_grid, html_table, markdown_table, markdown_text, number, numeric_column
 
 _SECTION_INTRO = (
     "Every pair of configurations compared at once on the objective, with the family-wise error over all pairs "
@@ -39,7 +37,7 @@ def anova_grid(result: Significance) -> Grid:
 def topic_set_grid(result: Significance) -> Grid:
     """The topic-set sizes' cells (every column of :func:`~retrieval_eval.sweep.power.topic_set_sizes`)."""
     frame = result.topic_set_sizes
-    formats = [(_integer if frame[column].dtype.kind in "iu" else number) if _numeric(frame[column]) else str
+    formats = [(_integer if frame[column].dtype.kind in "iu" else number) if numeric_column(frame[column]) else str
                for column in frame.columns]  # fmt: skip
     return frame_grid(frame, formats)
 
@@ -47,7 +45,7 @@ def topic_set_grid(result: Significance) -> Grid:
 def discrimination_grid(result: Significance) -> Grid:
     """How well each metric separates the configurations: the cells of :attr:`Significance.discrimination`."""
     frame = result.discrimination
-    formats = [(_integer if frame[column].dtype.kind in "iu" else number) if _numeric(frame[column]) else str
+    formats = [(_integer if frame[column].dtype.kind in "iu" else number) if numeric_column(frame[column]) else str
                for column in frame.columns]  # fmt: skip
     return frame_grid(frame, formats)
 
@@ -112,10 +110,6 @@ def significance_markdown(result: Significance) -> list[str]:
         "### Two-way ANOVA (configurations x queries)", markdown_table(anova_grid(result)),
         "### Every pair", markdown_table(pairs_grid(result)),
     ]  # fmt: skip
-
-
-def _numeric(column: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
 def _integer(value: object) -> str:

@@ -88,7 +88,7 @@ def leaderboard_grid(result: SweepResult | Leaderboard) -> Grid:
         rows.append(cells)
         marks.append(BEST if best else ("" if row["tied_with_best"] else WORSE))
     numeric = [False, True, *[True] * len(board.metrics), True, True, False, True, True, True]
-    numeric += [_numeric_column(table[column]) for column in [*parameters, *costs]] + ([False] if pareto else [])
+    numeric += [numeric_column(table[column]) for column in [*parameters, *costs]] + ([False] if pareto else [])
     return Grid(header, rows, numeric, marks)
 
 
@@ -163,11 +163,12 @@ def html_table(grid: Grid, *, css_class: str) -> str:
 def frame_grid(frame: pd.DataFrame, formats: Sequence[Callable[[Any], str]]) -> Grid:
     """A grid of ``frame``'s rows, each column written by its function of ``formats`` (value -> text)."""
     rows = [[str(write(value)) for write, value in zip(formats, values)] for values in frame.itertuples(index=False)]
-    numeric = [_numeric_column(frame[column]) for column in frame.columns]
+    numeric = [numeric_column(frame[column]) for column in frame.columns]
     return Grid([str(column) for column in frame.columns], rows, numeric, [""] * len(rows))
 
 
-def _numeric_column(column: pd.Series) -> bool:
+def numeric_column(column: pd.Series) -> bool:
+    """Whether a column holds numbers (not booleans): its cells are right-aligned."""
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 

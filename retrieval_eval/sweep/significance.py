@@ -295,16 +295,13 @@ def _comparison(board: Leaderboard, pvalues: dict[str, np.ndarray]) -> pd.DataFr
     first, second = np.triu_indices(len(names), 1)
     rows = []
     for metric in board.metrics:
-        means = board.table[metric].to_numpy(np.float64)
-        sign = 1.0 if board.metric_higher_is_better(metric) else -1.0
-        significant = pvalues[metric] <= board.alpha
+        verdicts = _verdicts(board, metric, pvalues[metric])
         # beats[i, j]: i significantly better than j under this metric.
         beats = np.zeros((len(names), len(names)), dtype=bool)
-        better = sign * (means[first] - means[second])
-        beats[first, second] = significant & (better > 0)
-        beats[second, first] = significant & (better < 0)
+        beats[first, second] = verdicts > 0
+        beats[second, first] = verdicts < 0
         rows.append(pd.DataFrame({
-            "configuration": names, "key": keys, "metric": metric, "mean": means,
+            "configuration": names, "key": keys, "metric": metric, "mean": board.table[metric].to_numpy(np.float64),
             "beats": [list(keys[row]) for row in beats],
         }))  # fmt: skip
     return pd.concat(rows, ignore_index=True)[list(COMPARISON_COLUMNS)]
