@@ -1,0 +1,23 @@
+"""The metric families, by name: the registry and the evaluator find each metric's family here.
+
+A family added since the families moved here is a module (or a folder) of this package; the
+older ones still live beside it in ``metrics/``.
+"""
+
+from __future__ import annotations
+
+from ..document_retrieval import DOCUMENT_RETRIEVAL
+from ..family import Family
+from ..judgment_groups import JUDGMENT_GROUPS
+from ..prefs import PREFS
+from ..trec import TREC
+
+FAMILIES: dict[str, Family] = {
+    family.name: family
+    for family in (
+        DOCUMENT_RETRIEVAL,
+        TREC,
+        JUDGMENT_GROUPS,
+        PREFS,
+    )
+}
