@@ -21,7 +21,7 @@ _EXPORTS = {
     "NonLLMContextPrecisionWithReference": ".metrics",
     "NonLLMContextRecall": ".metrics",
     "NonLLMStringSimilarity": ".metrics",
-    "average_precision": ".average_precision",
+    "average_precision": ".verdict_precision",
     "evaluate_samples": ".samples",
     "id_based_context_precision_recall": ".id_based",
     "non_llm_context_precision": ".string_based",

@@ -6,7 +6,7 @@ Definitions (ragas 0.4.3, ``NonLLMStringSimilarity``, ``NonLLMContextPrecisionWi
 ``hamming``, ``jaro``, ``jaro_winkler``; no preprocessing), in [0, 1]. Then, per sample:
 
 - precision: retrieved context i is useful when ``max_f sim(r_i, f) >= threshold`` (0.5), and the
-  precision is ragas' average precision of those verdicts (:mod:`.average_precision`);
+  precision is ragas' average precision of those verdicts (:mod:`.verdict_precision`);
 - recall: reference context j is found when ``max_r sim(r, f_j) > threshold`` (0.5: strictly
   greater, as ragas has it), and the recall is the share of reference contexts found (NaN when
   there are none).
@@ -29,7 +29,7 @@ from enum import Enum
 import numpy as np
 
 from ..io.context_rows import Lists
-from .average_precision import average_precision
+from .verdict_precision import average_precision
 
 
 class DistanceMeasure(Enum):
