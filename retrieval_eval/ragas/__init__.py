@@ -26,6 +26,7 @@ _EXPORTS = {
     "id_based_context_precision_recall": ".id_based",
     "non_llm_context_precision": ".string_based",
     "non_llm_context_recall": ".string_based",
+    "samples_as_qrels_run": ".qrels_run",
 }
 
 __all__ = sorted(_EXPORTS)

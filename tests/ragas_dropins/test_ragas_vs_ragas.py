@@ -178,3 +178,23 @@ def test_a_metric_without_its_field_is_named():
         evaluate_samples([{"retrieved_context_ids": [1], "reference_context_ids": [1]}], ["non_llm_context_recall"])
     with pytest.raises(InputError, match="needs the sample's 'reference_context_ids'"):
         IDBasedContextRecall().single_turn_score({"retrieved_context_ids": [1]})
+
+
+@pytest.mark.filterwarnings("ignore:no judged query")  # samples that share no id: every score is 0, as intended
+@given(st.lists(st.tuples(id_lists, id_lists), min_size=1, max_size=6))
+def test_id_based_as_qrels_and_run_gives_set_precision_and_recall(samples):
+    from retrieval_eval import evaluate
+    from retrieval_eval.ragas import samples_as_qrels_run
+
+    rows = [{"id": f"q{i}", "retrieved_context_ids": [str(v) for v in r], "reference_context_ids": [str(v) for v in f]}
+            for i, (r, f) in enumerate(samples)]  # fmt: skip
+    expected = evaluate_samples(rows).set_index("id")
+    both = [row["id"] for row in rows if row["retrieved_context_ids"] and row["reference_context_ids"]]
+    if not any(row["reference_context_ids"] for row in rows):
+        return  # no qrels at all: nothing to evaluate against
+    qrels, run = samples_as_qrels_run(rows)
+    per_query = evaluate(qrels, run, ["set_precision", "set_recall"]).per_query.set_index("query_id")
+    assert sorted(per_query.index) == sorted(both)
+    for query in both:
+        assert per_query.loc[query, "set_precision"] == expected.loc[query, "id_based_context_precision"]
+        assert per_query.loc[query, "set_recall"] == expected.loc[query, "id_based_context_recall"]
