@@ -12,8 +12,8 @@ Usage (from the repository root, with ragas installed)::
 
     RAGAS_DO_NOT_TRACK=true python benchmarks/bench_ragas.py [--samples 100000] [--ragas-sample 2000] [--rounds 3]
 
-Recorded (2 CPUs shared with 7 other jobs, load average about 6; Python 3.11.7, ragas 0.4.3,
-rapidfuzz 3.14.6): see benchmarks/README.md, "ragas".
+Recorded (2 CPUs shared with other jobs; Python 3.11.7, ragas 0.4.3, rapidfuzz 3.14.6): 77x at load
+average 3, 33x at load average 11 (ragas on all 100,000 samples); see benchmarks/README.md, bench_ragas.py.
 """
 
 from __future__ import annotations
