@@ -9,7 +9,7 @@ from typing import Any
 
 from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, checked_type, emit, usage
 
-_share = checked_type(float, lambda value: math.isfinite(value), "a finite number")
+_finite = checked_type(float, math.isfinite, "a finite number")
 _METRICS = ("id_based_context_precision", "id_based_context_recall", "non_llm_context_precision_with_reference",
             "non_llm_context_recall", "context_precision")  # fmt: skip
 _MEASURES = ("levenshtein", "hamming", "jaro", "jaro_winkler")
@@ -47,9 +47,9 @@ def add_ragas_command(commands: Any) -> None:
     parser.add_argument("samples", metavar="SAMPLES", help="the samples: lists of context ids, contexts or verdicts per row")
     parser.add_argument("-m", "--metric", action="append", choices=_METRICS, dest="metrics", help="a metric to score, repeatable")
     parser.add_argument("--distance", choices=_MEASURES, default="levenshtein", help="the string measure (default %(default)s)")
-    parser.add_argument("--precision-threshold", type=_share, default=0.5, metavar="T",
+    parser.add_argument("--precision-threshold", type=_finite, default=0.5, metavar="T",
                         help="a retrieved context is useful when its best similarity is >= T (default %(default)s)")
-    parser.add_argument("--recall-threshold", type=_share, default=0.5, metavar="T",
+    parser.add_argument("--recall-threshold", type=_finite, default=0.5, metavar="T",
                         help="a reference context is found when its best similarity is > T (default %(default)s)")
     parser.add_argument("--verdicts-field", default="verdicts", metavar="NAME",
                         help="the column of 0/1 verdicts per retrieved context (default %(default)s)")
