@@ -73,6 +73,8 @@ def conversion_error(
     values = list(values)
     if role == "nested":
         return _nested_error(values, label, field, exc)
+    if role == "list":
+        return _list_error(values, label, field, exc)
     if role == "text":  # a text column holds no ids: its first value that is no text is the error
         for position, value in enumerate(values):
             if kind_of(value) not in (None, "str"):
@@ -93,6 +95,28 @@ def conversion_error(
         row=position + 1,
         field=field,
     )
+
+
+def _list_error(values: list, label: str, field: str, exc: Exception) -> InputError:
+    """Find the first row that is not a list, or whose items mix kinds with the items before (an id 1 and an id "a")."""
+    seen: str | None = None
+    for number, value in enumerate(values, start=1):
+        kind = kind_of(value)
+        if kind is None:
+            continue
+        if kind != "list":
+            return InputError(f"expected a list, got {type(value).__name__}", source=label, row=number, field=field)
+        for position, item in enumerate(value, start=1):
+            item_kind = kind_of(item)
+            if item_kind is None:
+                continue
+            seen = seen or item_kind
+            if _family(item_kind) != _family(seen):
+                return InputError(
+                    f"mixed {_pair(seen, item_kind)} items in the lists (item {position} of this row is {item!r})",
+                    source=label, row=number, field=field,
+                )  # fmt: skip
+    return InputError(f"cannot convert column: {exc}", source=label, field=field)
 
 
 def _nested_error(values: list, label: str, field: str, exc: Exception) -> InputError:
