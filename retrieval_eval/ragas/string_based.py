@@ -28,6 +28,7 @@ from enum import Enum
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..io.context_rows import Lists
 from .verdict_precision import average_precision
 
@@ -51,8 +52,20 @@ def distance_measure(value: object) -> DistanceMeasure:
         raise ValueError(f"unknown distance measure {value!r}; expected one of {known}") from None
 
 
+def _rapidfuzz(module: str):
+    """A rapidfuzz module; its absence is one line saying which extra brings it."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"rapidfuzz.{module}")
+    except ModuleNotFoundError:
+        raise ConfigError(
+            "ragas' non-LLM context precision and recall need rapidfuzz: pip install 'retrieval_eval[ragas]'"
+        ) from None
+
+
 def _scorer(measure: DistanceMeasure):
-    from rapidfuzz import distance
+    distance = _rapidfuzz("distance")
 
     module = {"levenshtein": distance.Levenshtein, "hamming": distance.Hamming, "jaro": distance.Jaro,
               "jaro_winkler": distance.JaroWinkler}[measure.value]  # fmt: skip
@@ -67,7 +80,7 @@ class PairSimilarities:
     """
 
     def __init__(self, retrieved: Lists, reference: Lists, measure: DistanceMeasure, *, workers: int = -1) -> None:
-        from rapidfuzz import process
+        process = _rapidfuzz("process")
 
         if len(reference) != len(retrieved):
             raise ValueError(f"{len(retrieved)} samples of retrieved contexts but {len(reference)} of reference contexts")
