@@ -116,3 +116,15 @@ def test_max_docs_is_refused() -> None:
     run = pd.DataFrame({"query_id": ["q"], "doc_id": ["b"], "score": [1.0]})
     with pytest.raises(ConfigError, match="does not take max_docs"):
         evaluate(qrels, run, metrics=["map"], ties="average", max_docs=5)
+
+
+def test_the_command_line_takes_ties_average(tmp_path, capsys) -> None:
+    from retrieval_eval.cli import main
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 0 a 1\n")
+    run.write_text("1 Q0 a 1 1.0 r\n1 Q0 b 2 1.0 r\n")
+    assert main(["evaluate", str(qrels), str(run), "-m", "P@1", "--ties", "average", "--trec"]) == 0
+    assert capsys.readouterr().out.split() == ["P_1", "all", "0.5000"]
+    assert main(["evaluate", str(qrels), str(run), "-m", "bpref", "--ties", "average"]) == 2
+    assert "bpref has no tie-averaged value" in capsys.readouterr().err
