@@ -14,7 +14,7 @@ over their denominators. Without ties each equals the ordinary value bit for bit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from ..data import Qrels
     from ..data.join import QueryAlignment, TiedRun
 
-_SCALARS = ("ndcg", "ndcg_burges", "map", "recip_rank", "rprec")
-_AT_K = ("ndcg", "ndcg_burges", "map", "precision", "recall", "recip_rank", "success", "judged", "unjudged",
-         "relative_precision")
 
 
 class _Ideal:
@@ -60,6 +57,110 @@ class _Ideal:
         return sums[rows, np.minimum(cutoffs[None, :], self.n_positive[:, None])]
 
 
+class _Expected:
+    """What the formulas read, each computed once when first read: one evaluation's tied ranking and judgments."""
+
+    def __init__(self, qrels: Qrels, tied: TiedRun, alignment: QueryAlignment, cutoffs: np.ndarray) -> None:
+        self.positions, self.labels, self.judged = tied_positions(tied, alignment)
+        self.n_queries = self.positions.n.shape[0]
+        longest = max(int(self.positions.n.max(initial=0)), int(qrels.n_judged.max(initial=0)), 1)
+        self.discounts = log2_table(longest)
+        self.ideal = _Ideal(qrels, alignment.qrels_query, self.discounts)
+        self.cutoffs = cutoffs
+        self.every = np.broadcast_to(cutoffs, (self.n_queries, cutoffs.shape[0]))
+        self.whole = self.positions.n[:, None]
+        self._cache: dict[tuple, np.ndarray] = {}
+
+    def cached(self, key: tuple, make: Callable[[], np.ndarray]) -> np.ndarray:
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def column(self, metric: Metric) -> int:
+        return int(np.searchsorted(self.cutoffs, metric.k))
+
+    def relevant(self, metric: Metric) -> np.ndarray:
+        rel = relevance_level(metric)
+        return self.cached(("relevant", rel), lambda: self.judged & (self.labels >= rel))
+
+    def num_rel(self, metric: Metric) -> np.ndarray:
+        rel = relevance_level(metric)
+        return self.cached(("num_rel", rel), lambda: self.ideal.num_rel(rel, self.n_queries))
+
+    def at(self, key: str, metric: Metric, make: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``make(cutoffs)``'s column of ``metric``: at its k, or over the whole ranking when it has none."""
+        if metric.k is None:
+            return self.cached((key, relevance_level(metric), None), lambda: make(self.whole))[:, 0]
+        return self.cached((key, relevance_level(metric)), lambda: make(self.every))[:, self.column(metric)]
+
+    def hits(self, metric: Metric) -> np.ndarray:
+        return self.at("hits", metric, lambda cutoffs: expected.top_counts(self.positions, self.relevant(metric), cutoffs))
+
+    def gain_terms(self, burges: bool) -> np.ndarray:
+        def make() -> np.ndarray:
+            positive = self.judged & (self.labels > 0)
+            gains = np.where(positive, self.labels, 0)
+            values = np.where(positive, two_to(gains) - 1.0, 0.0) if burges else gains
+            return expected.group_means(self.positions, values) / self.discounts[self.positions.rank]
+
+        return self.cached(("gains", burges), make)
+
+
+def _ndcg(burges: bool) -> Formula:
+    def formula(e: _Expected, metric: Metric) -> np.ndarray:
+        dcg = e.at(f"dcg{burges}", metric, lambda cutoffs: expected.prefix_sums(e.positions, e.gain_terms(burges), cutoffs))
+        ideal = e.ideal.burges if burges else e.ideal.linear
+        if metric.k is None:
+            return divide_where(dcg, ideal[:, -1], e.ideal.linear[:, -1] > 0.0)
+        j = e.column(metric)
+        return divide_where(dcg, e.ideal.at(ideal, e.cutoffs)[:, j], e.ideal.at(e.ideal.linear, e.cutoffs)[:, j] > 0.0, dcg)
+
+    return formula
+
+
+def _map(e: _Expected, metric: Metric) -> np.ndarray:
+    terms = e.cached(("ap", relevance_level(metric)), lambda: expected.expected_ap_terms(e.positions, e.relevant(metric)))
+    ap = e.at("ap_sums", metric, lambda cutoffs: expected.prefix_sums(e.positions, terms, cutoffs))
+    num_rel = e.num_rel(metric)
+    if metric.k is None:
+        retrieved = count(e.positions.query, e.relevant(metric), e.n_queries) > 0
+        return divide_where(ap, num_rel.astype(np.float64), (num_rel > 0) & retrieved)
+    return divide_where(ap, num_rel.astype(np.float64), num_rel > 0)
+
+
+def _rprec(e: _Expected, metric: Metric) -> np.ndarray:
+    num_rel = e.num_rel(metric)
+    hits = expected.top_counts(e.positions, e.relevant(metric), num_rel[:, None])[:, 0]
+    return divide_where(hits, num_rel.astype(np.float64), (num_rel > 0) & (np.minimum(e.positions.n, num_rel) > 0))
+
+
+def _shown(e: _Expected, metric: Metric) -> np.ndarray:
+    return np.minimum(metric.k, e.positions.n)
+
+
+Formula = Callable[[_Expected, Metric], np.ndarray]
+#: Each averaged definition, (name, has cutoff), and its expected value.
+FORMULAS: dict[tuple[str, bool], Formula] = {
+    ("ndcg", False): _ndcg(False), ("ndcg", True): _ndcg(False),
+    ("ndcg_burges", False): _ndcg(True), ("ndcg_burges", True): _ndcg(True),
+    ("map", False): _map, ("map", True): _map,
+    ("recip_rank", False): lambda e, m: e.at("rr", m, lambda c: expected.expected_reciprocal_rank(e.positions, e.relevant(m), c)),
+    ("recip_rank", True): lambda e, m: e.at("rr", m, lambda c: expected.expected_reciprocal_rank(e.positions, e.relevant(m), c)),
+    ("rprec", False): _rprec,
+    ("precision", True): lambda e, m: e.hits(m) / m.k,
+    ("recall", True): lambda e, m: divide_where(e.hits(m), e.num_rel(m).astype(np.float64), e.num_rel(m) > 0),
+    ("relative_precision", True): lambda e, m: divide_where(e.hits(m), np.minimum(m.k, e.num_rel(m)), e.num_rel(m) > 0),
+    ("success", True): lambda e, m: e.at("success", m, lambda c: expected.expected_success(e.positions, e.relevant(m), c)),
+    ("judged", True): lambda e, m: divide_where(
+        expected.top_counts(e.positions, e.judged, np.full((e.n_queries, 1), m.k))[:, 0], _shown(e, m), _shown(e, m) > 0
+    ),
+    # Not judged: not listed, or a negative label (in the pool, unjudged).
+    ("unjudged", True): lambda e, m: (
+        _shown(e, m) - expected.top_counts(e.positions, e.judged & (e.labels >= 0), np.full((e.n_queries, 1), m.k))[:, 0]
+    ) / m.k,
+}
+
+
 def _values(
     qrels: Qrels, tied: TiedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> dict[Metric, np.ndarray]:
@@ -67,85 +168,13 @@ def _values(
     below = next((metric for metric in metrics if relevance_level(metric) < 0), None)
     if below is not None:
         raise ConfigError(f"{below}: a relevance level below 0 is not supported by the TREC measures")
-    positions, labels, judged = tied_positions(tied, alignment)
-    n_queries = positions.n.shape[0]
-    longest = max(int(positions.n.max(initial=0)), int(qrels.n_judged.max(initial=0)), 1)
-    discounts = log2_table(longest)
-    ideal = _Ideal(qrels, alignment.qrels_query, discounts)
     cutoffs = np.array(sorted({m.k for m in metrics if m.k is not None}), dtype=np.int64)
-    every = np.broadcast_to(cutoffs, (n_queries, cutoffs.shape[0]))
-    whole = positions.n[:, None]
-    columns: dict[Metric, np.ndarray] = {}
-
-    positive = judged & (labels > 0)
-    gains = np.where(positive, labels, 0)
-    dcg_terms = expected.group_means(positions, gains) / discounts[positions.rank]
-    burges_terms = expected.group_means(positions, np.where(positive, two_to(gains) - 1.0, 0.0)) / discounts[positions.rank]
-    ideal_at, ideal_sum = ideal.at(ideal.linear, cutoffs), ideal.linear[:, -1]
-    for terms, ideal_sums, name in ((dcg_terms, ideal.linear, "ndcg"), (burges_terms, ideal.burges, "ndcg_burges")):
-        wanted = [m for m in metrics if m.name == name]
-        if not wanted:
-            continue
-        dcg_at = expected.prefix_sums(positions, terms, every)
-        dcg = expected.prefix_sums(positions, terms, whole)[:, 0]
-        for metric in wanted:
-            if metric.k is None:
-                columns[metric] = divide_where(dcg, ideal_sums[:, -1], ideal_sum > 0.0)
-            else:
-                j = int(np.searchsorted(cutoffs, metric.k))
-                columns[metric] = divide_where(dcg_at[:, j], ideal.at(ideal_sums, cutoffs)[:, j], ideal_at[:, j] > 0.0,
-                                               dcg_at[:, j])
-
-    counted = judged & (labels >= 0)
-    judged_at = expected.top_counts(positions, judged, every) if any(m.name == "judged" for m in metrics) else None
-    counted_at = expected.top_counts(positions, counted, every) if any(m.name == "unjudged" for m in metrics) else None
-    shown = np.minimum(every, whole)
-    for rel in sorted({relevance_level(m) for m in metrics if m.name not in ("ndcg", "ndcg_burges", "judged", "unjudged")}):
-        at_level = [m for m in metrics if relevance_level(m) == rel and m.name not in ("ndcg", "ndcg_burges")]
-        relevant = judged & (labels >= rel)
-        num_rel = ideal.num_rel(rel, n_queries)
-        num_rel_f, has_rel = num_rel.astype(np.float64), num_rel > 0
-        names = {m.name for m in at_level}
-        hits_at = expected.top_counts(positions, relevant, every)
-        if names & {"map"}:
-            ap_terms = expected.expected_ap_terms(positions, relevant)
-            ap_at = expected.prefix_sums(positions, ap_terms, every)
-            ap = expected.prefix_sums(positions, ap_terms, whole)[:, 0]
-            rel_total = count(positions.query, relevant, n_queries)
-        if names & {"recip_rank"}:
-            rr_at = expected.expected_reciprocal_rank(positions, relevant, every)
-            rr = expected.expected_reciprocal_rank(positions, relevant, whole)[:, 0]
-        success_at = expected.expected_success(positions, relevant, every) if "success" in names else None
-        for metric in at_level:
-            j = int(np.searchsorted(cutoffs, metric.k)) if metric.k is not None else None
-            name = metric.name
-            if name == "map":
-                columns[metric] = (divide_where(ap, num_rel_f, has_rel & (rel_total > 0)) if j is None
-                                   else divide_where(ap_at[:, j], num_rel_f, has_rel))
-            elif name == "recip_rank":
-                columns[metric] = rr if j is None else rr_at[:, j]
-            elif name == "rprec":
-                hits = expected.top_counts(positions, relevant, num_rel[:, None])[:, 0]
-                columns[metric] = divide_where(hits, num_rel_f, has_rel & (np.minimum(positions.n, num_rel) > 0))
-            elif name == "precision":
-                columns[metric] = hits_at[:, j] / metric.k
-            elif name == "recall":
-                columns[metric] = divide_where(hits_at[:, j], num_rel_f, has_rel)
-            elif name == "relative_precision":
-                columns[metric] = divide_where(hits_at[:, j], np.minimum(metric.k, num_rel), has_rel)
-            elif name == "success":
-                columns[metric] = success_at[:, j]
-    for metric in metrics:
-        j = int(np.searchsorted(cutoffs, metric.k)) if metric.k is not None else None
-        if metric.name == "judged":
-            columns[metric] = divide_where(judged_at[:, j], shown[:, j], shown[:, j] > 0)
-        elif metric.name == "unjudged":
-            columns[metric] = (shown[:, j] - counted_at[:, j]) / metric.k
-    return columns
+    inputs = _Expected(qrels, tied, alignment, cutoffs)
+    return {metric: FORMULAS[(metric.name, metric.k is not None)](inputs, metric) for metric in metrics}
 
 
 TREC_AVERAGING = TieAveraging(
-    averaged=frozenset({(name, False) for name in _SCALARS} | {(name, True) for name in _AT_K}),
+    averaged=frozenset(FORMULAS),
     values=_values,
     order_free=frozenset(
         {(name, False) for name in ("set_precision", "set_recall", "set_f", "set_map", "set_relative_precision",
