@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..kernels.core.segments import gather, segments
-from ..kernels.core.tie_average import TiedPositions
+from ..kernels.core.tie_average import TiedPositions, tied_positions as positions_of
 from ..policies import TIE_AVERAGE
 from .names import Metric
 from .options import EvaluationOptions
@@ -115,8 +115,7 @@ def tied_positions(tied: TiedRun, alignment: QueryAlignment) -> tuple[TiedPositi
     n = gather(ranked.n_ranked, alignment.run_query, 0)
     query, rank, starts = segments(gather(ranked.offsets, alignment.run_query, 0), n)
     index = starts + rank
-    heads = np.cumsum(n) - n
-    positions = TiedPositions(query, rank, tied.group_start[index], tied.group_size[index], heads, n)
+    positions = positions_of(query, rank, tied.group_start[index], tied.group_size[index], n)
     return positions, ranked.labels[index], ranked.judged[index]
 
 

@@ -40,16 +40,31 @@ class TiedPositions(NamedTuple):
     """The ranked documents of the evaluated queries, flat, query after query in rank order.
 
     ``query`` (the evaluated query of each), ``rank`` (0-based), ``group_start`` and
-    ``group_size`` (its tie group); ``heads`` (where each query's documents start in the flat
-    arrays) and ``n`` (how many it has), per evaluated query.
+    ``group_size`` (its tie group), ``group`` (the index of its group among all, in order);
+    ``heads`` (where each query's documents start in the flat arrays) and ``n`` (how many it
+    has), per evaluated query; ``group_heads`` (where each group starts in the flat arrays) and
+    ``first_group`` (for each group, the index of its query's first group).
     """
 
     query: np.ndarray
     rank: np.ndarray
     group_start: np.ndarray
     group_size: np.ndarray
+    group: np.ndarray
     heads: np.ndarray
     n: np.ndarray
+    group_heads: np.ndarray
+    first_group: np.ndarray
+
+
+def tied_positions(query: np.ndarray, rank: np.ndarray, group_start: np.ndarray, group_size: np.ndarray, n: np.ndarray) -> TiedPositions:
+    """:class:`TiedPositions` of the flat arrays (query ascending, ranks 0.. within each), its group indexes made once."""
+    starts_group = rank == group_start
+    group_heads = np.flatnonzero(starts_group)
+    group = np.cumsum(starts_group) - 1
+    query_of_group = query[group_heads]
+    first_group = np.searchsorted(query_of_group, query_of_group, side="left")
+    return TiedPositions(query, rank, group_start, group_size, group, np.cumsum(n) - n, n, group_heads, first_group)
 
 
 def group_totals(positions: TiedPositions, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -59,14 +74,11 @@ def group_totals(positions: TiedPositions, values: np.ndarray) -> tuple[np.ndarr
     """
     if values.shape[0] == 0:
         return values.copy(), values.copy()
-    first = np.flatnonzero(positions.rank == positions.group_start)
-    totals = np.add.reduceat(values, first)
-    group = np.cumsum(positions.rank == positions.group_start) - 1
+    totals = np.add.reduceat(values, positions.group_heads)
     # The groups above: a running sum of the group totals, restarted at each query's first group.
-    query_of_group = positions.query[first]
     so_far = np.cumsum(totals) - totals
-    restart = so_far[np.searchsorted(query_of_group, query_of_group, side="left")]
-    return totals[group], (so_far - restart)[group]
+    above = so_far - so_far[positions.first_group]
+    return totals[positions.group], above[positions.group]
 
 
 def top_counts(positions: TiedPositions, flags: np.ndarray, cutoffs: np.ndarray) -> np.ndarray:
