@@ -14,6 +14,11 @@ SETS_WITH_JUDGED_ONLY = ("qrels", "union")
 #: an unstable quicksort: numba's, or numpy's under ``NUMBA_DISABLE_JIT``; see
 #: retrieval_eval.kernels.core.ranx_ties).
 TIE_ORDERS = ("docid", "input", "ranx")
+#: The tie policy that orders no ties: each measure is its mean over every ordering of tied scores
+#: (an expected value in closed form; see retrieval_eval.metrics.tie_average).
+TIE_AVERAGE = "average"
+#: Every tie policy of an evaluation: a tie order, or the average over all of them.
+TIE_POLICIES = (*TIE_ORDERS, TIE_AVERAGE)
 #: Which row counts when a document is repeated within a query: the last, the first, the one
 #: with the highest score or label, or none (an error naming the first repeated row).
 DUPLICATE_POLICIES = ("last", "first", "max", "raise")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
-from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_ORDERS
+from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_POLICIES
 from ..scale.budget import DEFAULT_BUDGET
 from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
 from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
@@ -77,9 +77,10 @@ def add_evaluate_command(commands: Any) -> None:
     run.add_argument("-R", "--judgments", choices=JUDGMENT_FORMATS, default=option_default("judgments"),
                      help="how QRELS is laid out (trec_eval -R): qrels, qrels_jg (judgment groups), "
                      "qrels_prefs or prefs (preferences); default %(default)s")
-    run.add_argument("--ties", choices=TIE_ORDERS,
+    run.add_argument("--ties", choices=TIE_POLICIES,
                      help="order of equal scores for every metric: descending doc id (trec_eval), input order "
-                     "(Azure) or as ranx sorts a Run (ranx); default: each metric's reference")
+                     "(Azure) or as ranx sorts a Run (ranx); or average: each metric's mean over every order of "
+                     "equal scores (its expected value); default: each metric's reference")
     run.add_argument("--qrels-duplicates", choices=DUPLICATE_POLICIES,
                      help="label kept for a document judged twice (default: raise with a TREC measure, "
                      "as trec_eval; last otherwise, as Azure)")
@@ -279,8 +280,9 @@ def _default_measures(args: argparse.Namespace) -> list[str] | None:
     return ["official"]
 
 
-#: How the summary's conventions line names each tie order of TIE_ORDERS.
-_TIES_SHOWN = {"docid": "descending doc id", "input": "input order", "ranx": "as ranx sorts a Run"}
+#: How the summary's conventions line names each tie policy of TIE_POLICIES.
+_TIES_SHOWN = {"docid": "descending doc id", "input": "input order", "ranx": "as ranx sorts a Run",
+               "average": "averaged over every order"}
 
 
 def _conventions(evaluator: Evaluator) -> str:

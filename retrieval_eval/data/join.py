@@ -16,6 +16,7 @@ from ..kernels.fusion.fused_ranking import gather_joins
 from ..kernels.core.judged_ranks import rank_judged_documents
 from ..kernels.core.ranking import rank_and_label
 from ..kernels.core.ranx_ties import ranx_tie_keys
+from ..kernels.core.tie_groups import rank_with_tie_groups
 from ..kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 from ..kernels.trec.trec_judged import judged_only
 from ._table import duplicate_policy_code, raise_on_duplicates
@@ -173,6 +174,32 @@ def rank_run(qrels: Qrels, run: Run, *, duplicates: str = "last", ties: str = "i
     labels, judged, n_ranked, duplicate_rows = rank_and_label(*_join_arguments(qrels, run, duplicates, ties))
     raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)
     return RankedRun(run, ties, run.queries.offsets, n_ranked, labels, judged, run.queries.rows_per_query)
+
+
+@dataclass(frozen=True, eq=False)
+class TiedRun:
+    """A run ranked and labelled against qrels with its tie groups: what tie-averaged values read.
+
+    ``ranked`` is the :class:`RankedRun` with ties in input order (any order gives the same
+    tie-averaged values); the document at ``ranked.offsets[q] + j`` belongs to the group of equal
+    scores that starts at rank ``group_start[...]`` of query q and holds ``group_size[...]`` documents.
+    ``duplicates``: the policy that chose each repeated document's score.
+    """
+
+    ranked: RankedRun
+    group_start: np.ndarray
+    group_size: np.ndarray
+    duplicates: str
+
+
+def rank_tied(qrels: Qrels, run: Run, *, duplicates: str = "raise") -> TiedRun:
+    """Rank each run query's distinct documents by score, label them, and mark their tie groups (see :class:`TiedRun`)."""
+    labels, judged, n_ranked, duplicate_rows, group_start, group_size = rank_with_tie_groups(
+        *_join_arguments(qrels, run, duplicates, "input")
+    )
+    raise_on_duplicates(duplicate_rows, run.table, run.source, _REPEATED)
+    ranked = RankedRun(run, "input", run.queries.offsets, n_ranked, labels, judged, run.queries.rows_per_query)
+    return TiedRun(ranked, read_only(group_start), read_only(group_size), duplicates)
 
 
 def rank_judged(qrels: Qrels, run: Run, *, duplicates: str = "raise", ties: str = "docid") -> JudgedRanks:

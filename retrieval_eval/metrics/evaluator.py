@@ -19,6 +19,7 @@ from ..progress import phase
 from ..views import counted
 from .names import Metric
 from .options import EvaluationOptions
+from . import tie_average
 from .registry import REGISTRY
 from .result import EvaluationResult, Threshold, per_query_table, summarize
 from .selection import Thresholds, conventions_for, resolve_metrics_and_thresholds
@@ -80,6 +81,8 @@ class EvaluationPlan:
         for metric in metric_list:
             family = REGISTRY.family(metric)
             by_family.setdefault((family.name, options.ties or family.ties), []).append(metric)
+        if options.ties is not None and tie_average.is_average(options.ties):
+            tie_average.check_supported(metric_list, lambda metric: REGISTRY.family(metric).name, options)
         definitions = {metric: REGISTRY.definition(metric) for metric in metric_list}
         return cls(
             tuple(named),
@@ -101,7 +104,7 @@ class EvaluationPlan:
         Families with the same join and tie order share one join of the run against the qrels.
         """
         duplicates = self.options.run_duplicates
-        return self.score_joins(qrels, lambda family, ties: family.join(qrels, run, duplicates, ties), alignment)
+        return self.score_joins(qrels, lambda family, ties: family_join(family, qrels, run, duplicates, ties), alignment)
 
     def score_joins(
         self, qrels: Qrels, join: Callable[[Family, str], Any], alignment: QueryAlignment
@@ -123,8 +126,18 @@ class EvaluationPlan:
             key = (family.join, ties)
             if key not in joins:
                 joins[key] = join(family, ties)
-            columns.update(family.compute(qrels, joins[key], alignment, metrics, self.options))
+            if tie_average.is_average(ties):
+                columns.update(tie_average.compute(family, qrels, joins[key], alignment, metrics, self.options))
+            else:
+                columns.update(family.compute(qrels, joins[key], alignment, metrics, self.options))
         return {metric: columns[metric] for metric in self.metrics}
+
+
+def family_join(family: Family, qrels: Qrels, run: Run, duplicates: str, ties: str) -> Any:
+    """``family.join`` of ``run`` under the tie order ``ties``, or under ``"average"`` the join with tie groups."""
+    if tie_average.is_average(ties):
+        return tie_average.tied_join(qrels, run, duplicates)
+    return family.join(qrels, run, duplicates, ties)
 
 
 class PrejoinedRun(ABC):
@@ -271,8 +284,9 @@ class Evaluator:
         duplicates = self.plan.options.run_duplicates
 
         def join(family: Family, ties: str) -> Any:
-            joined = run.join(self.qrels, family, duplicates, ties)
-            return family.join(self.qrels, run.run(), duplicates, ties) if joined is None else joined
+            # The prejoined joins order ties; the tie-averaged join is always the run's own.
+            joined = None if tie_average.is_average(ties) else run.join(self.qrels, family, duplicates, ties)
+            return family_join(family, self.qrels, run.run(), duplicates, ties) if joined is None else joined
 
         return join
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
-from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_ORDERS
+from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_POLICIES
 from .names import MAX_INTEGER, number_text, positive_integer, relevance_level_value
 
 #: Azure's evaluator scores the top 3.
@@ -85,7 +85,10 @@ class EvaluationOptions:
         an unstable quicksort, numba's, or numpy's under ``NUMBA_DISABLE_JIT``; ranx's numbers
         with ``run_duplicates="last"``, ranx's rule for a repeated document). ranx gives plain
         dicts yet another order, and re-sorts a Run under ``make_comparable=True``; judgment
-        groups and preferences refuse ``"ranx"`` (ranx has neither).
+        groups and preferences refuse ``"ranx"`` (ranx has neither). ``"average"`` orders no ties:
+        each measure is its expected value over every ordering of tied scores, all equally likely
+        (:mod:`retrieval_eval.metrics.tie_average`; the rank measures with a closed form, and
+        those no order changes).
     max_docs
         TREC measures: rank only the top max_docs documents of each query (trec_eval's ``-M``;
         0 leaves every ranking empty, as there).
@@ -111,7 +114,7 @@ class EvaluationOptions:
     >>> EvaluationOptions(ties="score")
     Traceback (most recent call last):
     ...
-    retrieval_eval.errors.ConfigError: ties must be one of ['docid', 'input', 'ranx'], got 'score'
+    retrieval_eval.errors.ConfigError: ties must be one of ['docid', 'input', 'ranx', 'average'], got 'score'
     """
 
     k: int = DEFAULT_K
@@ -141,7 +144,7 @@ class EvaluationOptions:
         object.__setattr__(self, "label_min", labels.label_min)
         object.__setattr__(self, "label_max", labels.label_max)
         _choice("query_set", self.query_set, QUERY_SETS)
-        _choice("ties", self.ties, TIE_ORDERS)
+        _choice("ties", self.ties, TIE_POLICIES)
         _choice("run duplicates", self.run_duplicates, DUPLICATE_POLICIES)
         _choice("qrels duplicates", self.qrels_duplicates, DUPLICATE_POLICIES)
 

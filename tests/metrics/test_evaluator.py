@@ -63,7 +63,7 @@ def test_options_settle_from_the_reference_of_the_metrics():
         ({"rel_level": "two"}, "rel_level must be an integer, got 'two'"),
         ({"max_docs": -1}, "max_docs must be an integer >= 0, got -1"),
         ({"query_set": "all"}, r"query_set must be one of \['qrels', 'both', 'union'\], got 'all'"),
-        ({"ties": "score"}, r"ties must be one of \['docid', 'input', 'ranx'\]"),
+        ({"ties": "score"}, r"ties must be one of \['docid', 'input', 'ranx', 'average'\]"),
         ({"run_duplicates": "sum"}, r"run duplicates must be one of \['last', 'first', 'max', 'raise'\]"),
         ({"qrels_duplicates": "any"}, "qrels duplicates must be one of"),
         ({"label_min": 2, "label_max": 2}, r"label_max \(2\) must be greater than label_min \(2\)"),
