@@ -23,6 +23,7 @@ Not checked, as trec_eval does not check them either: the run's ``Q0`` and rank 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,8 +78,10 @@ def gdeval(
         runid = f"{runid} (rel to. {base.runid}, rs=1+a, a={risk_alpha})"
         ndcg, err = (_urisk(main, values, base, base_values, alpha, all_topics) for values, base_values in
                      ((main.ndcg, base.ndcg), (main.err, base.err)))
-        if not all_topics:
-            topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
+        # The run's topics, then (under -c) the judged ones it lacks, as _urisk orders them.
+        topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
+        if all_topics:
+            topics += [topic for topic, kept in zip(main.topics, main.retrieved) if not kept]
     else:
         ndcg, err = ndcg[main.retrieved], err[main.retrieved]
         topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
@@ -86,7 +89,8 @@ def gdeval(
     lines += [f"{runid},{topic},{a:.5f},{b:.5f}" for topic, a, b in zip(topics, ndcg, err)]
     count = len(main.topics) if all_topics else int(main.retrieved.sum())
     # gdeval adds topic after topic, in the order printed, and divides when it scored any.
-    means = [float(np.cumsum(values)[-1]) / count if count else 0.0 for values in (ndcg, err)]
+    totals = [float(np.cumsum(np.concatenate([[0.0], values]))[-1]) for values in (ndcg, err)]
+    means = [total / count if count else total for total in totals]
     lines.append(f"{runid},amean,{means[0]:.5f},{means[1]:.5f}")
     return lines
 
@@ -124,11 +128,14 @@ def _scores(judged: Any, run: Any, k: int) -> TopicValues:
     """gdeval's nDCG@k and ERR@k of every topic with a judgment above 0, and whether ``run`` retrieved for it."""
     from ..data import Run
     from ..io.trec import trec_run_tag
-    from .evaluator import Evaluator
+    from .evaluator import Evaluator, NoSharedQueriesWarning
 
     read = _topics_of(Run.read(run))
     metrics = [Metric("gdeval_ndcg", k), Metric("err", k)]
-    result = Evaluator(judged, metrics, options=EvaluationOptions(query_set="qrels")).evaluate(read)
+    with warnings.catch_warnings():
+        # gdeval prints its lines for a run that shares no topic with the qrels, and no warning.
+        warnings.simplefilter("ignore", NoSharedQueriesWarning)
+        result = Evaluator(judged, metrics, options=EvaluationOptions(query_set="qrels")).evaluate(read)
     ndcg, err = result.values(metrics[0]), result.values(metrics[1])
     seen = ~np.isnan(ndcg)
     ids = result.query_ids.filter(pa.array(seen))
