@@ -109,8 +109,8 @@ def _urisk(
     main: TopicValues, values: np.ndarray, base: TopicValues, base_values: np.ndarray, alpha: float, all_topics: bool
 ) -> np.ndarray:
     """URisk per topic (the run's topics first, then under ``all_topics`` the judged ones it lacks)."""
-    index = {topic: position for position, topic in enumerate(base.topics)}
-    where = np.array([index.get(topic, -1) for topic in main.topics], dtype=np.int64)
+    found = pc.index_in(pa.array(main.topics, pa.string()), value_set=pa.array(base.topics, pa.string()))
+    where = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
     known = where >= 0
     known[known] &= base.retrieved[where[known]]
     b = np.where(known, base_values[np.maximum(where, 0)], 0.0)
