@@ -71,20 +71,17 @@ def gdeval(
         raise ConfigError(f"k must be an integer >= 1 (gdeval's -k), got {k!r}")
     judged = _topics_of(Qrels.read(qrels))
     main = _scores(judged, run, k)
-    topics, ndcg, err = main.topics, main.ndcg, main.err
     runid = main.runid
+    topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
     if baseline is not None:
         base = _scores(judged, baseline, k)
         runid = f"{runid} (rel to. {base.runid}, rs=1+a, a={risk_alpha})"
         ndcg, err = (_urisk(main, values, base, base_values, alpha, all_topics) for values, base_values in
                      ((main.ndcg, base.ndcg), (main.err, base.err)))
-        # The run's topics, then (under -c) the judged ones it lacks, as _urisk orders them.
-        topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
-        if all_topics:
+        if all_topics:  # then the judged topics the run lacks, as _urisk orders them
             topics += [topic for topic, kept in zip(main.topics, main.retrieved) if not kept]
     else:
-        ndcg, err = ndcg[main.retrieved], err[main.retrieved]
-        topics = [topic for topic, kept in zip(main.topics, main.retrieved) if kept]
+        ndcg, err = main.ndcg[main.retrieved], main.err[main.retrieved]
     lines = [f"runid,topic,ndcg@{k},err@{k}"]
     lines += [f"{runid},{topic},{a:.5f},{b:.5f}" for topic, a, b in zip(topics, ndcg, err)]
     count = len(main.topics) if all_topics else int(main.retrieved.sum())

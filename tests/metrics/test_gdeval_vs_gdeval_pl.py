@@ -55,7 +55,7 @@ def _perl(*args: str) -> list[str]:
         return subprocess.run([PERL, str(script), *args], capture_output=True, text=True, check=True).stdout.splitlines()
 
 
-@settings(max_examples=40)
+@settings(max_examples=30)
 @given(judgments, rankings, st.sampled_from([1, 2, 3, 5, 20]))
 def test_per_topic_values_and_lines_match_gdeval_pl(tmp_path_factory, qrels, run, k):
     tmp = tmp_path_factory.mktemp("gd")
@@ -74,7 +74,7 @@ def test_per_topic_values_and_lines_match_gdeval_pl(tmp_path_factory, qrels, run
     assert gdeval_lines(qrels, [(t, d, s, "runA") for t, d, s in run], k=k)[:-1] == expected
 
 
-@settings(max_examples=40)
+@settings(max_examples=30)
 @given(judgments, rankings, rankings, st.sampled_from(["0", "1", "0.5", "2.0"]), st.booleans(), st.sampled_from([2, 20]))
 def test_urisk_amean_and_c_match_gdeval_1_3(tmp_path_factory, qrels, run, base, alpha, complete, k):
     tmp = tmp_path_factory.mktemp("gd")
