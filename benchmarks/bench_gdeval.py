@@ -11,18 +11,20 @@ Usage (from the repository root)::
 
     python benchmarks/bench_gdeval.py [--queries 10000] [--rounds 3]
 
-Figures (2-core machine shared with other jobs, load average about 6-8; 2026-12-07):
+Figures (2-core machine shared with 7 other jobs, load average 4-11; 2026-12-07, one round each):
 
-=========  ==========  ============  ==========  =====
-queries    run rows    gdeval.pl s   ours s      ratio
-=========  ==========  ============  ==========  =====
-10,000     749,913     17.9          4.2         4.3x
-=========  ==========  ============  ==========  =====
+=========  ==========  ============  ==========  ================  ============
+queries    run rows    gdeval.pl s   ours s      gdeval.pl / ours  load average
+=========  ==========  ============  ==========  ================  ============
+1,000      75,822      1.0           2.5         0.4x              4.0
+10,000     750,069     24.8          13.6        1.8x              10.9
+=========  ==========  ============  ==========  ================  ============
 
-gdeval.pl sorts every run line with a Perl comparator that splits both lines at each comparison,
-so it grows as n log n with a large constant: 100k queries x 100 documents (7.5M lines) would take
-it several minutes (extrapolated over 3 minutes), so the benchmark runs the largest size it does in
-well under that, and says so.
+At 1,000 queries our process's start (imports, about 2 s) is most of our time. gdeval.pl sorts
+every run line with a Perl comparator that splits both lines at each comparison (n log n with a
+large constant) and holds every line as a Perl string: at 100,000 queries x 100 documents (7.5M
+lines, ~1 GB of perl memory) it had not finished after 10 minutes under that load (it got 38 s of
+CPU in them), so 10,000 queries is the largest size recorded here.
 """
 
 from __future__ import annotations
