@@ -36,6 +36,7 @@ from .check import add_check_command, check_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit, progress_wanted
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
+from .gdeval import add_gdeval_command, gdeval_command
 from .judge import add_judge_command, judge_command
 from .pool import add_pool_commands, pool_command, qrels_command
 from .ragas import add_ragas_command, ragas_command
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tasks_command(commands)
     add_answers_command(commands)
     add_ragas_command(commands)
+    add_gdeval_command(commands)
     return parser
 
 
@@ -75,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["tasks"] = tasks_command
     commands["f1"] = answers_command
     commands["ragas"] = ragas_command
+    commands["gdeval"] = gdeval_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
     from ..kernels import compile_notices

@@ -34,9 +34,10 @@ SetF(beta=b)                        set_f(beta=b)
 SetP, SetP(relative=True), SetRelP  set_precision, set_relative_precision
 SetR                                set_recall
 Success@k                           success@k
+ERR@k                               err@k (gdeval's; NaN where ir_measures gives 0, see below)
 ==================================  =====================================================
 
-The other measures of ir_measures (ERR, RBP, Compat, SDCG, INST, INSQ, BPM, NERR8-11,
+The other measures of ir_measures (RBP, Compat, SDCG, INST, INSQ, BPM, NERR8-11,
 Accuracy, the diversity measures alpha_nDCG, ERR_IA, ...) are :class:`UnknownMetricError`; NumQ
 is the number of evaluated queries, which a result gives as ``query_counts["evaluated"]``.
 """
@@ -153,6 +154,10 @@ MEASURES: dict[str, IrMeasure] = {
         IrMeasure("Success", {"cutoff": REQUIRED, **_RANKED}, _named("success")),
     )
 }
+# gdeval's ERR (ir_measures computes it only at a cutoff, by gdeval). A judged query without a label above 0, which
+# gdeval skips, is NaN in err@k; ir_measures gives it its default, 0 (nDCG(dcg='exp-log2')@k, also gdeval's
+# there, is ndcg_burges@k, 0 for such a query as ir_measures has it).
+MEASURES["ERR"] = IrMeasure("ERR", {"cutoff": UNSET}, _named("err"))
 _ALIASES = {alias: (measure, preset) for measure in MEASURES.values() for alias, preset in measure.aliases.items()}
 
 #: ir_measures' measures that no registry metric computes: what each is, and what is nearest here.
@@ -160,7 +165,6 @@ NOT_COMPUTED: dict[str, tuple[str, str]] = {
     "Accuracy": ("the probability that a relevant document ranks above a non-relevant one", ""),
     "BPM": ("the Bejeweled Player Model of cwl_eval", ""),
     "Compat": ("compatibility, the rank-biased overlap with an ideal ranking", ""),
-    "ERR": ("expected reciprocal rank, by gdeval", ""),
     "INSQ": ("INSQ of cwl_eval", ""),
     "INST": ("INST of cwl_eval", ""),
     **{f"NERR{n}": (f"NERR{n} of cwl_eval", "") for n in (8, 9, 10, 11)},

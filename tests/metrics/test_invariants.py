@@ -25,18 +25,20 @@ def is_count(definition) -> bool:
     return definition.bounds(0, 1)[1] == math.inf
 
 
-def all_metrics(k: int) -> list[Metric]:
-    return [example_metric(d, k) for d in DEFINITIONS]
+def all_metrics(k: int, label_max: int | None = None) -> list[Metric]:
+    """Every metric at k; without gdeval's when a label may pass 4, since gdeval stops there (and so do they)."""
+    return [example_metric(d, k) for d in DEFINITIONS if d.family != "gdeval" or label_max is None or label_max <= 4]
 
 
 def per_query(queries, k, label_min, label_max, shuffle_seed=None):
     qrels, run = tables(queries, shuffle_seed)
     # Every judged query, and repeated documents allowed: the generated collections have both.
     result = evaluate(
-        qrels, run, all_metrics(k), label_min=label_min, label_max=label_max,
+        qrels, run, all_metrics(k, label_max), label_min=label_min, label_max=label_max,
         query_set="qrels", run_duplicates="last", qrels_duplicates="last",
     )
-    return result.per_query.set_index("query_id")
+    # A metric left out (gdeval's, for labels above 4) is a column of NaN: undefined, which the checks skip.
+    return result.per_query.set_index("query_id").reindex(columns=[str(m) for m in all_metrics(k)])
 
 
 def same(a, b) -> bool:

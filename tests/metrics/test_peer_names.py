@@ -62,7 +62,7 @@ IR_MEASURES = [
     ("RR(rel=2)@10", "recip_rank(rel=2)@10"), ("Rprec", "rprec"), ("RPrec(rel=2)", "rprec(rel=2)"), ("Bpref", "bpref"),
     ("BPref(rel=2)", "bpref(rel=2)"), ("infAP", "infap"), ("Judged@10", "judged@10"), ("Success@1", "success@1"),
     ("IPrec@0.5", "iprec_at_recall(recall=0.5)"), ("IPrec(rel=2)@0", "iprec_at_recall(recall=0.0,rel=2)"),
-    ("IPrec(recall=0.25)", "iprec_at_recall(recall=0.25)"), ("nDCG(dcg='exp-log2')@10", "ndcg_burges@10"),
+    ("IPrec(recall=0.25)", "iprec_at_recall(recall=0.25)"), ("nDCG(dcg='exp-log2')@10", "ndcg_burges@10"), ("ERR@20", "err@20"),
     ("nDCG(dcg='log2')", "ndcg"), ("nDCG(gains={0:0, 1:1, 2:3})", "ndcg(gains=2:3.0)"), ("nDCG(gains={1:1})", "ndcg"),
     ("nDCG(gains={3:1, 0:2})", "ndcg(gains=0:2.0;3:1.0)"), ("NumRel", "num_rel"), ("NumRel(rel=2)", "num_rel(rel=2)"),
     ("NumRet", "num_ret"), ("NumRet(rel=2)", "num_rel_ret(rel=2)"), ("NumRelRet", "num_rel_ret"),
@@ -109,7 +109,7 @@ def test_an_ir_measures_object_is_named_as_ir_measures_writes_it_and_means_what_
             params[key] = value
     if params.get("gains") and ("cutoff" in params or params.get("dcg") == "exp-log2"):
         del params["gains"]
-    if measure.SUPPORTED_PARAMS.get("cutoff") and measure.SUPPORTED_PARAMS["cutoff"].required or name == "Judged":
+    if measure.SUPPORTED_PARAMS.get("cutoff") and measure.SUPPORTED_PARAMS["cutoff"].required or name in ("Judged", "ERR"):
         params.setdefault("cutoff", 10)
     if name == "IPrec":
         params.setdefault("recall", 0.5)

@@ -121,6 +121,22 @@ def test_gdeval_s_ndcg_at_k_equals_ndcg_burges_at_k_to_its_five_decimals(data, c
     agree([irm.nDCG(dcg="exp-log2") @ cutoff], *data, abs_tol=5e-6)
 
 
+@needs_perl
+@settings(max_examples=30)
+@given(data=collections(always_judged=True, distinct=True, numeric_ids=True, labels=st.integers(-1, 4)), cutoff=st.integers(1, 12))
+def test_gdeval_s_err_at_k_is_err_at_k_where_a_query_has_a_label_above_0(data, cutoff):
+    # ir_measures gives a judged query gdeval skips (no label above 0) its default 0; err@k is NaN there, as gdeval.
+    qrels_frame, run_frame = frames(*data)
+    if run_frame.empty:
+        return
+    expected = ir_measures_values([irm.ERR @ cutoff], qrels_frame, run_frame)
+    result = evaluate(qrels_frame, run_frame, [f"ERR@{cutoff}"], query_set="both")
+    positive = {query for query, labels in data[0].items() if max(labels.values()) > 0}
+    for query, value in zip(result.query_ids.to_pylist(), result.values(f"err@{cutoff}")):
+        want = expected[(irm.ERR @ cutoff, query)]
+        assert (math.isnan(value) and want == 0) if query not in positive else math.isclose(value, want, abs_tol=5e-6)
+
+
 # ranx's names: each spelling and the registry metric it means, where the registry reads it itself too.
 RANX = [
     "precision@5", "precision@3-l2", "recall@5", "recall@4-l2", "f1@5", "f1@3-l2", "hits", "hits-l2", "hit_rate@3",
