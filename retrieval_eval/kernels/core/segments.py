@@ -58,7 +58,10 @@ def divide_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, otherwise: np.
 
 
 def two_to(exponents: np.ndarray) -> np.ndarray:
-    """``2.0 ** e`` for integer exponents: exact, 0.0 below the subnormals, infinity from 2^1024 (as the power overflows)."""
+    """``2.0 ** e``: for integer exponents exact, 0.0 below the subnormals, infinity from 2^1024 (as the power
+    overflows); for float exponents (float labels) C's ``pow``, as the compiled walks' ``2.0 ** label``."""
+    if exponents.dtype.kind == "f":
+        return np.power(2.0, exponents)
     return np.where(exponents < 1024, np.ldexp(1.0, np.clip(exponents, -1100, 1023)), np.inf)
 
 
