@@ -146,23 +146,27 @@ def parse_label_text(
     if valid.all():
         return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
     numbers = parse_strings(
-        values, pa.float64(), what=f"relevance must be {LABEL_TEXT} or a number", source=source, field=field, rows=rows
+        values, pa.float64(), what="relevance must be a number", source=source, field=field, rows=rows
     )
-    return labels_column(numbers, source=source, field=field, rows=rows)
+    return labels_column(numbers, source=source, field=field, rows=rows, text=values)
 
 
-def labels_column(values: Column, *, source: str, field: str | None, rows: RowMap | None = None) -> Column:
+def labels_column(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None, text: Column | None = None
+) -> Column:
     """Floating (or decimal) labels as int64 when every one is a whole number within int64, else as float64.
 
     Whole numbers given as floats (``1.0``) so give the same int64 labels, and the same
-    results to the bit, as integers. A NaN or an infinite label is an error (it is no grade).
+    results to the bit, as integers. A NaN or an infinite label is an error (it is no grade),
+    quoting ``text`` (the column as written) when the labels were parsed from it.
     """
     floats = numpy_view(pc.cast(values, pa.float64(), safe=False), fill=0.0)
     finite = np.isfinite(floats)
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
         raise InputError(
-            f"relevance must be a finite number, got {values[bad].as_py()!r}", source=source, row=_row_of(rows, bad), field=field
+            f"relevance must be a finite number, got {(values if text is None else text)[bad].as_py()!r}",
+            source=source, row=_row_of(rows, bad), field=field,
         )
     if ((np.abs(floats) < _INT64_LIMIT) & (np.floor(floats) == floats)).all():
         return pc.cast(values, pa.int64(), safe=False)
