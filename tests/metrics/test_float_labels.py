@@ -214,3 +214,16 @@ def test_label_range_checks_name_a_float_label():
         Qrels.read(QRELS).check_label_range(0, 1)
     with pytest.raises(InputError, match=r"outside the label range \[0.75, 4\], first 0.5 \(query '1' doc 'b'\)"):
         Qrels.read(QRELS).check_label_range(0.75, 4)
+
+
+def test_the_command_line_refuses_float_labels_under_trec_and_scores_them_without(tmp_path, capsys):
+    from retrieval_eval.cli import main
+
+    qrels, run = tmp_path / "q.trec", tmp_path / "r.trec"
+    qrels.write_text("1 0 a 1\n1 0 b 0.5\n")
+    run.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+    assert main(["evaluate", str(qrels), str(run), "--trec", "-m", "ndcg"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "\n" not in error and "row 2, field 'relevance': trec_eval reads relevance labels as integers" in error
+    assert main(["evaluate", str(qrels), str(run), "-m", "ndcg", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["ndcg"]["mean"] == 1.0
