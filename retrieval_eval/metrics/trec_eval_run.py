@@ -128,7 +128,12 @@ def trec_eval(
 
 
 def _require_integer_labels(qrels: Any) -> None:
-    """trec_eval's labels are whole numbers (its ``atol`` truncates any other): refuse qrels with another."""
+    """trec_eval's labels are whole numbers (its ``atol`` truncates any other): refuse qrels with another.
+
+    The preference layouts' levels are doubles (get_prefs.c and get_qrels_prefs.c read them with ``atof``).
+    """
+    if qrels.judgments not in ("qrels", "qrels_jg"):
+        return
     row = qrels.first_non_integer_label()
     if row is not None:
         raise InputError(
