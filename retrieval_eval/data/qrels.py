@@ -12,6 +12,7 @@ import pyarrow as pa
 from ..errors import ConfigError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
+from ..io.coerce import labels_column
 from ..kernels.core.bundles import JudgmentArrays
 from ..kernels.core.duplicate_policy import KEEP_MAX
 from ..kernels.core.judgments import index_judgments
@@ -36,7 +37,11 @@ _PREFERENCE_LAYOUTS = ("qrels_prefs", "prefs")
 class Qrels(GroupedTable):
     """Judgments ``(query_id, doc_id, relevance)`` grouped by query, in one of trec_eval's layouts.
 
-    Relevance labels are integers. When a (query, document) pair is judged more than once,
+    Relevance labels are numbers: ``labels`` is int64 when every label is a whole number (the
+    exact integer path, whatever type the input gave them: ``1.0`` is 1), else float64 (a
+    mean of several assessors, a judge's probability); ``integer_labels`` says which. A metric
+    that needs integers refuses float labels when scored (:attr:`MetricDefinition.float_labels`).
+    When a (query, document) pair is judged more than once,
     ``duplicates`` says which label counts: ``"last"`` (Azure's rule), ``"first"``, ``"max"``, or
     ``"raise"``; None (the default) leaves it to the evaluation, which applies the rule of the
     metrics it computes, as it does to qrels given as a path: trec_eval's (``"raise"``) for
@@ -82,7 +87,8 @@ class Qrels(GroupedTable):
         super().__init__(table, "relevance", source, queries=queries)
         self.judgments = judgments
         preferences = judgments in _PREFERENCE_LAYOUTS
-        self.labels = (_level_labels if preferences else _integer_labels)(table["relevance"], source)
+        self.labels = (_level_labels if preferences else _labels)(table["relevance"], source)
+        self.integer_labels = self.labels.dtype.kind == "i"
         self.groups: np.ndarray | None = None
         self.subgroups: np.ndarray | None = None
         self.group_names: pa.Array | None = None
@@ -214,18 +220,35 @@ class Qrels(GroupedTable):
         layout = "" if self.judgments == "qrels" else f", judgments={self.judgments!r}"
         return f"Qrels({self.source!r}, queries={self.n_queries}, rows={len(self)}{layout})"
 
-    def check_label_range(self, label_min: int, label_max: int, *, option: str = "label range") -> None:
+    def check_label_range(self, label_min: float, label_max: float, *, option: str = "label range") -> None:
         """Raise :class:`InputError` naming the first label outside ``[label_min, label_max]``."""
         outside = (self.labels < label_min) | (self.labels > label_max)
         if outside.any():
             row = first_true(outside)
             raise InputError(
                 f"{int(outside.sum())} label(s) outside the {option} [{label_min}, {label_max}], first "
-                f"{int(self.labels[row])} ({describe_row(self.table, row)}); set the {option} to match your data",
+                f"{label_text(self.labels[row])} ({describe_row(self.table, row)}); set the {option} to match your data",
                 source=self.source,
                 row=row + 1,
                 field="relevance",
             )
+
+    def first_non_integer_label(self) -> int | None:
+        """The 0-based row of the first label that is not a whole number, or None when every one is."""
+        if self.integer_labels:
+            return None
+        fractional = np.floor(self.labels) != self.labels
+        return first_true(fractional) if fractional.any() else None
+
+    def describe_label(self, row: int) -> str:
+        """The label of 0-based ``row`` and where it is, for messages: ``0.5 (query 'q1', doc 'd3')``."""
+        return f"{label_text(self.labels[row])} ({describe_row(self.table, row)})"
+
+
+def label_text(label: float) -> str:
+    """A label as messages write it: ``2`` for a whole number, ``0.5`` (its repr) for another."""
+    value = float(label)
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def _level_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
@@ -241,11 +264,14 @@ def _level_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
     return read_only(levels)
 
 
-def _integer_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
-    if not pa.types.is_integer(column.type):
-        raise InputError(f"relevance labels must be integers, found {column.type}", source=source, field="relevance")
+def _labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
+    """Relevance labels as :func:`~retrieval_eval.io.read_qrels_table` types them: int64, or float64 when one is not whole."""
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        raise InputError(f"relevance labels must be numbers, found {column.type}", source=source, field="relevance")
     if column.null_count:
         row = first_true(column.is_null().to_numpy(zero_copy_only=False))
         raise InputError("missing relevance label", source=source, row=row + 1, field="relevance")
-    return read_only(numpy_view(column.cast(pa.int64())))
-
+    if pa.types.is_integer(column.type):
+        return read_only(numpy_view(column.cast(pa.int64())))
+    # A table built by hand may hold whole floats or NaN: the reader's rule, once more.
+    return read_only(numpy_view(labels_column(column, source=source, field="relevance")))

@@ -8,10 +8,12 @@ Text rules, one per role, each implemented once here:
 - A relevance label written as text (a TREC or CSV/TSV field, a JSON string, a string
   in a DataFrame, an Arrow table or a list of dicts: the same rule everywhere) is an
   optional ``-`` followed by one or more ASCII digits ``0-9``, within the int64 range
-  (leading zeros allowed: ``007`` is 7). Nothing else: no ``+``, no spaces, no ``_``, no
-  fraction (``2.0``), exponent (``1e3``), hex (``0x10``) or non-ASCII digits. It is a
-  subset of what Python's ``int()`` accepts and of what trec_eval's ``atol`` reads the
-  same way.
+  (leading zeros allowed: ``007`` is 7), or else a finite number by the score rule below
+  (``0.5``, ``2.0``, ``1e-1``: the mean of several assessors, a judge's probability). No
+  spaces, no ``_``, no hex (``0x10``), no NaN or infinity. A column whose labels are all
+  whole numbers is int64 (``2.0`` is 2); one with a label that is not is float64 (see
+  :func:`labels_column`). trec_eval's ``atol`` would read ``0.5`` as 0 and ``1e3`` as 1:
+  its front end refuses non-integer labels (:mod:`retrieval_eval.metrics.trec_eval_run`).
 - A score written as text (TREC, CSV/TSV; other sources must give numbers) is an ASCII
   decimal number as Python's ``float()`` reads it (optional sign, digits with an optional
   fraction, optional exponent), or ``inf``, ``infinity`` or ``nan`` in any case with an
@@ -20,8 +22,8 @@ Text rules, one per role, each implemented once here:
   (``[+-]digits``) float64 cannot hold exactly, or a finite number too large for float64,
   is an error: either would silently change a ranking.
 
-Typed (non-text) values: integer labels of any width become int64; floating labels only
-when integral; integer scores become float64 only when float64 holds them exactly
+Typed (non-text) values: integer labels of any width become int64, floating and decimal
+labels too when every one is integral, else float64 (finite); integer scores become float64 only when float64 holds them exactly
 (beyond 2**53 most integers it does not), floating and decimal scores are converted
 (decimals rounded to the nearest float64).
 
@@ -118,35 +120,63 @@ def parse_strings(
 def parse_label_text(
     values: Column, *, source: str, field: str | None, rows: RowMap | None = None
 ) -> Column:
-    """Relevance labels written as text, as int64, by the label rule of the module docstring.
+    """Relevance labels written as text, by the label rule of the module docstring: int64, or
+    float64 when some label is not a whole number.
 
-    The one place label text is read, for every source.
+    The one place label text is read, for every source. Text that is all integers (an
+    optional ``-`` and ASCII digits) takes the integer path it always took, to the bit.
 
     Raises
     ------
     InputError
-        Naming the first value that is not an optional ``-`` and ASCII digits, or that does
-        not fit a 64-bit integer. Nulls pass through (the caller rejects them).
+        Naming the first value that is neither an integer nor a finite number, or an integer
+        that does not fit a 64-bit integer. Nulls pass through (the caller rejects them).
 
     Examples
     --------
-    ``"2"``, ``"-1"`` and ``"007"`` read as 2, -1 and 7; ``"+2"``, ``"2.0"``, ``"0x10"``,
-    ``" 2"`` and ``"1_000"`` are errors.
+    ``"2"``, ``"-1"`` and ``"007"`` read as 2, -1 and 7; ``"2.0"`` as 2 (int64 when every label
+    is whole); ``"0.5"`` as 0.5 (the column then float64); ``"0x10"``, ``" 2"``, ``"nan"`` and
+    ``"1_000"`` are errors.
     """
     # Arrow's own cast also reads hex ("0x10"): the digit test after one '-' excludes it.
     digits = pc.ascii_is_decimal(pc.ascii_ltrim(values, characters="-"))
     # A null is valid here (or_kleene: null or true is true); scalars from Python values
     # would import pandas, so nothing here converts one.
     valid = numpy_view(pc.or_kleene(pc.and_not(digits, pc.starts_with(values, "--")), pc.is_null(values)))
-    if not valid.all():
-        bad = int(np.flatnonzero(~valid)[0])
+    if valid.all():
+        return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
+    numbers = parse_strings(
+        values, pa.float64(), what="relevance must be a number", source=source, field=field, rows=rows
+    )
+    return labels_column(numbers, source=source, field=field, rows=rows, text=values)
+
+
+def labels_column(
+    values: Column, *, source: str, field: str | None, rows: RowMap | None = None, text: Column | None = None
+) -> Column:
+    """Floating (or decimal) labels as int64 when every one is a whole number within int64, else as float64.
+
+    Whole numbers given as floats (``1.0``) so give the same int64 labels, and the same
+    results to the bit, as integers. A NaN or an infinite label is an error (it is no grade),
+    quoting ``text`` (the column as written) when the labels were parsed from it.
+    """
+    floats = numpy_view(pc.cast(values, pa.float64(), safe=False), fill=0.0)
+    finite = np.isfinite(floats)
+    if not finite.all():
+        bad = int(np.flatnonzero(~finite)[0])
         raise InputError(
-            f"relevance must be an integer, got {values[bad].as_py()!r} (label text is {LABEL_TEXT})",
-            source=source,
-            row=_row_of(rows, bad),
-            field=field,
+            f"relevance must be a finite number, got {(values if text is None else text)[bad].as_py()!r}",
+            source=source, row=_row_of(rows, bad), field=field,
         )
-    return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
+    if ((np.abs(floats) < _INT64_LIMIT) & (np.floor(floats) == floats)).all():
+        return pc.cast(values, pa.int64(), safe=False)
+    return pc.cast(values, pa.float64(), safe=False)
+
+
+def concat_labels(chunks: list[pa.Array]) -> pa.ChunkedArray:
+    """Label chunks read apart (int64 or float64 each) as one column: float64 when any chunk is."""
+    kind = pa.float64() if any(pa.types.is_floating(chunk.type) for chunk in chunks) else pa.int64()
+    return pa.chunked_array([chunk.cast(kind) for chunk in chunks], type=kind)
 
 
 def parse_score_text(
@@ -343,7 +373,8 @@ def as_relevance(
     rows: RowMap | None = None,
     from_text: bool = False,
 ) -> Column:
-    """Relevance labels: integers become int64; floats only if every value is integral.
+    """Relevance labels: integers become int64; floats and decimals int64 when every one is
+    integral, else float64 (:func:`labels_column`).
 
     A string column is parsed by the label rule (:func:`parse_label_text`) whatever the
     source, so label text means the same in TREC, CSV/TSV, JSON and a DataFrame.
@@ -351,22 +382,11 @@ def as_relevance(
     """
     values = _prepared(values, parse_label_text, source, field, rows)
     kind = values.type
-    if pa.types.is_integer(kind) or pa.types.is_decimal(kind):
+    if pa.types.is_integer(kind):
         return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
-    if pa.types.is_floating(kind):
-        # float64 holds every float16/32 value exactly, so the test is the same on the cast.
-        floats = numpy_view(pc.cast(values, pa.float64()))
-        ok = np.isfinite(floats) & (np.abs(floats) < _INT64_LIMIT) & (np.floor(floats) == floats)
-        if not ok.all():
-            bad = int(np.flatnonzero(~ok)[0])
-            raise InputError(
-                f"relevance must be an integer, got {values[bad].as_py()!r}",
-                source=source,
-                row=_row_of(rows, bad),
-                field=field,
-            )
-        return pc.cast(values, pa.int64(), safe=False)
-    raise _wrong_type("relevance labels must be integers", values, source, field, rows)
+    if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        return labels_column(values, source=source, field=field, rows=rows)
+    raise _wrong_type("relevance labels must be numbers", values, source, field, rows)
 
 
 def _prepared(

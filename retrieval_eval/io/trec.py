@@ -40,7 +40,7 @@ import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import arrow_array, numpy_view
-from retrieval_eval.io.coerce import Parser, parse_label_text, parse_level_text, parse_score_text
+from retrieval_eval.io.coerce import Parser, concat_labels, parse_label_text, parse_level_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, read_all, resolve_source
 from retrieval_eval.io.trec_spaced import read_single_spaced
@@ -49,6 +49,9 @@ from retrieval_eval.io.trec_spaced import read_single_spaced
 _SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
 _LINE_END = re.compile(rb"\r\n|\n|\r")  # as io/lines.py ends lines
 _TAIL_BLOCK = 1 << 16  # bytes read at a time from the end of a run for its tag
+#: The type of a qrels label column: int64, or float64 when some label is not a whole number
+#: (:func:`retrieval_eval.io.coerce.parse_label_text`); chunks read apart agree on it once joined.
+LABELS = None
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class TrecLayout:
     fields: int  # number of fields required
     exact: bool  # True: exactly ``fields``; False: at least ``fields``
     syntax: str  # the line's syntax, for error messages
-    keep: tuple[tuple[int, str, pa.DataType, Parser | None], ...]  # (position, name, type, parser of the text)
+    keep: tuple[tuple[int, str, pa.DataType | None, Parser | None], ...]  # (position, name, type or LABELS, parser)
     comment_at_start: bool  # True: '#' is a comment only as a line's first byte; False: its first non-blank
 
 
@@ -69,7 +72,7 @@ QRELS_LAYOUT = TrecLayout(
     keep=(
         (0, "query_id", pa.string(), None),
         (2, "doc_id", pa.string(), None),
-        (3, "relevance", pa.int64(), parse_label_text),
+        (3, "relevance", LABELS, parse_label_text),
     ),
     comment_at_start=True,
 )
@@ -82,7 +85,7 @@ QRELS_JG_LAYOUT = TrecLayout(
         (0, "query_id", pa.string(), None),
         (1, "group", pa.string(), None),
         (2, "doc_id", pa.string(), None),
-        (3, "relevance", pa.int64(), parse_label_text),
+        (3, "relevance", LABELS, parse_label_text),
     ),
     comment_at_start=True,
 )
@@ -153,7 +156,7 @@ def read_trec(src: Source, layout: TrecLayout) -> pa.Table:
     if not parsed or sum(len(p[0]) for p in parsed) == 0:
         raise InputError("empty file (no data lines)", source=src.label)
     columns = [
-        pa.chunked_array([p[i] for p in parsed], type=kind)
+        concat_labels([p[i] for p in parsed]) if kind is LABELS else pa.chunked_array([p[i] for p in parsed], type=kind)
         for i, (_, _, kind, _) in enumerate(layout.keep)
     ]
     return pa.Table.from_arrays(columns, names=[name for _, name, _, _ in layout.keep])

@@ -89,6 +89,13 @@ def _labelled(qrels: Qrels, label: str) -> pa.Table:
 
     A pair judged twice in qrels built with a policy of their own is the one row and label that policy kept.
     """
+    fractional = qrels.first_non_integer_label()
+    if fractional is not None:
+        # Agreement (kappa, confusion matrices) counts labels as categories: whole grades only.
+        raise InputError(
+            f"label agreement needs integer relevance labels (categories), got {qrels.describe_label(fractional)}",
+            source=qrels.source, row=fractional + 1, field="relevance",
+        )
     rows, labels = None, qrels.labels
     if qrels.repeated_judgments:
         # The index holds each query's distinct documents in slots offsets[q] .. offsets[q] + n_judged[q].

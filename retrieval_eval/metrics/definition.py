@@ -61,6 +61,11 @@ class MetricDefinition:
     ``grows_with_k``: a cutoff metric that never decreases as k grows (recall@k, success@k).
     ``ranking``: retrieving every judged document, best label first, scores best; False for the
     set measures, which reward retrieving the relevant documents and nothing else.
+    ``float_labels``: its definition holds for labels that are not whole numbers (a gain that
+    is the label, a threshold ``label >= rel``), so it takes qrels whose ``labels`` are float64;
+    False (the default): it needs integers (grades it counts or maps one by one), and the
+    evaluation refuses such qrels before any kernel runs. A callable ``float_labels(metric)``
+    decides per parameters (ndcg with a gain map keyed by integer labels refuses them).
     """
 
     name: str
@@ -79,10 +84,15 @@ class MetricDefinition:
     aggregate: str = "mean"
     grows_with_k: bool = False
     ranking: bool = True
+    float_labels: bool | Callable[[Any], bool] = False
 
     def __post_init__(self) -> None:
         if self.aggregate not in AGGREGATES:
             raise ValueError(f"{self.name}: aggregate must be one of {AGGREGATES}, got {self.aggregate!r}")
+
+    def takes_float_labels(self, metric: Any) -> bool:
+        """Whether ``metric`` (one of this definition's) is defined for labels that are not whole numbers."""
+        return self.float_labels(metric) if callable(self.float_labels) else self.float_labels
 
     @property
     def geometric(self) -> bool:

@@ -1,6 +1,9 @@
 """The document-retrieval family: azure-ai-evaluation's DocumentRetrievalEvaluator metrics for any k.
 
 Exponential gain (2^label - 1) throughout: ``ndcg_exp`` is not trec_eval's linear-gain ``ndcg``.
+ndcg_exp, xdcg, the holes and the counts take float labels (their formulas hold for any real
+label); fidelity (Azure's weights per whole grade m+1..M), top1_relevance and max_relevance
+(Azure's values are the integer labels) need integers.
 Ranking follows Azure: score descending, ties in input order, a repeated document keeps its
 first position. Unjudged documents have label 0 whatever the label range.
 """
@@ -55,14 +58,14 @@ DEFINITIONS = (
         "(not relevant, as label 0 and as in trec_eval; Azure's negative gains can leave [0, 1]), so the value "
         "lies in [0, 1]. 0 when no retrieved document has a nonzero label (every label 0, or nothing retrieved), "
         "as in Azure, and when no judged document has a label above 0.",
-        higher_is_better=True, cutoff=True, bounds=unit_interval, azure_threshold=0.5, extract=_column(docret.NDCG_EXP),
+        higher_is_better=True, cutoff=True, bounds=unit_interval, azure_threshold=0.5, extract=_column(docret.NDCG_EXP), float_labels=True,
     ),
     MetricDefinition(
         "xdcg", FAMILY,
         "25 * sum_{i<=k} r_i 0.6^(i-1) / sum_{i<=k} 0.6^(i-1): position-weighted mean label scaled by 25 "
         "(0..100 for labels 0..4; Azure's xdcg@3).",
         higher_is_better=True, cutoff=True, bounds=lambda lo, hi: (0.0, 25.0 * hi), azure_threshold=50.0,
-        extract=_column(docret.XDCG),
+        extract=_column(docret.XDCG), float_labels=True,
     ),
     MetricDefinition(
         "fidelity", FAMILY,
@@ -86,27 +89,30 @@ DEFINITIONS = (
     ),
     MetricDefinition(
         "holes", FAMILY, "Number of distinct retrieved documents without a judgment (count).",
-        higher_is_better=False, integer=True, bounds=non_negative, azure_threshold=0, extract=_column(docret.HOLES),
+        higher_is_better=False, integer=True, bounds=non_negative, azure_threshold=0, extract=_column(docret.HOLES), float_labels=True,
     ),
     MetricDefinition(
         "holes_ratio", FAMILY,
         "holes / number of retrieved rows (repeated documents count in the denominator, as in Azure).",
         higher_is_better=False, bounds=unit_interval, azure_threshold=0, extract=_column(docret.HOLES_RATIO),
+        float_labels=True,
     ),
     MetricDefinition(
         "holes", FAMILY,
         "Share of the k top slots taken by unjudged documents: unjudged among the top min(k, n) / k "
         "(BEIR's Hole@k; not an Azure metric).",
         higher_is_better=False, cutoff=True, bounds=unit_interval, extract=_column(docret.HOLES_AT_K),
+        float_labels=True,
     ),
     MetricDefinition(
         "total_retrieved_documents", FAMILY, "Retrieved rows for the query, repeated documents included (count).",
         higher_is_better=True, integer=True, bounds=non_negative, azure_threshold=50, extract=_column(docret.TOTAL_RETRIEVED),
+        float_labels=True,
     ),
     MetricDefinition(
         "total_ground_truth_documents", FAMILY, "Judged rows for the query, repeated documents included (count).",
         higher_is_better=True, integer=True, bounds=non_negative, azure_threshold=50,
-        extract=_column(docret.TOTAL_GROUND_TRUTH),
+        extract=_column(docret.TOTAL_GROUND_TRUTH), float_labels=True,
     ),
 )
 
@@ -118,10 +124,10 @@ def default_metrics(k: int) -> list[Metric]:
 def check_labels(qrels: Qrels, labels: LabelRange) -> None:
     """Every label must lie in the range, and below the float64 limit of exponential gain."""
     qrels.check_label_range(labels.label_min, labels.label_max, option="label range (label_min, label_max)")
-    if len(qrels) and int(qrels.labels.max()) > MAX_SUPPORTED_LABEL:
+    if len(qrels) and qrels.labels.max() > MAX_SUPPORTED_LABEL:
         row = int(np.argmax(qrels.labels))
         raise InputError(
-            f"label {int(qrels.labels[row])} is too large: exponential gain 2^(label+1) overflows "
+            f"label {qrels.describe_label(row)} is too large: exponential gain 2^(label+1) overflows "
             f"float64 above {MAX_SUPPORTED_LABEL}",
             source=qrels.source, row=row + 1, field="relevance",
         )

@@ -118,9 +118,10 @@ class EvaluationPlan:
 
         joins: dict[tuple[Any, str], Any] = {}
         columns: dict[Metric, np.ndarray] = {}
-        # A measure that cannot read the judgments' layout is refused before any join is built.
+        # A measure that cannot read the judgments' layout or labels is refused before any join is built.
         for name, _, metrics in self.groups:
             FAMILIES[name].check_judgments(qrels, metrics)
+            FAMILIES[name].check_labels(qrels, metrics)
         for name, ties, metrics in self.groups:
             family = FAMILIES[name]
             key = (family.join, ties)

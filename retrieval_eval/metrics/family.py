@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LayoutError
+from ..errors import InputError, LayoutError
 from .definition import MetricDefinition
 from .names import Metric
 from .options import Conventions, EvaluationOptions
@@ -76,4 +76,18 @@ class Family:
                 f"{metrics[0]} reads judgments in the {' or '.join(map(repr, self.judgments))} layout, but the qrels "
                 f"({qrels.source}) were read as {qrels.judgments!r} (trec_eval's -R); read them in that layout, or "
                 "ask for measures of this layout"
+            )
+
+    def check_labels(self, qrels: Qrels, metrics: Sequence[Metric]) -> None:
+        """Raise :class:`InputError` naming the first of ``metrics`` that needs integer labels when ``qrels`` has one
+        that is not a whole number (:attr:`MetricDefinition.float_labels`), with that label's row and value."""
+        if qrels.integer_labels:
+            return
+        refusing = next((metric for metric in metrics if not self.definition(metric).takes_float_labels(metric)), None)
+        row = None if refusing is None else qrels.first_non_integer_label()
+        if row is not None:
+            raise InputError(
+                f"{refusing} needs integer relevance labels, got {qrels.describe_label(row)}; its definition "
+                "counts whole grades (the README's 'Float labels' lists the measures that take them)",
+                source=qrels.source, row=row + 1, field="relevance",
             )

@@ -54,17 +54,18 @@ def _column(column: int) -> Callable[[PrefsPass, Metric], np.ndarray]:
     return lambda output, metric: output.values[:, column]
 
 
+# Preference levels are doubles in trec_eval (get_prefs.c's atof): every measure takes float labels.
 def _count(name: str, column: int, definition: str) -> MetricDefinition:
     return MetricDefinition(
         name, FAMILY, definition + " (count; trec_eval's all line sums it).", higher_is_better=True, integer=True,
-        bounds=non_negative, trec_name=name, aggregate="sum", extract=_column(column),
+        bounds=non_negative, trec_name=name, aggregate="sum", extract=_column(column), float_labels=True,
     )
 
 
 def _ratio(name: str, trec_name: str, column: int, definition: str, *, ranking: bool = True) -> MetricDefinition:
     return MetricDefinition(
         name, FAMILY, definition, higher_is_better=True, bounds=unit_interval, trec_name=trec_name,
-        extract=_column(column), ranking=ranking,
+        extract=_column(column), ranking=ranking, float_labels=True,
     )
 
 

@@ -142,7 +142,7 @@ DEFINITIONS = (
         "ndcg", "trec_eval's nDCG: sum_i g(l_i)/log2(i+1) over the ranking / the same over the judged labels "
         "sorted descending, linear gain g(l) = l for l > 0 (ir_measures nDCG, ranx ndcg). 0 without a positive label.",
         rel=False, params=(trec_ranked.GAINS,), aliases=("ndcg_cut",), trec_name="ndcg", requires=_ndcg_pass,
-        extract=_ndcg,
+        extract=_ndcg, float_labels=lambda metric: not parameter(metric, "gains", ""),
     ),
     measure(
         "ndcg", "trec_eval's ndcg_cut: nDCG with both sums cut at rank k, linear gain.",

@@ -55,10 +55,14 @@ def measure(
     """A TREC measure: higher is better and bounded by [0, 1] unless ``extra`` says otherwise.
 
     ``rel``: it takes the relevance level ``rel``; ``params``: its other parameters;
-    ``requires``: the pass that computes it (default :data:`MAIN`).
+    ``requires``: the pass that computes it (default :data:`MAIN`). It takes float labels
+    (:attr:`MetricDefinition.float_labels`) unless ``extra`` says otherwise.
     """
     extra.setdefault("bounds", unit_interval)
     extra.setdefault("higher_is_better", True)
+    # Relevance is label >= rel, unjudged is label < 0 and ndcg's gain is the label: each holds for any
+    # real label (the measures over trec_eval's gain map, which counts whole grades, say False).
+    extra.setdefault("float_labels", True)
     return MetricDefinition(
         name, FAMILY, definition, cutoff=cutoff, params=params + (REL if rel else ()),
         requires=requires or (lambda metric: (MAIN,)), **extra,

@@ -6,6 +6,13 @@ against one unjudged document and counts 0 in every mean); :class:`MissingQueryE
 stop, with a message naming the query (trec_eval's own, "result qid '...' not found in qrels",
 reads the other way round). trec_eval 9 and pytrec_eval leave such queries out instead: the
 Python API's ``query_set="both"`` does that.
+
+Labels: trec_eval reads a qrels label with C's ``atol`` (get_qrels.c), which keeps the digits
+before anything else: ``0.5`` is 0, ``1.7`` is 1, ``-0.5`` is 0 and ``1e3`` is 1, silently.
+Its lines for such a file are those of other labels than the file's, so this front end refuses
+qrels with a label that is not a whole number (one line naming the row and the value) rather
+than print them; the measures themselves (``evaluate`` without ``--trec``) take such labels as
+given (see the README's float labels).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import TREC_EVAL_STOP_STATUS, DuplicateError, MissingQueryError
+from ..errors import TREC_EVAL_STOP_STATUS, DuplicateError, InputError, MissingQueryError
 from .. import views
 from .evaluator import Evaluator
 from .names import Metric
@@ -79,6 +86,7 @@ def trec_eval(
     rows = None
     try:
         evaluator = Evaluator(qrels, metrics, options=options, qrels_columns=qrels_columns)
+        _require_integer_labels(evaluator.qrels)
         run, rows = _judged_part(Run.read(run, columns=run_columns), evaluator.qrels)
         result = evaluator.evaluate(run)
     except DuplicateError as error:
@@ -117,6 +125,22 @@ def trec_eval(
         stop.output = [line for line in lines if line.split("\t")[1].encode("utf-8") < first]
         raise stop
     return TrecEvalOutput(lines, result, selection)
+
+
+def _require_integer_labels(qrels: Any) -> None:
+    """trec_eval's labels are whole numbers (its ``atol`` truncates any other): refuse qrels with another.
+
+    The preference layouts' levels are doubles (get_prefs.c and get_qrels_prefs.c read them with ``atof``).
+    """
+    if qrels.judgments not in ("qrels", "qrels_jg"):
+        return
+    row = qrels.first_non_integer_label()
+    if row is not None:
+        raise InputError(
+            f"trec_eval reads relevance labels as integers and would truncate {qrels.describe_label(row)} (C's atol); "
+            "its output is printed only for integer labels (without --trec the measures take float labels)",
+            source=qrels.source, row=row + 1, field="relevance",
+        )
 
 
 def _judged_part(run: Any, qrels: Any) -> tuple[Any, np.ndarray | None]:

@@ -81,9 +81,10 @@ def _eleven_point(output: LevelPass, metric: Metric) -> np.ndarray:
 
 
 def _gain_definition(name: str, definition: str, column: int, trec_name: str, **extra: object) -> MetricDefinition:
+    # trec_eval's gain map has one entry per whole grade 0..L-1 (gain_init.c): integer labels only.
     return measure(
         name, definition, rel=False, params=(GAINS,), trec_name=trec_name, requires=lambda metric: GAIN_PASS,
-        extract=gain_measure(column), **extra,
+        extract=gain_measure(column), float_labels=False, **extra,
     )
 
 
@@ -111,17 +112,19 @@ DEFINITIONS = (
         "rndcg", "trec_eval's Rndcg: ndcg averaged over the ranks where the ideal gain changes (the R levels) and the "
         "end of the ranking; 0 when nothing is relevant at rel; gains = labels or the gain map.",
         params=(GAINS,), trec_name="Rndcg", requires=lambda metric: GAIN_PASS, extract=gain_measure(trec_gains.RNDCG),
+        float_labels=False,
     ),
     measure(
         "rbp", "Rank-biased precision (Moffat and Zobel): (1 - p) sum over ranks i of gain p^(i-1), gains scaled to "
         "[0, 1] by (g - min)/(max - min) when one lies outside (trec_eval rbp; p = 0.9 by default).",
         rel=False, params=(PERSISTENCE, GAINS), trec_name="rbp", requires=lambda metric: GAIN_PASS, extract=_rbp,
+        float_labels=False,
     ),
     measure(
         "rbp_resid", "rbp's residual: p^n + (1 - p) sum over unjudged ranks i of p^(i-1), what rbp could still gain "
         "if every unjudged document were relevant; 0 when none is unjudged (trec_eval rbp_resid).",
         rel=False, params=(PERSISTENCE,), higher_is_better=False, trec_name="rbp_resid",
-        requires=lambda metric: GAIN_PASS, extract=_rbp_resid,
+        requires=lambda metric: GAIN_PASS, extract=_rbp_resid, float_labels=False,
     ),
     measure(
         "rprec_mult", "Precision at mult * num_rel documents: relevant in the top c / c, c = (long)(mult R + 0.9) "

@@ -88,10 +88,12 @@ def test_polars_categorical_and_integer_ids(pl):
 
 
 def test_polars_errors_are_those_of_a_table(pl):
-    bad = {"qid": ["q1", "q1"], "docno": ["a", "b"], "rel": [1.0, 1.5]}
+    bad = {"qid": ["q1", "q1"], "docno": ["a", "b"], "rel": [1.0, float("nan")]}
     error = failure(read_qrels_table, pl.DataFrame(bad))
-    assert str(error) == "<polars DataFrame>, row 2, field 'rel': relevance must be an integer, got 1.5"
+    assert str(error) == "<polars DataFrame>, row 2, field 'rel': relevance must be a finite number, got nan"
     assert error.detail == failure(read_qrels_table, pa.table(bad)).detail
+    floats = {"qid": ["q1", "q1"], "docno": ["a", "b"], "rel": [1.0, 0.5]}
+    assert read_qrels_table(pl.DataFrame(floats))["relevance"].to_pylist() == [1.0, 0.5]  # float labels
     assert "missing column 'score'" in str(failure(read_run_table, pl.DataFrame({"qid": ["q"], "docno": ["d"]}).lazy()))
     empty = pl.DataFrame({"qid": [], "docno": [], "score": []}, schema={"qid": pl.String, "docno": pl.String, "score": pl.Float64})
     assert str(failure(read_run_table, empty)) == "<polars DataFrame>: no rows"
@@ -135,12 +137,13 @@ def test_nested_dicts_read_as_their_rows():
     assert source_label({}) == "<dict>"
 
 
-def test_a_float_label_in_a_nested_dict_is_the_error_a_file_gives(tmp_path):
-    error = failure(read_qrels_table, {"q1": {"a": 1, "b": 1.5}})
-    assert str(error) == "<dict>, row 2, field 'relevance': relevance must be an integer, got 1.5"
+def test_a_float_label_in_a_nested_dict_reads_as_a_file_reads_it(tmp_path):
+    from_dict = read_qrels_table({"q1": {"a": 1, "b": 1.5}})
     path = write_jsonl(tmp_path / "q.jsonl", [{"query_id": "q1", "doc_id": "a", "relevance": 1}, {"query_id": "q1", "doc_id": "b", "relevance": 1.5}])
-    in_file = failure(read_qrels_table, path)
-    assert (error.detail, error.row, error.field) == (in_file.detail, in_file.row, in_file.field)
+    assert from_dict["relevance"].type == pa.float64() and from_dict["relevance"].equals(read_qrels_table(path)["relevance"])
+    assert from_dict["relevance"].to_pylist() == [1.0, 1.5]
+    error = failure(read_qrels_table, {"q1": {"a": 1, "b": float("inf")}})
+    assert str(error) == "<dict>, row 2, field 'relevance': relevance must be a finite number, got inf"
     assert "must be numeric" in str(failure(read_run_table, {"q1": {"a": "high"}}))
     assert "mixed int/str ids" in str(failure(read_run_table, {"q1": {"a": 1.0, 2: 0.5}}))
 
@@ -215,8 +218,9 @@ def test_labels_of_named_tuples():
 
 def test_named_tuple_errors_name_the_row():
     good = ir_measures.Qrel("q", "a", 1)
-    assert str(failure(read_qrels_table, [good, ir_measures.Qrel("q", "b", 1.5)])) == (
-        "<list of Qrel>, row 2, field 'relevance': relevance must be an integer, got 1.5"
+    assert read_qrels_table([good, ir_measures.Qrel("q", "b", 1.5)])["relevance"].to_pylist() == [1.0, 1.5]
+    assert str(failure(read_qrels_table, [good, ir_measures.Qrel("q", "b", float("inf"))])) == (
+        "<list of Qrel>, row 2, field 'relevance': relevance must be a finite number, got inf"
     )
     assert str(failure(read_qrels_table, iter([good, {"query_id": "q"}]))) == (
         "<iterable of Qrel>, row 2: expected a named tuple (such as ir_datasets' TrecQrel or ir_measures' Qrel), got dict"
@@ -226,9 +230,10 @@ def test_named_tuple_errors_name_the_row():
         "every row needs the fields chosen from the first"
     )
     # A qrels table's "score" is its label (BEIR's qrels, ranx's Qrels.to_dataframe()), so a ScoredDoc's score is
-    # read as one: a real run's scores are refused as labels, naming the field.
-    not_labels = failure(read_qrels_table, [ir_measures.ScoredDoc("q", "b", 0.25)])
-    assert not_labels.field == "score" and "relevance must be an integer, got 0.25" in str(not_labels)
+    # read as one: a probability of relevance, a float label; infinity is refused naming the field.
+    assert read_qrels_table([ir_measures.ScoredDoc("q", "b", 0.25)])["relevance"].to_pylist() == [0.25]
+    not_labels = failure(read_qrels_table, [ir_measures.ScoredDoc("q", "b", float("inf"))])
+    assert not_labels.field == "score" and "relevance must be a finite number, got inf" in str(not_labels)
     Judgment = namedtuple("Judgment", "query_id doc_id")
     missing = failure(read_qrels_table, [Judgment("q", "b")])
     assert missing.field == "relevance" and "columns found: ['query_id', 'doc_id']" in str(missing)

@@ -81,7 +81,7 @@ def test_trec_line_numbers_count_comments_and_blank_lines(tmp_path):
         read_qrels_table(path)
     assert excinfo.value.row == 7
     assert "q.txt" in error(excinfo) and "row 7" in error(excinfo)
-    assert "relevance must be an integer" in error(excinfo) and "'x'" in error(excinfo)
+    assert "relevance must be a number" in error(excinfo) and "'x'" in error(excinfo)
 
 
 def test_trec_crlf_and_bom(tmp_path):
@@ -95,7 +95,7 @@ def test_trec_crlf_and_bom(tmp_path):
     [
         (read_qrels_table, "1 0 a 1\n1 0 b\n", 2, "expected 4 whitespace-separated fields (qid iter docno rel), found 3"),
         (read_qrels_table, "1 0 a 1\n\n1 0 b 1 5\n", 3, "found 5"),
-        (read_qrels_table, "1 0 a 1.5\n", 1, "relevance must be an integer, got '1.5'"),
+        (read_qrels_table, "1 0 a 1.5x\n", 1, "relevance must be a number, got '1.5x'"),
         (read_run_table, "1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0\n", 2, "expected at least 6 whitespace-separated fields"),
         (read_run_table, "# c\n1 Q0 a 1 high t\n", 2, "score must be a number, got 'high'"),
     ],
@@ -242,11 +242,11 @@ def test_missing_override_column(tmp_path):
 @pytest.mark.parametrize(
     "body, row, field, expected",
     [
-        ("1,d,1\n2,e,x\n", 2, "rel", "relevance must be an integer, got 'x'"),
-        ("1,d,1\n2,e,1.5\n", 2, "rel", "relevance must be an integer, got '1.5'"),
+        ("1,d,1\n2,e,x\n", 2, "rel", "relevance must be a number, got 'x'"),
+        ("1,d,1\n2,e,1.5.1\n", 2, "rel", "relevance must be a number, got '1.5.1'"),
         ("1,d,1\n2,,1\n", 2, "docno", "1 missing (null) value(s)"),
         ("1,d,1\n2,e,\n3,f,\n", 2, "rel", "2 missing (null) value(s)"),
-        ("1,d,true\n", 1, "rel", "relevance must be an integer, got 'true'"),
+        ("1,d,true\n", 1, "rel", "relevance must be a number, got 'true'"),
     ],
 )
 def test_csv_value_errors(tmp_path, body, row, field, expected):
@@ -426,10 +426,10 @@ def test_dataframe_errors(column, values, row, expected):
 @pytest.mark.parametrize(
     "labels, row, expected",
     [
-        ([1.0, 2.5], 2, "relevance must be an integer, got 2.5"),
-        ([1.0, np.inf], 2, "relevance must be an integer, got inf"),
-        ([True, False], 1, "relevance labels must be integers, got bool"),
-        (["1", "2.0"], 2, "relevance must be an integer, got '2.0'"),
+        ([1.0, np.nan], 2, "relevance must be a finite number, got nan"),
+        ([1.0, np.inf], 2, "relevance must be a finite number, got inf"),
+        ([True, False], 1, "relevance labels must be numbers, got bool"),
+        (["1", "2.0x"], 2, "relevance must be a number, got '2.0x'"),
     ],
 )
 def test_relevance_type_errors(labels, row, expected):
@@ -559,7 +559,7 @@ def test_azure_nothing_retrieved_anywhere():
         ({"retrieved_documents": rd((7, 0.3))}, 2, "retrieved_documents.document_id", "mixed int/str values"),
         ({"retrieved_documents": rd(("z", "high"))}, 2, "retrieved_documents.relevance_score", "mixed float/str"),
         ({"retrieved_documents": [{"document_id": "z"}]}, 2, "retrieved_documents.relevance_score", "missing"),
-        ({"retrieval_ground_truth": gt(("z", 1.5))}, 2, "retrieval_ground_truth.query_relevance_label", "got 1.5"),
+        ({"retrieval_ground_truth": gt(("z", float("inf")))}, 2, "retrieval_ground_truth.query_relevance_label", "got inf"),
         ({"retrieval_ground_truth": gt((None, 1))}, 2, "retrieval_ground_truth.document_id", "missing (null)"),
     ],
 )

@@ -22,7 +22,7 @@ from tests.reference.text_formats import Malformed, read_csv, read_trec
 # Pieces valid lines are made of, and the bytes corruption inserts: every class of character
 # the formats give a meaning to (separators, line ends, quotes, comment marks, signs, digits).
 _ID = st.text(alphabet="abcXYZ019#-_.é\"", min_size=1, max_size=5)
-_LABEL = st.sampled_from(["0", "1", "2", "-1", "007", "+1", "1.0", "0x1", "99999999999999999999"])
+_LABEL = st.sampled_from(["0", "1", "2", "-1", "007", "+1", "1.0", "0.5", "-1.5", "1e-1", "inf", "0x1", "99999999999999999999"])
 _SCORE = st.sampled_from(["1", "0.5", "-2.25e3", "inf", "-Infinity", "nan", "1e400", "9007199254740993", ".5", "5.", "+1"])
 _NASTY = st.sampled_from(list(b" \t\n\r\x0b\x0c#\"',-+.0x9e\x00\xff\xc3") + [0xEF])
 _QRELS, _RUN = "qrels", "run"

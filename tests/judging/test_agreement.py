@@ -176,7 +176,7 @@ def test_bad_inputs_fail_in_one_line_naming_what_is_wrong(human, judge, options,
 
 def test_non_integer_labels_and_ids_of_two_kinds_name_the_input():
     floats = pd.DataFrame({"query_id": ["q"], "doc_id": ["a"], "relevance": [0.5]})
-    with pytest.raises(InputError, match="relevance must be an integer, got 0.5"):
+    with pytest.raises(InputError, match="label agreement needs integer relevance labels \\(categories\\), got 0.5"):
         label_agreement({"q": {"a": 1}}, floats)
     numbers = pd.DataFrame({"query_id": [1], "doc_id": ["a"], "relevance": [1]})
     with pytest.raises(InputError, match="query_ids are strings in <dict> but integers in <DataFrame>"):

@@ -13,7 +13,8 @@ The definitions (``retrieval_eval/io/trec.py``, ``io/coerce.py``, ``io/tables.py
   non-blank character is. A comment whose first field is longer than ``#`` and which would
   be a valid data line is an error. Qrels lines have exactly 4 fields ``qid iter docno rel``,
   run lines at least 6 ``qid Q0 docno rank score tag``. A file without data lines is an error.
-- A label is an optional ``-`` then ASCII digits, within int64. A score is an ASCII decimal
+- A label is an optional ``-`` then ASCII digits, within int64; or else a finite score (below),
+  an int when whole and within int64, a float otherwise (float labels). A score is an ASCII decimal
   number (optional sign, digits, optional fraction, optional exponent) or inf/infinity/nan
   (any case, optional sign); an integer literal float64 cannot hold exactly, or a finite
   number beyond float64, is an error.
@@ -45,11 +46,16 @@ class Malformed(Exception):
         self.places = places
 
 
-def label(text: str) -> int:
+def label(text: str) -> int | float:
     """A relevance label written as text; ValueError if the rule rejects it."""
-    if _LABEL.fullmatch(text) is None or not -(2**63) <= int(text) < 2**63:
+    if _LABEL.fullmatch(text) is not None:
+        if not -(2**63) <= int(text) < 2**63:
+            raise ValueError(text)
+        return int(text)
+    value = score(text)
+    if not math.isfinite(value):
         raise ValueError(text)
-    return int(text)
+    return int(value) if value.is_integer() and abs(value) < 2.0**63 else value
 
 
 def score(text: str) -> float:

@@ -125,6 +125,7 @@ def reference_trec(
     max_docs: int | None = None,
     iprec_rounding: float = IPREC_ROUNDING,
     judged_only: bool = False,
+    float_labels: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Compute the per-query trec_eval measures of ``run`` against ``qrels`` (see the module docstring).
 
@@ -137,13 +138,15 @@ def reference_trec(
     :param max_docs: keep only the first ``max_docs`` ranked documents of each query (``trec_eval -M``).
     :param iprec_rounding: added to recall level * R before truncation (0.5: trec_eval 10's lround; 0.9: trec_eval 9).
     :param judged_only: rank only the judged documents (``trec_eval -J``).
+    :param float_labels: labels may be any finite real, read by the same definitions (relevant when ``>= m``,
+        unjudged when ``< 0``, gain the label); trec_eval itself would truncate them (``atol``).
     :return: ``{query_id: {measure_name: value}}`` with the names of ``measure_names(cutoffs)``, all floats.
     :raises ValueError: on invalid configuration or input.
     """
     ks = _validate_config(cutoffs, rel_level, max_docs)
     results: dict[str, dict[str, float]] = {}
     for qid, raw_judgments in qrels.items():
-        judgments = _judgments(qid, raw_judgments)
+        judgments = _judgments(qid, raw_judgments, float_labels)
         if not judgments:
             continue
         if qid in run:
@@ -425,10 +428,14 @@ def _rank(qid: str, ranking: Ranking, max_docs: int | None) -> list[str]:
     return ranked if max_docs is None else ranked[:max_docs]
 
 
-def _judgments(qid: str, raw: Judgments) -> dict[str, int]:
-    """The query's judgments as ``{doc_id: int label}``; duplicates and non-integral labels raise."""
+def _judgments(qid: str, raw: Judgments, float_labels: bool = False) -> dict[str, int]:
+    """The query's judgments as ``{doc_id: int label}`` (float labels as floats when allowed); duplicates and
+    non-integral labels raise."""
     judgments: dict[str, int] = {}
     for doc, label in _distinct_pairs(qid, raw, "qrels"):
+        if float_labels and isinstance(label, float) and math.isfinite(label):
+            judgments[doc] = label
+            continue
         if not isinstance(label, numbers.Integral):
             raise ValueError(f"query {qid!r}: label {label!r} of document {doc!r} is not an integer")
         judgments[doc] = int(label)

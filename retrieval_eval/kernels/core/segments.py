@@ -8,6 +8,8 @@ rows (one float addition after the other, the compiled walks' order).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -58,7 +60,16 @@ def divide_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, otherwise: np.
 
 
 def two_to(exponents: np.ndarray) -> np.ndarray:
-    """``2.0 ** e`` for integer exponents: exact, 0.0 below the subnormals, infinity from 2^1024 (as the power overflows)."""
+    """``2.0 ** e``: for integer exponents exact, 0.0 below the subnormals, infinity from 2^1024 (as the power
+    overflows); for float exponents (float labels) C's ``pow``, as the compiled walks' ``2.0 ** label``.
+
+    numpy's own ``np.power`` is a SIMD build that differs from C's ``pow`` in the last bit for a
+    few percent of exponents, so the distinct exponents (a label scale has few) go through
+    ``math.pow``, which is C's.
+    """
+    if exponents.dtype.kind == "f":
+        distinct, where = np.unique(exponents, return_inverse=True)
+        return np.array([math.pow(2.0, value) for value in distinct.tolist()], dtype=np.float64)[where.reshape(exponents.shape)]
     return np.where(exponents < 1024, np.ldexp(1.0, np.clip(exponents, -1100, 1023)), np.inf)
 
 
