@@ -78,7 +78,7 @@ def _build_pool(qrels: Qrels) -> SubtopicPool:
     segment = np.repeat(np.arange(seg.n_segments), seg.n_judged)
     slot = seg.offsets[segment] + (np.arange(segment.shape[0]) - np.repeat(np.cumsum(seg.n_judged) - seg.n_judged, seg.n_judged))
     query_of_segment = np.repeat(np.arange(groups.n_queries), seg.segments_per_query)
-    local = segment - seg.query_segments[query_of_segment[segment]]
+    local = _subtopic_places(qrels, query_of_segment)[segment]
     pool = pool_of_row[seg.judged_rows[slot]]
     by_pool = np.lexsort((local, pool))
     pool, local, labels = pool[by_pool], local[by_pool], seg.judged_labels[slot][by_pool]
@@ -94,6 +94,22 @@ def _build_pool(qrels: Qrels) -> SubtopicPool:
     })
     numbered = Qrels(numbered_table, source=qrels.source, duplicates="raise")
     return SubtopicPool(judgments, read_only(labels), numbered)
+
+
+def _subtopic_places(qrels: Qrels, query_of_segment: np.ndarray) -> np.ndarray:
+    """Each segment's subtopic place in its query: in order of the subtopics' first rows in the qrels.
+
+    A query's gains are added in this order. pyndeval numbers subtopics as they first appear in
+    its qrels (ndeval.c by their number, the same for a file whose subtopics first appear in
+    numeric order); with an alpha other than 0.5 the order can move a sum's last bit.
+    """
+    seg = qrels.segments
+    first_row = np.full(len(qrels.group_names), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_row, qrels.groups, np.arange(qrels.groups.shape[0], dtype=np.int64))
+    order = np.lexsort((first_row[seg.group], query_of_segment))
+    places = np.empty(order.shape[0], dtype=np.int64)
+    places[order] = np.arange(order.shape[0]) - seg.query_segments[query_of_segment[order]]
+    return places
 
 
 def subtopic_run(qrels: Qrels, run: Run, duplicates: str, ties: str) -> SubtopicRun:

@@ -39,7 +39,9 @@ def collections(draw):
     retrieved = draw(st.dictionaries(
         st.tuples(st.sampled_from(QUERIES[1:]), st.sampled_from(DOCS)),
         st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0, 3.0]), min_size=1, max_size=30))
-    return sorted((q, s, d, label) for (q, s, d), label in judged.items()), sorted((q, d, x) for (q, d), x in retrieved.items())
+    # Rows in a drawn order: pyndeval adds a query's gains in order of its subtopics' first rows.
+    qrels_rows = draw(st.permutations(sorted((q, s, d, label) for (q, s, d), label in judged.items())))
+    return qrels_rows, sorted((q, d, x) for (q, d), x in retrieved.items())
 
 
 def _tables(qrels_rows, run_rows):

@@ -37,8 +37,8 @@ from ..core.segments import running, segments
 class DiversityJudgments(NamedTuple):
     """Relevant (document, subtopic) pairs of the judged documents (the pool), padded CSR by pool document.
 
-    Pool document p's relevant subtopics are ``subtopic[offsets[p] : offsets[p + 1]]`` (local
-    indexes of its query's subtopics, ascending); ``pool_offsets[c] : pool_offsets[c + 1]`` are
+    Pool document p's relevant subtopics are ``subtopic[offsets[p] : offsets[p + 1]]`` (the places
+    of its query's subtopics, ascending: the order its gains are added in); ``pool_offsets[c] : pool_offsets[c + 1]`` are
     qrels query c's pool documents in ascending byte order of their ids; ``n_subtopics[c]`` its
     number of subtopics (relevant or not).
     """
