@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval import Evaluator
+from retrieval_eval.errors import ConfigError
 from retrieval_eval.data import Qrels, Run
 from retrieval_eval.metrics.options import EvaluationOptions
 
@@ -145,3 +146,9 @@ def test_ideal_ranking_breaks_equal_gains_by_greatest_document_id():
     """dC{1,3} before dA{1,2} and dB{3,4} (gains 2, 1.5, 1.5); the smallest id first would give 2, 2, 1."""
     qrels_rows = [("q1", s, d, 1) for d, subtopics in (("dA", "12"), ("dB", "34"), ("dC", "13")) for s in subtopics]
     _compare(qrels_rows, [("q1", "dA", 3.0), ("q1", "dB", 2.0), ("q1", "dC", 1.0)], 0.5, 0.5, 1)
+
+
+def test_cutoffs_stop_at_ndeval_depth():
+    qrels, run = _tables([("q1", "1", "d1", 1)], [("q1", "d1", 1.0)])
+    with pytest.raises(ConfigError, match="k must be at most 20"):
+        Evaluator(qrels, ["alpha_ndcg@21"]).evaluate(run)

@@ -13,7 +13,8 @@ Conventions are ndeval's: the queries both judged and retrieved (``query_set="qr
 document id), trec_eval's: the rank column of a run is not read, so ndeval's default order by
 that column is not available, and pyndeval's (equal scores by ascending id) differs on ties.
 ``judged_only`` (ir_measures' ``judged_only``, trec_eval's ``-J``) drops the unjudged documents first.
-ndeval stops at rank 20; any k is computed here, with the same values up to 20.
+Cutoffs go up to ndeval's depth, 20 (pyndeval refuses more too): past it the ideal ideal
+normalisation of alpha = 0 grows without end.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ FAMILY = "diversity"
 _REL = ("rel", "1")
 _ALPHA = ("alpha", "0.5")
 _BETA = ("beta", "0.5")
+#: ndeval's DEPTH: the deepest cutoff it computes.
+DEPTH = 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,6 +133,8 @@ def _passes(
         for name, value in zip(("alpha", "beta"), key[:2]):
             if not 0.0 <= value <= 1.0:
                 raise ConfigError(f"{metric}: {name} must be from 0 to 1 (as ndeval's -{name}), got {value!r}")
+        if metric.k is not None and metric.k > DEPTH:
+            raise ConfigError(f"{metric}: ndeval computes its measures down to rank {DEPTH}, so k must be at most {DEPTH}")
         keys.setdefault(key, []).append(metric)
     for (alpha, beta, rel), group in keys.items():
         depth = max([m.k for m in group if m.k is not None] or [1])
