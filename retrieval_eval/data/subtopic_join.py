@@ -104,8 +104,8 @@ def _subtopic_places(qrels: Qrels, query_of_segment: np.ndarray) -> np.ndarray:
     numeric order); with an alpha other than 0.5 the order can move a sum's last bit.
     """
     seg = qrels.segments
-    first_row = np.full(len(qrels.group_names), np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first_row, qrels.groups, np.arange(qrels.groups.shape[0], dtype=np.int64))
+    # every group code occurs, so unique's first indexes are each group's first row
+    first_row = np.unique(qrels.groups, return_index=True)[1]
     order = np.lexsort((first_row[seg.group], query_of_segment))
     places = np.empty(order.shape[0], dtype=np.int64)
     places[order] = np.arange(order.shape[0]) - seg.query_segments[query_of_segment[order]]

@@ -71,6 +71,11 @@ def _powers(first: np.ndarray | float, factor: float, n: int) -> np.ndarray:
     return np.cumprod(matrix, axis=-1)[..., :n]
 
 
+def _counts(row: np.ndarray, column: np.ndarray, n_rows: int, n_columns: int) -> np.ndarray:
+    """How many times each (row, column) occurs, as an n_rows x n_columns matrix."""
+    return np.bincount(row * n_columns + column, minlength=n_rows * n_columns).reshape(n_rows, n_columns)
+
+
 def _discounts(depth: int) -> np.ndarray:
     # math.log is the C library's log, as ndeval's (np.log may differ in the last bit).
     return np.array([1.0] + [math.log(2.0) / math.log(r + 2.0) for r in range(1, depth)], dtype=np.float64)
@@ -164,8 +169,7 @@ def diversity_measures(
     eval_of_qrels[qrels_query[judged]] = np.flatnonzero(judged)
     pair_eval = eval_of_qrels[pool_query[pair_pool]] if n_pool else pair_pool
     keep = pair_eval >= 0
-    nrel = np.zeros((n_queries, width_sub), dtype=np.int64)
-    np.add.at(nrel, (pair_eval[keep], pair_sub[keep]), 1)
+    nrel = _counts(pair_eval[keep], pair_sub[keep], n_queries, width_sub)
     actual = (nrel > 0).sum(axis=1)
     rel_offsets = np.zeros(n_pool + 1, dtype=np.int64)
     np.cumsum(np.bincount(pair_pool, minlength=n_pool), out=rel_offsets[1:])
@@ -191,11 +195,9 @@ def diversity_measures(
 
     # P-IA and strec: hits and first hits per subtopic in the top k.
     top = hr < depth
-    hit_counts = np.zeros((n_queries, depth), dtype=np.int64)
-    np.add.at(hit_counts, (hq[top], hr[top]), 1)
-    first_counts = np.zeros((n_queries, depth), dtype=np.int64)
+    hit_counts = _counts(hq[top], hr[top], n_queries, depth)
     first = top & (c == 0)
-    np.add.at(first_counts, (hq[first], hr[first]), 1)
+    first_counts = _counts(hq[first], hr[first], n_queries, depth)
     divisor = np.arange(1, depth + 1)[None, :] * actual[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(actual[:, None] > 0, np.cumsum(hit_counts, axis=1) / divisor, 0.0)
