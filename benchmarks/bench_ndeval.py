@@ -23,7 +23,9 @@ queries x docs (qrels rows)    pyndeval     ours        pyndeval / ours
 100,000 x 100 (5,249,617)      50.61 s      154.64 s    0.3x (ours slower)
 =============================  ===========  ==========  ===================
 
-Ours is about 3x slower than pyndeval here. A profile at 20,000 queries (9.4 s): the run's join
+Again with the compiled builds of the project's join kernels (``RETRIEVAL_EVAL_KERNELS=compiled``,
+cached; the diversity kernel is numpy either way), load 5-6: 100,000 x 100, pyndeval 17.82 s,
+ours 42.82 s, 0.4x. Ours is about 2.5-3x slower than pyndeval here. A profile at 20,000 queries (9.4 s): the run's join
 (``rank_run``, python kernels) 3.4 s, indexing the qrels twice (the qrels_jg layout, then the pool
 numbered as plain qrels) 2.6 s, the diversity kernel 2.5 s, of which the greedy ideal ranking 1.5 s.
 """
