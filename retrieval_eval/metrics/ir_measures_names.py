@@ -35,10 +35,14 @@ SetP, SetP(relative=True), SetRelP  set_precision, set_relative_precision
 SetR                                set_recall
 Success@k                           success@k
 ERR@k                               err@k (gdeval's; NaN where ir_measures gives 0, see below)
+alpha_nDCG@k, α_nDCG@k, alpha_DCG@k alpha_ndcg@k, alpha_dcg@k (alpha=a; ndeval, subtopic qrels)
+ERR_IA@k, nERR_IA@k, P_IA@k         err_ia@k, nerr_ia@k, p_ia@k
+StRecall@k, NRBP, nNRBP             strec@k, nrbp, nnrbp (alpha=a, beta=b)
+AP_IA, MAP_IA                       map_ia
 ==================================  =====================================================
 
 The other measures of ir_measures (RBP, Compat, SDCG, INST, INSQ, BPM, NERR8-11,
-Accuracy, the diversity measures alpha_nDCG, ERR_IA, ...) are :class:`UnknownMetricError`; NumQ
+Accuracy) are :class:`UnknownMetricError`; NumQ
 is the number of evaluated queries, which a result gives as ``query_counts["evaluated"]``.
 """
 
@@ -158,6 +162,35 @@ MEASURES: dict[str, IrMeasure] = {
 # gdeval skips, is NaN in err@k; ir_measures gives it its default, 0 (nDCG(dcg='exp-log2')@k, also gdeval's
 # there, is ndcg_burges@k, 0 for such a query as ir_measures has it).
 MEASURES["ERR"] = IrMeasure("ERR", {"cutoff": UNSET}, _named("err"))
+
+# ndeval's diversity measures, as ir_measures' pyndeval provider gives them (subtopic qrels, the
+# subtopic in the qrels' iteration column, read as qrels_jg). ERR_IA, nERR_IA and P_IA take no
+# alpha there (ndeval's 0.5); without a cutoff they take the evaluation's k.
+def _diverse(name: str) -> Callable[[dict[str, object]], tuple[str, dict[str, str]]]:
+    def metric(given: dict[str, object]) -> tuple[str, dict[str, str]]:
+        return name, {key: repr(float(given[key])) for key in ("alpha", "beta") if key in given}
+
+    return metric
+
+
+_ALPHA_CUT = {"cutoff": UNSET, "alpha": 0.5, **_RANKED}
+_CUT = {"cutoff": UNSET, **_RANKED}
+_NRBP = {"alpha": 0.5, "beta": 0.5, **_REL}
+MEASURES.update({
+    measure.name: measure
+    for measure in (
+        IrMeasure("alpha_DCG", _ALPHA_CUT, _diverse("alpha_dcg"), aliases={"α_DCG": {}}),
+        IrMeasure("alpha_nDCG", _ALPHA_CUT, _diverse("alpha_ndcg"), aliases={"α_nDCG": {}}),
+        IrMeasure("ERR_IA", _CUT, _diverse("err_ia")),
+        IrMeasure("nERR_IA", _CUT, _diverse("nerr_ia")),
+        IrMeasure("P_IA", _CUT, _diverse("p_ia")),
+        IrMeasure("StRecall", {"cutoff": UNSET, **_REL}, _diverse("strec")),
+        IrMeasure("NRBP", _NRBP, _diverse("nrbp")),
+        IrMeasure("nNRBP", _NRBP, _diverse("nnrbp")),
+        IrMeasure("AP_IA", dict(_RANKED), _diverse("map_ia"), aliases={"MAP_IA": {}}),
+    )
+})
+
 _ALIASES = {alias: (measure, preset) for measure in MEASURES.values() for alias, preset in measure.aliases.items()}
 
 #: ir_measures' measures that no registry metric computes: what each is, and what is nearest here.
@@ -170,11 +203,6 @@ NOT_COMPUTED: dict[str, tuple[str, str]] = {
     **{f"NERR{n}": (f"NERR{n} of cwl_eval", "") for n in (8, 9, 10, 11)},
     "RBP": ("rank-biased precision as cwl_eval computes it", "trec_eval's, with the gains scaled to [0, 1], is rbp(p=...)"),
     "SDCG": ("scaled DCG of cwl_eval", ""),
-    **{name: (f"the diversity measure {measure} of ndeval", "") for name, measure in (
-        ("alpha_DCG", "alpha-DCG"), ("α_DCG", "alpha-DCG"), ("alpha_nDCG", "alpha-nDCG"), ("α_nDCG", "alpha-nDCG"),
-        ("ERR_IA", "ERR-IA"), ("nERR_IA", "nERR-IA"), ("NRBP", "NRBP"), ("nNRBP", "nNRBP"), ("AP_IA", "AP-IA"),
-        ("MAP_IA", "AP-IA"), ("P_IA", "P-IA"), ("StRecall", "subtopic recall"),
-    )},
     "NumQ": (
         "the number of queries",
         "a result gives it as query_counts['evaluated'], and the ir_measures provider of retrieval_eval computes it",
@@ -326,5 +354,5 @@ def _gains(key: str, value: object) -> None:
 
 _VALUES: dict[str, Callable[[str, object], None]] = {
     "cutoff": _cutoff, "rel": _integer, "judged_only": _boolean, "relative": _boolean, "recall": _number,
-    "beta": _number, "dcg": _dcg, "gains": _gains,
+    "beta": _number, "dcg": _dcg, "gains": _gains, "alpha": _number,
 }

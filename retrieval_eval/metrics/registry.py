@@ -275,7 +275,7 @@ def _gains(key: str, value: str) -> str:
 #: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _PARAMETER_VALUES = {
-    "rel": _relevance_level, "recall": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
+    "rel": _relevance_level, "recall": _fraction, "alpha": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
     "beta": _number, "p": _number, "a": _number, "b": _number, "c": _number, "d": _number,
 }
 

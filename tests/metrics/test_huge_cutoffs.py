@@ -51,8 +51,9 @@ def same(a: float, b: float) -> bool:
 
 def test_the_tests_cover_every_cutoff_metric_of_the_registry():
     families = {d.family for d in REGISTRY if d.cutoff}
-    # p_avgjg@k at a huge k: tests/metrics/test_judgment_groups.py.
-    assert families == {TREC, DOCUMENT_RETRIEVAL, JUDGMENT_GROUPS}
+    # p_avgjg@k at a huge k: tests/metrics/test_judgment_groups.py; the diversity measures stop at
+    # ndeval's 20 (tests/metrics/test_diversity_vs_pyndeval.py).
+    assert families == {TREC, DOCUMENT_RETRIEVAL, JUDGMENT_GROUPS, "diversity"}
     # Every TREC cutoff measure is one the oracle computes; the document-retrieval ones are mapped below.
     assert set(cutoff_metrics(TREC, 7)) <= set(measure_names([7]))
     assert {name.split("@")[0] for name in cutoff_metrics(DOCUMENT_RETRIEVAL, 7)} == {

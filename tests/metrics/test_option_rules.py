@@ -117,6 +117,7 @@ def test_a_parameter_given_twice_is_an_error_naming_it(definition, same_value):
     values = {"rel": ("2", "2" if same_value else "3"), "recall": ("0.5", "0.5" if same_value else "0.25")}
     # The numbers of the TREC measures' other parameters, and their lists.
     values.update({key: ("0.5", "0.5" if same_value else "2.5") for key in ("mult", "beta", "p", "a", "b", "c", "d")})
+    values["alpha"] = ("0.5", "0.5" if same_value else "0.25")
     values["levels"] = ("0.2;0.8", "0.2;0.8" if same_value else "0.5")
     values["gains"] = ("1:3.5", "1:3.5" if same_value else "2:9.0")
     for key, _ in definition.params:

@@ -12,6 +12,7 @@ from ..judgment_groups import JUDGMENT_GROUPS
 from ..prefs import PREFS
 from ..trec import TREC
 from .gdeval import GDEVAL
+from .diversity import DIVERSITY
 
 FAMILIES: dict[str, Family] = {
     family.name: family
@@ -21,5 +22,6 @@ FAMILIES: dict[str, Family] = {
         JUDGMENT_GROUPS,
         PREFS,
         GDEVAL,
+        DIVERSITY,
     )
 }
