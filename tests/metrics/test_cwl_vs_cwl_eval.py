@@ -140,7 +140,7 @@ def test_every_output_and_residual_equals_cwl_eval(data, mapping):
 
 @settings(max_examples=8)
 @given(data=collections())
-def test_labels_read_as_gains_equal_cwl_eval(data):
+def test_default_gains_read_0_1_labels_as_cwl_eval(data):
     qrels, run = data
     qrels = [(q, d, min(max(label, 0), 1)) for q, d, label in qrels]
     qrels_frame = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
@@ -155,8 +155,8 @@ def test_labels_read_as_gains_equal_cwl_eval(data):
             assert float(table.loc[query, name]) == pytest.approx(values[column], rel=1e-12, abs=1e-12)
 
 
-def test_graded_labels_read_as_gains_are_refused():
+def test_binary_and_scaled_gains_together_are_refused():
     qrels = pd.DataFrame([("q", "a", 2)], columns=["query_id", "doc_id", "relevance"])
     run = pd.DataFrame([("q", "a", 1.0)], columns=["query_id", "doc_id", "score"])
-    with pytest.raises(ValueError, match=r"gains in \[0, 1\].*max_rel"):
-        evaluate(qrels, run, ["cwl_ap"])
+    with pytest.raises(ValueError, match="bin_rel .* or max_rel"):
+        evaluate(qrels, run, ["cwl_ap(bin_rel=2,max_rel=3)"])

@@ -147,14 +147,15 @@ def _passes(
     asked = [user_model(metric) for metric in metrics]
     models = list(dict.fromkeys(model for model, _ in asked))
     residual = frozenset(model for model, out in asked if out.startswith("res_"))
-    for model in models:
-        if model.gains.kind == "label":
-            check_label_gains(qrels, model)
     run_query = alignment.run_query
     present = run_query >= 0
-    safe = np.where(present, run_query, 0)
-    lengths = np.where(present, ranked.n_ranked[safe], 0)
-    block = ranked_blocks(ranked.offsets[safe], lengths, ranked.labels, ranked.judged)
+    # A run with no query at all has nothing to index: every query then holds no rank.
+    n_ranked = np.append(ranked.n_ranked, 0)
+    offsets = np.append(ranked.offsets[: len(ranked.n_ranked)], 0)
+    safe = np.where(present, run_query, len(ranked.n_ranked))
+    lengths = n_ranked[safe]
+    offsets = offsets[safe]
+    block = ranked_blocks(offsets, lengths, ranked.labels, ranked.judged)
     yield score_models(block, len(run_query), models, residual, source=qrels.source), metrics
 
 

@@ -19,14 +19,14 @@ from ...names import Metric
 class GainRule:
     """How a label becomes a gain: itself (``kind="label"``), ``"binary"`` at ``bin_rel``, or ``"scaled"`` to [0, 1]."""
 
-    kind: str = "label"
-    bin_rel: float = 0.0
+    kind: str = "binary"
+    bin_rel: float = 1.0
     min_rel: float = 0.0
     max_rel: float = 1.0
 
     @classmethod
     def of(cls, metric: Metric, given: dict[str, str]) -> "GainRule":
-        """The rule a metric's ``bin_rel``, ``min_rel`` and ``max_rel`` parameters give."""
+        """The rule a metric's ``bin_rel``, ``min_rel`` and ``max_rel`` parameters give (binary at 1 when none)."""
         if "bin_rel" in given:
             if "min_rel" in given or "max_rel" in given:
                 raise ConfigError(f"{metric}: give bin_rel (binary gains) or max_rel (scaled gains), not both")
@@ -39,6 +39,11 @@ class GainRule:
         if "min_rel" in given:
             raise ConfigError(f"{metric}: min_rel needs max_rel (gains scaled from [min_rel, max_rel] to [0, 1])")
         return cls()
+
+    @classmethod
+    def label(cls) -> "GainRule":
+        """The label itself is the gain (cwl_eval's reading of a qrels file)."""
+        return cls("label")
 
     def gains(self, labels: np.ndarray) -> np.ndarray:
         """float64 gains of the labels (ir_measures' provider: a negative label counts as 0 when mapped)."""

@@ -5,11 +5,11 @@ Every measure has the five outputs of cwl_eval (``out=eu`` the default, ``etu``,
 past the list at gain 1, minus the worst case, at gain 0; cwl_eval's ``-r``). The depth is
 cwl_eval's default, 1000 ranks; each element costs 1.
 
-Gains, as cwl_eval reads qrels: the label itself (which must then lie in [0, 1], cwl_eval's
-default --min_gain/--max_gain), or, as ir_measures' cwl_eval provider maps labels,
-``bin_rel=R`` (1 when label >= R, else 0) or ``max_rel=M`` with ``min_rel`` (default 0):
-(clip(label, min_rel, max_rel) - min_rel) / (max_rel - min_rel), negative labels taken as 0
-in both.
+Gains, as ir_measures' cwl_eval provider maps labels: ``bin_rel=R`` (1 when label >= R, else 0;
+the default, R = 1) or ``max_rel=M`` with ``min_rel`` (default 0): (clip(label, min_rel, max_rel)
+- min_rel) / (max_rel - min_rel), negative labels taken as 0 in both. cwl_eval reads the label
+itself as the gain: the same for labels 0 and 1 (and ``max_rel=1`` for labels in [0, 1]); the
+``cwl`` command reads them so.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ DEPTH = 1000
 #: The outputs a metric may ask for (``out=``): cwl_eval's five, then their residuals.
 OUTS = ("eu", "etu", "ec", "etc", "ed", "res_eu", "res_etu", "res_ec", "res_etc", "res_ed")
 #: The gain parameters every measure takes; "none" (never a valid value) marks one left out.
-GAIN_PARAMS = (("bin_rel", "none"), ("min_rel", "none"), ("max_rel", "none"), ("out", "eu"))
+GAIN_PARAMS = (("bin_rel", "1.0"), ("min_rel", "none"), ("max_rel", "none"), ("out", "eu"))
 
 
 @dataclass(frozen=True)
@@ -117,8 +117,8 @@ def definitions(extract: Callable) -> tuple[MetricDefinition, ...]:
     """The registry definitions of :data:`MEASURES`, their values taken by ``extract``."""
     common = (
         " Outputs (out=): eu (expected utility per item, the default), etu (expected total utility), ec (expected "
-        "cost per item), etc (expected total cost), ed (expected depth), res_* their residuals; gains: the label in "
-        "[0, 1], or bin_rel=R, or max_rel=M (min_rel); depth 1000, unit costs, as cwl_eval 1.0.12."
+        "cost per item), etc (expected total cost), ed (expected depth), res_* their residuals; gains: binary at "
+        "bin_rel (default 1), or scaled by max_rel=M (min_rel); depth 1000, unit costs, as cwl_eval 1.0.12."
     )
     return tuple(
         MetricDefinition(
