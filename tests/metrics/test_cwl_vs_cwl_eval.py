@@ -160,3 +160,25 @@ def test_binary_and_scaled_gains_together_are_refused():
     run = pd.DataFrame([("q", "a", 1.0)], columns=["query_id", "doc_id", "score"])
     with pytest.raises(ValueError, match="bin_rel .* or max_rel"):
         evaluate(qrels, run, ["cwl_ap(bin_rel=2,max_rel=3)"])
+
+
+IR_MEASURES = ["RBP(rel=2,p=0.5)", "RBP(rel=1)", "INST(T=2,max_rel=3)", "INSQ(max_rel=3)", "BPM(max_rel=3)@4",
+               "SDCG(max_rel=3)@5", "NERR8(max_rel=3)@4", "NERR9(max_rel=3)@4", "NERR10(max_rel=2,min_rel=1)",
+               "NERR11(T=2,max_rel=3)"]
+
+
+@settings(max_examples=8)
+@given(data=collections())
+def test_ir_measures_names_equal_its_cwl_eval_provider(data):
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_measures.providers.cwl_eval import CwlEvalProvider
+
+    qrels, run = data
+    qrels_frame = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    run_frame = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    table = evaluate(qrels_frame, run_frame, IR_MEASURES, query_set="both").per_query.set_index("query_id")
+    measures = [ir_measures.parse_measure(name) for name in IR_MEASURES]
+    theirs = CwlEvalProvider().evaluator(measures, [ir_measures.Qrel(*row) for row in qrels])
+    for metric in theirs.iter_calc([ir_measures.ScoredDoc(*row) for row in run]):
+        if metric.query_id in table.index:
+            assert float(table.loc[metric.query_id, str(metric.measure)]) == pytest.approx(metric.value, rel=1e-12, abs=1e-12)
