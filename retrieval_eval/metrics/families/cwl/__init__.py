@@ -1,10 +1,9 @@
 """The C/W/L family: cwl_eval 1.0.12's measures with their five outputs and residuals.
 
 Ranking: score descending, ties in input order (ir_measures' cwl_eval provider; cwl_eval itself
-takes the run file's order, the same for a run sorted by score, and the ``cwl`` command does
-that). A repeated document is an error: cwl_eval would count it at each of its ranks.
-Queries: those both judged and retrieved (cwl_eval also scores the run's unjudged queries, at
-gain 0, and the ``cwl`` command does that).
+takes the run file's order, the same for a run sorted by score). A repeated document is an
+error: cwl_eval would count it at each of its ranks. Queries: those both judged and retrieved
+(cwl_eval also scores the run's unjudged queries, at gain 0).
 """
 
 from __future__ import annotations
@@ -157,18 +156,6 @@ def _passes(
     offsets = offsets[safe]
     block = ranked_blocks(offsets, lengths, ranked.labels, ranked.judged)
     yield score_models(block, len(run_query), models, residual, source=qrels.source), metrics
-
-
-def check_label_gains(qrels: Qrels, model: UserModel, min_gain: float = 0.0, max_gain: float = 1.0) -> None:
-    """cwl_eval reads labels as gains and refuses the qrels when one lies outside [min_gain, max_gain]."""
-    labels = qrels.labels
-    bad = np.flatnonzero((labels < min_gain) | (labels > max_gain))
-    if len(bad):
-        raise InputError(
-            f"{model.name} reads labels as gains in [{min_gain:g}, {max_gain:g}] (cwl_eval's), found {labels[bad[0]]}; "
-            "give bin_rel=R (binary gains) or max_rel=M (labels scaled to [0, 1])",
-            source=qrels.source, row=int(bad[0]) + 1, field="relevance",
-        )
 
 
 CWL = Family(

@@ -40,11 +40,6 @@ class GainRule:
             raise ConfigError(f"{metric}: min_rel needs max_rel (gains scaled from [min_rel, max_rel] to [0, 1])")
         return cls()
 
-    @classmethod
-    def label(cls) -> "GainRule":
-        """The label itself is the gain (cwl_eval's reading of a qrels file)."""
-        return cls("label")
-
     def gains(self, labels: np.ndarray) -> np.ndarray:
         """float64 gains of the labels (ir_measures' provider: a negative label counts as 0 when mapped)."""
         values = labels.astype(np.float64)

@@ -8,8 +8,7 @@ cwl_eval's default, 1000 ranks; each element costs 1.
 Gains, as ir_measures' cwl_eval provider maps labels: ``bin_rel=R`` (1 when label >= R, else 0;
 the default, R = 1) or ``max_rel=M`` with ``min_rel`` (default 0): (clip(label, min_rel, max_rel)
 - min_rel) / (max_rel - min_rel), negative labels taken as 0 in both. cwl_eval reads the label
-itself as the gain: the same for labels 0 and 1 (and ``max_rel=1`` for labels in [0, 1]); the
-``cwl`` command reads them so.
+itself as the gain: the same for labels 0 and 1 (and ``max_rel=1`` for labels in [0, 1]).
 """
 
 from __future__ import annotations
