@@ -356,3 +356,48 @@ _VALUES: dict[str, Callable[[str, object], None]] = {
     "cutoff": _cutoff, "rel": _integer, "judged_only": _boolean, "relative": _boolean, "recall": _number,
     "beta": _number, "dcg": _dcg, "gains": _gains, "alpha": _number,
 }
+
+
+# ---- The C/W/L measures, which ir_measures' default provider gives by cwl_eval (issue 28, item 3) ----
+# ir_measures' cwl_eval provider maps labels (negatives as 0) to gains: binary at rel for RBP,
+# scaled from [min_rel, max_rel] to [0, 1] for the others: the cwl measures' bin_rel and max_rel.
+
+def _cwl(
+    name: str, params: Mapping[str, tuple[str, float]], *, binary: bool = False
+) -> Callable[[dict[str, object]], tuple[str, dict[str, str]]]:
+    """The cwl family's ``name``, its parameters ``params`` (registry key -> ir_measures key and default) from the given;
+    ``binary``: gains binary at ``rel`` (default 1), else scaled by ``min_rel`` and ``max_rel``."""
+
+    def metric(given: dict[str, object]) -> tuple[str, dict[str, str]]:
+        if "cutoff" in given and name == "cwl_rbp":
+            raise ConfigError("RBP@k is not computed here: cwl_eval's RBP (ir_measures' default provider) takes no cutoff")
+        out = {key: repr(float(given.get(theirs, default))) for key, (theirs, default) in params.items()}
+        if binary:
+            # RBP's rel is cwl_eval's binary gain, not a registry rel: taken out, so that parse does not add it.
+            out["bin_rel"] = repr(float(given.pop("rel", 1)))
+        else:
+            low, high = given.get("min_rel", 0), given["max_rel"]
+            out |= {"min_rel": repr(float(low)), "max_rel": repr(float(high))}
+        return name, out
+
+    return metric
+
+
+_SCALED = {"min_rel": 0, "max_rel": REQUIRED}
+MEASURES.update({
+    measure.name: measure
+    for measure in (
+        IrMeasure("RBP", {"cutoff": UNSET, "p": 0.8, "rel": UNSET}, _cwl("cwl_rbp", {"theta": ("p", 0.8)}, binary=True)),
+        IrMeasure("INST", {"T": 1.0, **_SCALED}, _cwl("cwl_inst", {"t": ("T", 1.0)})),
+        IrMeasure("INSQ", {"T": 1.0, **_SCALED}, _cwl("cwl_insq", {"t": ("T", 1.0)})),
+        IrMeasure("BPM", {"cutoff": REQUIRED, "T": 1.0, **_SCALED}, _cwl("cwl_bpm", {"t": ("T", 1.0)})),
+        IrMeasure("SDCG", {"cutoff": REQUIRED, "dcg": "log2", **_SCALED}, _cwl("cwl_ndcg", {})),
+        IrMeasure("NERR8", {"cutoff": REQUIRED, **_SCALED}, _cwl("cwl_nerr8", {})),
+        IrMeasure("NERR9", {"cutoff": REQUIRED, **_SCALED}, _cwl("cwl_nerr9", {})),
+        IrMeasure("NERR10", {"p": 0.9, **_SCALED}, _cwl("cwl_nerr10", {"phi": ("p", 0.9)})),
+        IrMeasure("NERR11", {"T": 1.0, **_SCALED}, _cwl("cwl_nerr11", {"t": ("T", 1.0)})),
+    )
+})
+for _name in ("RBP", "INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"):
+    NOT_COMPUTED.pop(_name, None)
+_VALUES.update({"p": _number, "T": _number, "min_rel": _integer, "max_rel": _integer})

@@ -272,12 +272,25 @@ def _gains(key: str, value: str) -> str:
     return ";".join(pairs)
 
 
+def _output(key: str, value: str) -> str:
+    """One of the C/W/L outputs (``out`` of the cwl family): eu, etu, ec, etc, ed or res_ and one of them."""
+    outputs = ("eu", "etu", "ec", "etc", "ed")
+    if value not in outputs and not (value.startswith("res_") and value[4:] in outputs):
+        raise ConfigError(f"parameter {key} must be one of {', '.join(outputs)} or res_ and one of them, got {value!r}")
+    return value
+
+
 #: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _PARAMETER_VALUES = {
     "rel": _relevance_level, "recall": _fraction, "alpha": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
     "beta": _number, "p": _number, "a": _number, "b": _number, "c": _number, "d": _number,
 }
+# The cwl family's parameters: its measures' (theta, t, ...), its gain maps and its outputs.
+_PARAMETER_VALUES |= dict.fromkeys(
+    ("theta", "t", "hb", "hc", "gain_med", "phi", "rate", "halflife", "l", "b1", "r1", "b2", "r2", "bin_rel",
+     "min_rel", "max_rel"), _number,
+) | {"out": _output}
 
 
 def _build() -> Registry:

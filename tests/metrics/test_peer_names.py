@@ -109,7 +109,9 @@ def test_an_ir_measures_object_is_named_as_ir_measures_writes_it_and_means_what_
                 "relative": st.booleans(), "beta": st.sampled_from([0.5, 1.0, 2.0]), "recall": st.sampled_from([0.0, 0.3, 1.0]),
                 "dcg": st.sampled_from(["log2", "exp-log2"]), "gains": st.just({0: 0, 2: 5}),
                 "alpha": st.sampled_from([0.25, 0.5]),
-            }[key] | st.none()
+                "T": st.sampled_from([1.0, 2.5]), "p": st.sampled_from([0.5, 0.8]), "min_rel": st.just(0),
+                "max_rel": st.integers(1, 4),
+            }[key] | (st.nothing() if key == "max_rel" else st.none())  # ir_measures refuses a C/W/L measure without max_rel
         )
         if value is not None:
             params[key] = value
@@ -119,6 +121,10 @@ def test_an_ir_measures_object_is_named_as_ir_measures_writes_it_and_means_what_
         params.setdefault("cutoff", 10)
     if name == "IPrec":
         params.setdefault("recall", 0.5)
+    if name == "SDCG":
+        params.pop("dcg", None)  # ir_measures' SDCG takes only dcg='log2'
+    if name == "RBP":
+        params.pop("cutoff", None)  # cwl_eval's RBP (ir_measures' default provider of it) takes no cutoff
     obj = measure(**params)
     obj.validate_params()
     assert measure_text(obj) == str(obj)

@@ -13,6 +13,7 @@ from ..prefs import PREFS
 from ..trec import TREC
 from .gdeval import GDEVAL
 from .diversity import DIVERSITY
+from .cwl import CWL
 
 FAMILIES: dict[str, Family] = {
     family.name: family
@@ -23,5 +24,6 @@ FAMILIES: dict[str, Family] = {
         PREFS,
         GDEVAL,
         DIVERSITY,
+        CWL,
     )
 }
