@@ -11,6 +11,7 @@ from ..family import Family
 from ..judgment_groups import JUDGMENT_GROUPS
 from ..prefs import PREFS
 from ..trec import TREC
+from .ranked_gains import RANKED_GAINS
 
 FAMILIES: dict[str, Family] = {
     family.name: family
@@ -19,5 +20,6 @@ FAMILIES: dict[str, Family] = {
         TREC,
         JUDGMENT_GROUPS,
         PREFS,
+        RANKED_GAINS,
     )
 }
