@@ -103,6 +103,7 @@ def test_an_ir_measures_object_is_named_as_ir_measures_writes_it_and_means_what_
                 "cutoff": st.integers(1, 1000), "rel": st.integers(0, 4), "judged_only": st.just(False),
                 "relative": st.booleans(), "beta": st.sampled_from([0.5, 1.0, 2.0]), "recall": st.sampled_from([0.0, 0.3, 1.0]),
                 "dcg": st.sampled_from(["log2", "exp-log2"]), "gains": st.just({0: 0, 2: 5}),
+                "p": st.sampled_from([0.5, 0.95]), "normalize": st.booleans(),
             }[key] | st.none()
         )
         if value is not None:

@@ -11,6 +11,7 @@ from ..family import Family
 from ..judgment_groups import JUDGMENT_GROUPS
 from ..prefs import PREFS
 from ..trec import TREC
+from .ir_measures_extras import ACCURACY, COMPAT
 from .ranked_gains import RANKED_GAINS
 
 FAMILIES: dict[str, Family] = {
@@ -21,5 +22,7 @@ FAMILIES: dict[str, Family] = {
         JUDGMENT_GROUPS,
         PREFS,
         RANKED_GAINS,
+        COMPAT,
+        ACCURACY,
     )
 }
