@@ -14,12 +14,24 @@ or register it, so that ir_measures' own functions (and pyterrier's, which call 
     register()                 # first in ir_measures.DefaultPipeline: calc_aggregate, iter_calc, pt.Experiment
     register(default=False)    # only in ir_measures.providers.registry["retrieval_eval"]
 
-It computes the measures of :data:`SUPPORTED_MEASURES` (those of
-:mod:`~retrieval_eval.metrics.ir_measures_names` and NumQ) as ir_measures' pytrec_eval provider
-does: the queries of the qrels, a judged query the run lacks scoring the measure's default (0),
-the run's unjudged queries left out; equal scores ordered by descending document id;
-``judged_only=True`` ranking only the judged documents (trec_eval's ``-J``); ``rel`` the lowest
-relevant label. Other measures are left to the next provider of the pipeline.
+It computes the measures of :data:`SUPPORTED_MEASURES` (every measure of the name table
+:data:`~retrieval_eval.metrics.ir_measures_names.MEASURES`, and NumQ) as ir_measures' providers do
+(pytrec_eval's for most, its compat and accuracy providers for Compat and Accuracy): the queries
+of the qrels, a judged query the run lacks scoring the measure's default (0), the run's unjudged
+queries left out; equal scores ordered as each measure's family orders them (descending document
+id for trec_eval's, ascending for Compat, input order for Accuracy); ``judged_only=True`` ranking
+only the judged documents (trec_eval's ``-J``); ``rel`` the lowest relevant label. A measure whose
+provider reports no value where the registry metric is NaN (Accuracy; ``omits_undefined`` in the
+table) gets none there, nor a default, and its mean is over the queries reported. Other measures
+are left to the next provider of the pipeline.
+
+How a measure becomes available here: an entry in ``MEASURES`` (its ir_measures parameters and
+defaults, and the registry metric they mean: min_rel/max_rel of cwl_eval's measures are such
+parameters) is all it takes; the provider declares it with any parameters and asks the table
+whether the very measure has a registry metric. A family that reads more of the qrels than
+query, document and label (ndeval's subtopics, which ir_measures' pyndeval provider takes from
+the qrels' ``iteration`` column) needs that column passed on by :func:`_frame` and read by its
+family; that part is its own.
 
 Differences from ir_measures' own providers, each deliberate:
 
@@ -39,6 +51,8 @@ Differences from ir_measures' own providers, each deliberate:
 - a document judged or retrieved twice in a query is an error (``duplicates="raise"``), where
   ir_measures keeps the last; ``RetrievalEvalProvider(duplicates="last")`` keeps the last too;
 - a query whose labels are all negative is scored (pytrec_eval 0.5.11 crashes or loops on one);
+- ``Accuracy`` gives no value for a query whose top k is all relevant (its provider divides by zero);
+- ``Compat`` orders equal scores of integer document ids by their decimal text (ir_measures by number);
 - the means of :meth:`RetrievalEvalEvaluator.calc_aggregate` are exactly rounded (``math.fsum``);
   ir_measures adds the values in its order, which may differ in the last bits.
 """
