@@ -14,12 +14,24 @@ or register it, so that ir_measures' own functions (and pyterrier's, which call 
     register()                 # first in ir_measures.DefaultPipeline: calc_aggregate, iter_calc, pt.Experiment
     register(default=False)    # only in ir_measures.providers.registry["retrieval_eval"]
 
-It computes the measures of :data:`SUPPORTED_MEASURES` (those of
-:mod:`~retrieval_eval.metrics.ir_measures_names` and NumQ) as ir_measures' pytrec_eval provider
-does: the queries of the qrels, a judged query the run lacks scoring the measure's default (0),
-the run's unjudged queries left out; equal scores ordered by descending document id;
-``judged_only=True`` ranking only the judged documents (trec_eval's ``-J``); ``rel`` the lowest
-relevant label. Other measures are left to the next provider of the pipeline.
+It computes the measures of :data:`SUPPORTED_MEASURES` (every measure of the name table
+:data:`~retrieval_eval.metrics.ir_measures_names.MEASURES`, and NumQ) as ir_measures' providers do
+(pytrec_eval's for most, its compat and accuracy providers for Compat and Accuracy): the queries
+of the qrels, a judged query the run lacks scoring the measure's default (0), the run's unjudged
+queries left out; equal scores ordered as each measure's family orders them (descending document
+id for trec_eval's, ascending for Compat, input order for Accuracy); ``judged_only=True`` ranking
+only the judged documents (trec_eval's ``-J``); ``rel`` the lowest relevant label. A measure whose
+provider reports no value where the registry metric is NaN (Accuracy; ``omits_undefined`` in the
+table) gets none there, nor a default, and its mean is over the queries reported. Other measures
+are left to the next provider of the pipeline.
+
+How a measure becomes available here: an entry in ``MEASURES`` (its ir_measures parameters and
+defaults, and the registry metric they mean: min_rel/max_rel of cwl_eval's measures are such
+parameters) is all it takes; the provider declares it with any parameters and asks the table
+whether the very measure has a registry metric. A family that reads more of the qrels than
+query, document and label (ndeval's subtopics, which ir_measures' pyndeval provider takes from
+the qrels' ``iteration`` column) needs that column passed on by :func:`_frame` and read by its
+family; that part is its own.
 
 Differences from ir_measures' own providers, each deliberate:
 
@@ -39,6 +51,8 @@ Differences from ir_measures' own providers, each deliberate:
 - a document judged or retrieved twice in a query is an error (``duplicates="raise"``), where
   ir_measures keeps the last; ``RetrievalEvalProvider(duplicates="last")`` keeps the last too;
 - a query whose labels are all negative is scored (pytrec_eval 0.5.11 crashes or loops on one);
+- ``Accuracy`` gives no value for a query whose top k is all relevant (its provider divides by zero);
+- ``Compat`` orders equal scores of integer document ids by their decimal text (ir_measures by number);
 - the means of :meth:`RetrievalEvalEvaluator.calc_aggregate` are exactly rounded (``math.fsum``);
   ir_measures adds the values in its order, which may differ in the last bits.
 """
@@ -58,10 +72,10 @@ from ir_measures import Metric
 from ir_measures import measures as ir_measures_measures
 from ir_measures.measures.base import MeanAgg, Measure, SumAgg
 from ir_measures.providers.base import Any as AnyValue
-from ir_measures.providers.base import Choices
 
 from ..errors import ConfigError
 from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
+from ..metrics.ir_measures_names import MEASURES, measure_entry
 from ..metrics.ir_measures_names import parse as parse_measure
 from ..metrics.names import Metric as RegistryMetric
 from ..metrics.options import EvaluationOptions
@@ -69,33 +83,22 @@ from ..policies import DUPLICATE_POLICIES
 
 NAME = "retrieval_eval"
 
-_RANKED = {"rel": AnyValue(), "judged_only": AnyValue()}
-#: The measures this provider computes, as ir_measures declares a provider's measures. A measure of
-#: these whose parameters no registry metric reproduces (``nDCG(gains=...)@10``) is not supported:
-#: :meth:`RetrievalEvalProvider.supports` asks the name table of
-#: :mod:`~retrieval_eval.metrics.ir_measures_names`.
-SUPPORTED_MEASURES = [
-    ir_measures_measures._AP(cutoff=AnyValue(), **_RANKED),
-    ir_measures_measures._Bpref(rel=AnyValue()),
-    ir_measures_measures._infAP(rel=AnyValue()),
-    ir_measures_measures._IPrec(recall=AnyValue(required=True), **_RANKED),
-    ir_measures_measures._Judged(cutoff=AnyValue(required=True)),
-    ir_measures_measures._nDCG(
-        cutoff=AnyValue(), dcg=Choices("log2", "exp-log2"), gains=AnyValue(), judged_only=AnyValue()
-    ),
-    ir_measures_measures._NumQ(),
-    ir_measures_measures._NumRel(rel=AnyValue()),
-    ir_measures_measures._NumRet(rel=AnyValue()),
-    ir_measures_measures._P(cutoff=AnyValue(required=True), **_RANKED),
-    ir_measures_measures._R(cutoff=AnyValue(required=True), **_RANKED),
-    ir_measures_measures._RR(cutoff=AnyValue(), **_RANKED),
-    ir_measures_measures._Rprec(**_RANKED),
-    ir_measures_measures._SetAP(**_RANKED),
-    ir_measures_measures._SetF(beta=AnyValue(), **_RANKED),
-    ir_measures_measures._SetP(relative=AnyValue(), **_RANKED),
-    ir_measures_measures._SetR(rel=AnyValue()),
-    ir_measures_measures._Success(cutoff=AnyValue(required=True), **_RANKED),
-]
+
+
+def _declared(name: str) -> Measure:
+    """ir_measures' measure ``name`` with every parameter it takes declared as any value."""
+    measure = ir_measures_measures.registry[name]
+    return type(measure)(**{param: AnyValue() for param in measure.SUPPORTED_PARAMS})
+
+
+#: The measures this provider computes, as ir_measures declares a provider's measures: every measure of the
+#: name table of :mod:`~retrieval_eval.metrics.ir_measures_names` (and NumQ), with any parameters. The
+#: table decides: :meth:`RetrievalEvalProvider.supports` asks it for a registry metric of the very
+#: measure, so one whose parameters no registry metric reproduces (``nDCG(gains=...)@10``) is left
+#: to the next provider. A measure added to the table (a family of issue 28) is computed here with
+#: no code of its own; one whose provider reports no value where the registry metric is NaN says so
+#: in the table (``omits_undefined``).
+SUPPORTED_MEASURES = [_declared(name) for name in sorted({*MEASURES, "NumQ"}) if name in ir_measures_measures.registry]
 
 # The columns of ir_measures' qrels and runs, as its converters give them.
 _QRELS_COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "relevance": "relevance"}
@@ -160,7 +163,7 @@ class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
             query_ids = set(judged.query_ids.to_pylist())
             for judged_only, pairs in groups.items():
                 options = EvaluationOptions(
-                    query_set="both", ties="docid", judged_only=judged_only, run_duplicates=duplicates,
+                    query_set="both", judged_only=judged_only, run_duplicates=duplicates,
                     qrels_duplicates=duplicates,
                 )
                 metrics = [metric for _, metric in pairs] or ["num_ret"]
@@ -169,10 +172,23 @@ class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
             query_ids = set()
         super().__init__(measures, query_ids)
 
+    def iter_calc(self, run: Any) -> Iterator[Metric]:
+        """Each measure's value per query; ir_measures' defaults for the judged queries the run lacks, but for
+        the measures whose provider omits them (Accuracy: only the queries it reports)."""
+        omitted = {measure for measure in self.measures if _omits_undefined(measure)}
+        expected = {(m, q) for m in self.measures if m not in omitted for q in self.qrel_qids}
+        for metric in self._iter_calc(run):
+            expected.discard((metric.measure, metric.query_id))
+            yield metric
+        for measure, query_id in sorted(expected, key=lambda pair: (str(pair[0]), pair[1])):
+            yield Metric(query_id=query_id, measure=measure, value=measure.DEFAULT)
+
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         for measure, query_ids, values in self._columns(run):
+            omit = _omits_undefined(measure)
             for query_id, value in zip(query_ids, values.tolist()):
-                yield Metric(query_id=query_id, measure=measure, value=value)
+                if not (omit and math.isnan(value)):
+                    yield Metric(query_id=query_id, measure=measure, value=value)
 
     def calc_aggregate(self, run: Any) -> dict[Measure, float]:
         """Each measure's aggregate over the queries of the qrels (those the run lacks at the measure's default).
@@ -185,6 +201,10 @@ class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
         aggregated = {}
         for measure in self.measures:
             scored = columns.get(measure, np.empty(0))
+            if _omits_undefined(measure):
+                reported = scored[~np.isnan(scored)]
+                aggregated[measure] = math.fsum(reported.tolist()) / len(reported) if len(reported) else math.nan
+                continue
             values = itertools.chain(scored.tolist(), itertools.repeat(measure.DEFAULT, n_queries - len(scored)))
             aggregator = measure.aggregator()
             if isinstance(aggregator, SumAgg):
@@ -216,6 +236,11 @@ class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
             if not judged_only:
                 for measure in self._num_q:
                     yield measure, query_ids, np.ones(len(query_ids))
+
+
+def _omits_undefined(measure: Measure) -> bool:
+    entry = measure_entry(measure.NAME)
+    return entry is not None and entry.omits_undefined
 
 
 def _registry_metric(measure: Measure) -> tuple[RegistryMetric, bool]:

@@ -15,8 +15,10 @@ an evaluation option (trec_eval's ``-J``): :func:`parse` returns it beside the m
 ==================================  =====================================================
 ir_measures                         registry metric
 ==================================  =====================================================
+Accuracy(rel=r)[@k]                 accuracy(rel=r)[@k] (ir_measures' accuracy provider)
 AP, MAP, AP@k                       map, map@k
 Bpref, BPref                        bpref
+Compat(p=p, normalize=b)            compat(p=p,normalize=b) (ir_measures' compat provider)
 infAP                               infap
 IPrec@r                             iprec_at_recall(recall=r) (trec_eval 10's rounding)
 Judged@k                            judged@k (Judged without @k: an error)
@@ -41,9 +43,9 @@ StRecall@k, NRBP, nNRBP             strec@k, nrbp, nnrbp (alpha=a, beta=b)
 AP_IA, MAP_IA                       map_ia
 ==================================  =====================================================
 
-The other measures of ir_measures (RBP, Compat, SDCG, INST, INSQ, BPM, NERR8-11,
-Accuracy) are :class:`UnknownMetricError`; NumQ
-is the number of evaluated queries, which a result gives as ``query_counts["evaluated"]``.
+NumQ is the number of evaluated queries, which a result gives as ``query_counts["evaluated"]``
+(and the ir_measures provider computes); every other measure of ir_measures 0.4.3 resolves here
+(gdeval's, cwl_eval's and ndeval's measures are their families' blocks at the end of this table).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ class IrMeasure:
     ``params``: name -> default (:data:`REQUIRED` or :data:`UNSET` when ir_measures has none);
     ``at``: the parameter that ``@`` sets; ``metric(given)``: the registry name and parameters
     (a dict of registry parameter texts) for the parameters given (``rel``, ``judged_only`` and
-    the ``at`` parameter are handled by :func:`parse`).
+    the ``at`` parameter are handled by :func:`parse`); ``omits_undefined``: see the field.
     """
 
     name: str
@@ -88,6 +90,9 @@ class IrMeasure:
     metric: Callable[[dict[str, object]], tuple[str, dict[str, str]]]
     at: str = "cutoff"
     aliases: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    #: ir_measures' provider reports no value where the registry metric's is NaN (Accuracy), nor a
+    #: default for a query it leaves out: its mean is over the queries it reports.
+    omits_undefined: bool = False
 
 
 def _named(name: str) -> Callable[[dict[str, object]], tuple[str, dict[str, str]]]:
@@ -191,18 +196,25 @@ MEASURES.update({
     )
 })
 
+# ir_measures' own measures (its compat and accuracy providers; issue 28, item 4): the families of
+# retrieval_eval.metrics.families.ir_measures_extras. Compat's p and normalize are parameters of compat.
+def _compat(given: dict[str, object]) -> tuple[str, dict[str, str]]:
+    params = {}
+    if "p" in given:
+        params["p"] = repr(float(given["p"]))
+    if "normalize" in given:
+        params["normalize"] = str(bool(given["normalize"])).lower()
+    return "compat", params
+
+
+MEASURES.update({
+    "Compat": IrMeasure("Compat", {"p": 0.95, "normalize": True}, _compat),
+    "Accuracy": IrMeasure("Accuracy", {"cutoff": UNSET, **_REL}, _named("accuracy"), omits_undefined=True),
+})
 _ALIASES = {alias: (measure, preset) for measure in MEASURES.values() for alias, preset in measure.aliases.items()}
 
 #: ir_measures' measures that no registry metric computes: what each is, and what is nearest here.
 NOT_COMPUTED: dict[str, tuple[str, str]] = {
-    "Accuracy": ("the probability that a relevant document ranks above a non-relevant one", ""),
-    "BPM": ("the Bejeweled Player Model of cwl_eval", ""),
-    "Compat": ("compatibility, the rank-biased overlap with an ideal ranking", ""),
-    "INSQ": ("INSQ of cwl_eval", ""),
-    "INST": ("INST of cwl_eval", ""),
-    **{f"NERR{n}": (f"NERR{n} of cwl_eval", "") for n in (8, 9, 10, 11)},
-    "RBP": ("rank-biased precision as cwl_eval computes it", "trec_eval's, with the gains scaled to [0, 1], is rbp(p=...)"),
-    "SDCG": ("scaled DCG of cwl_eval", ""),
     "NumQ": (
         "the number of queries",
         "a result gives it as query_counts['evaluated'], and the ir_measures provider of retrieval_eval computes it",
@@ -210,6 +222,11 @@ NOT_COMPUTED: dict[str, tuple[str, str]] = {
 }
 
 _IDENTIFIER = re.compile(r"\s*([^\W\d]\w*)")
+
+
+def measure_entry(name: str) -> IrMeasure | None:
+    """The table's entry of an ir_measures measure name or alias (``NDCG`` is nDCG's), None when it has none."""
+    return MEASURES.get(name) or _ALIASES.get(name, (None,))[0]
 
 
 def is_measure_name(text: str) -> bool:
@@ -354,7 +371,7 @@ def _gains(key: str, value: object) -> None:
 
 _VALUES: dict[str, Callable[[str, object], None]] = {
     "cutoff": _cutoff, "rel": _integer, "judged_only": _boolean, "relative": _boolean, "recall": _number,
-    "beta": _number, "dcg": _dcg, "gains": _gains, "alpha": _number,
+    "beta": _number, "dcg": _dcg, "gains": _gains, "alpha": _number, "p": _number, "normalize": _boolean,
 }
 
 
@@ -398,6 +415,4 @@ MEASURES.update({
         IrMeasure("NERR11", {"T": 1.0, **_SCALED}, _cwl("cwl_nerr11", {"t": ("T", 1.0)})),
     )
 })
-for _name in ("RBP", "INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"):
-    NOT_COMPUTED.pop(_name, None)
-_VALUES.update({"p": _number, "T": _number, "min_rel": _integer, "max_rel": _integer})
+_VALUES.update({"T": _number, "min_rel": _integer, "max_rel": _integer})

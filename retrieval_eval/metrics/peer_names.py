@@ -65,6 +65,11 @@ def split_names(text: str) -> list[str]:
     return names or [text]
 
 
+def is_peer_only_name(text: str) -> bool:
+    """``text`` starts like a trec_eval name but is only a peer's (ranx's ``rbp.95``): read it here, not as trec_eval's."""
+    return ranx_names.is_rbp_name(text)
+
+
 def parse_peer(text: str, *, rel_level: int, default_k: int | None) -> Metric | None:
     """The canonical registry metric an ir_measures or ranx spelling means; None when ``text`` is not a peer's
     spelling that the registry would not read alike (the caller then asks the registry).

@@ -9,19 +9,26 @@ sets the relevance level (1 by default). Where ranx and the registry agree on a 
 ranx                       registry metric
 =========================  ===========================================================
 hits, hits-lN              num_rel_ret, num_rel_ret(rel=N)
+hits@k-lN                  hits(rel=N)@k (ranked_gains family)
 name@k-lN                  name(rel=N)@k for precision, recall, f1, map, mrr
                            (recip_rank), hit_rate (success)
 map-lN, mrr-lN             map(rel=N), recip_rank(rel=N)
 r-precision-lN, bpref-lN   rprec(rel=N), bpref(rel=N)
-ndcg[@k]-l1, dcg-l0, ...   the name without -l (ndcg, ndcg_burges, dcg: -l1 is ranx's default)
+ndcg[@k]-l1, -l0           ndcg[@k], ndcg_burges[@k] (-l1 is ranx's default)
+ndcg[@k]-lN, other N       ndcg_ranx(rel=N)[@k], ndcg_burges_ranx(rel=N)[@k]
+dcg@k-lN                   dcg(rel=N)@k
+dcg_burges[@k]-lN          dcg_burges(rel=N)[@k]
+dcg-l1, dcg-l0             dcg (trec_eval's)
+rbp.NN-lN, rbp@NN-lN       rbp_label(p=0.NN,rel=N) (each relevant document weighed by
+                           its label; trec_eval's rbp scales the gains to [0, 1])
 =========================  ===========================================================
 
-Errors, each saying why: ``hits@k``, ``dcg@k``, ``dcg_burges[@k]`` and ``rbp.NN`` (ranx weighs
-each relevant document by its label, trec_eval's rbp scales the gains) are
-:class:`UnknownMetricError`; ``ndcg-lN`` and the others of gain for N other than 1 (ranx gives
-labels below N no gain; here every positive label has its own gain, and ``rel`` does not apply:
-``ndcg(gains=1:0)`` is ranx's ``ndcg-l2``) are :class:`ConfigError`, and so are ``precision-lN``,
-``recall-lN``, ``f1-lN`` and ``hit_rate-lN`` without ``@k``.
+Every name of ranx's ``metric_switch`` resolves. One spelling is a :class:`ConfigError`:
+``dcg-lN`` for N other than 0 and 1 (ranx's whole-ranking DCG that gives labels below N no
+gain; trec_eval's ``dcg`` here has no relevance level): ``dcg(rel=N)@k`` with k at least the
+ranking's length is its value. So are ``precision-lN``, ``recall-lN``, ``f1-lN`` and
+``hit_rate-lN`` without ``@k`` (below). ``rbp`` without its persistence (which ranx refuses) is
+trec_eval's rbp, the registry's.
 
 The one spelling that means two things: ranx's ``precision``, ``recall``, ``f1`` and
 ``hit_rate`` without ``@k`` read the whole ranking; here a name without ``@k`` takes the
@@ -34,30 +41,29 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ConfigError, UnknownMetricError
+from ..errors import ConfigError
 from .names import Metric
 from .registry import parse_spelling
 
 #: ranx's names (its metric_switch) and the registry's name of each.
 NAMES: dict[str, str] = {
-    "hits": "num_rel_ret", "hit_rate": "success", "precision": "precision", "recall": "recall", "f1": "f1",
+    "hits": "hits", "hit_rate": "success", "precision": "precision", "recall": "recall", "f1": "f1",
     "r-precision": "rprec", "mrr": "recip_rank", "map": "map", "dcg": "dcg", "dcg_burges": "dcg_burges",
-    "ndcg": "ndcg", "ndcg_burges": "ndcg_burges", "bpref": "bpref", "rbp": "rbp",
+    "ndcg": "ndcg", "ndcg_burges": "ndcg_burges", "bpref": "bpref",
 }
-#: The names whose relevance level sets the gains, not what counts as relevant.
-_GAINS = ("dcg", "dcg_burges", "ndcg", "ndcg_burges")
+#: The names whose relevance level sets the gains: at levels 0 and 1 the TREC family's measure, else ranx's own.
+_GAINS = {"ndcg": "ndcg_ranx", "ndcg_burges": "ndcg_burges_ranx", "dcg": None}
 #: The names that read the whole ranking without @k, where the registry takes the evaluation's k.
 _WHOLE_RANKING = {"precision": "set_precision", "recall": "set_recall", "f1": "set_f", "hit_rate": None}
 
 # Numbers past int64 (20 digits) are left to the registry, whose messages say so.
-#: What is nearest to the ranx names that no registry metric computes (hits@k, dcg@k, dcg_burges).
-_NOT_AT_K = {
-    "hits": "hits@k is precision@k times k",
-    "dcg": "trec_eval's dcg (linear gain, the whole ranking) is dcg",
-}
-_BURGES = "ndcg_burges is DCG with gain 2^l - 1 normalized"
 _GRAMMAR = re.compile(r"^(?P<name>[a-z][a-z0-9_-]*?)(?:@(?P<k>\d{1,20}))?(?:-l(?P<rel>[+-]?\d{1,20}))?$")
-_RBP = re.compile(r"^rbp[.@]\d{1,20}(?:-l[+-]?\d{1,20})?$")
+_RBP = re.compile(r"^rbp[.@](?P<p>\d{1,20})(?:-l(?P<rel>[+-]?\d{1,20}))?$")
+
+
+def is_rbp_name(text: str) -> bool:
+    """``text`` is ranx's ``rbp.NN[-lN]`` (``rbp@NN``): never trec_eval's ``rbp.p=0.9``, whose parameters are name=value pairs."""
+    return _RBP.match(text.strip()) is not None
 
 
 def parse(text: str, *, rel_level: int = 1, default_k: int | None = None) -> Metric | None:
@@ -67,30 +73,37 @@ def parse(text: str, *, rel_level: int = 1, default_k: int | None = None) -> Met
     ranx name that needs a cutoff and has none is an error or the registry's).
     """
     cleaned = text.strip()
-    if _RBP.match(cleaned):
-        raise UnknownMetricError(
-            f"ranx's {cleaned!r} (rank-biased precision weighing each relevant document by its label) is not computed "
-            "by retrieval_eval; trec_eval's rbp, with the gains scaled to [0, 1], is rbp(p=...)"
-        )
+    rbp = _RBP.match(cleaned)
+    if rbp is not None:
+        rel = int(rbp["rel"]) if rbp["rel"] is not None else rel_level
+        # ranx reads the digits as a decimal fraction: rbp.95 is p = 0.95, rbp.5 is 0.5.
+        canonical = f"rbp_label(p={float('0.' + rbp['p'])!r},rel={rel})"
+        return parse_spelling(cleaned, canonical, peer="ranx metric")
     match = _GRAMMAR.match(cleaned)
     if match is None or match["name"] not in NAMES:
         return None
     name, k, rel = match["name"], match["k"], match["rel"]
-    if name == "dcg_burges" or (name in _NOT_AT_K and k is not None):
-        raise UnknownMetricError(f"ranx's {cleaned!r} is not computed by retrieval_eval; {_NOT_AT_K.get(name, _BURGES)}")
-    if rel is None and name != "hits":
+    if name == "hits" and k is None:
+        canonical = "num_rel_ret" + (f"(rel={int(rel)})" if rel is not None else "")
+        return parse_spelling(cleaned, canonical, peer="ranx metric", defaults={"rel": rel_level})
+    if rel is None:
         return None
     registry_name = NAMES[name]
-    params = []
-    if name in _GAINS:
-        # -l0 keeps label 0, whose gain is 0 anyway.
-        if int(rel) not in (0, 1):
-            raise ConfigError(
-                f"ranx metric {cleaned!r}: ranx's -l{rel} gives labels below {rel} no gain, while {registry_name} gives "
-                f"every positive label its own (rel does not apply); ndcg(gains=1:0) is ranx's ndcg-l2 without @k"
-            )
-    elif rel is not None:
-        params.append(f"rel={int(rel)}")
+    params = [] if rel is None else [f"rel={int(rel)}"]
+    if name in _GAINS and (k is not None or name != "dcg"):
+        if int(rel) in (0, 1) and name != "dcg":
+            # -l0 keeps label 0, whose gain is 0 anyway: the TREC family's measure.
+            params = []
+        else:
+            registry_name = _GAINS[name] or name
+    elif name == "dcg":
+        if int(rel) in (0, 1):
+            return parse_spelling(cleaned, "dcg", peer="ranx metric")
+        raise ConfigError(
+            f"ranx metric {cleaned!r}: ranx's -l{rel} gives labels below {rel} no gain over the whole ranking, while dcg "
+            f"here is trec_eval's (every positive label its own gain): dcg(rel={int(rel)})@k with k at least the "
+            "ranking's length is ranx's value"
+        )
     if k is None and name in _WHOLE_RANKING:
         whole = _WHOLE_RANKING[name]
         instead = f"write {whole}(rel={int(rel)}) for the whole ranking, or " if whole else "write "

@@ -280,11 +280,19 @@ def _output(key: str, value: str) -> str:
     return value
 
 
+def _flag(key: str, value: str) -> str:
+    """``true`` or ``false`` (any case; Python's True/False too): Compat's normalize."""
+    if value.strip().lower() not in ("true", "false"):
+        raise ConfigError(f"parameter {key} must be true or false, got {value!r}")
+    return value.strip().lower()
+
+
 #: A decimal number as C's ``atof`` reads it whole: no ``_``, hex, ``inf`` or ``nan``.
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _PARAMETER_VALUES = {
     "rel": _relevance_level, "recall": _fraction, "alpha": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
     "beta": _number, "p": _number, "a": _number, "b": _number, "c": _number, "d": _number,
+    "normalize": _flag,
 }
 # The cwl family's parameters: its measures' (theta, t, ...), its gain maps and its outputs.
 _PARAMETER_VALUES |= dict.fromkeys(

@@ -11,7 +11,7 @@ from ..errors import ConfigError
 from .document_retrieval import DOCUMENT_RETRIEVAL, default_metrics
 from .names import Metric
 from .options import Conventions
-from .peer_names import measure_text, parse_peer, split_names
+from .peer_names import is_peer_only_name, measure_text, parse_peer, split_names
 from .registry import REGISTRY
 from .result import Threshold
 from .trec_eval_measures import expand, is_trec_eval_name
@@ -66,7 +66,7 @@ def _named(item: object, k: int, rel_level: int) -> NamedMetrics:
         text = item
     pairs: NamedMetrics = []
     for name in split_names(text):
-        if is_trec_eval_name(name):
+        if is_trec_eval_name(name) and not is_peer_only_name(name):
             pairs.extend(expand(name, rel_level=rel_level))
         else:
             metric = parse_peer(name, rel_level=rel_level, default_k=k)

@@ -150,9 +150,10 @@ def test_empty_qrels_or_run_score_only_defaults():
 
 
 def test_it_supports_exactly_the_measures_with_a_registry_metric():
-    for measure in pytrec_eval_measures(2) + [Judged @ 5, RR @ 10, nDCG(dcg="exp-log2") @ 10, NumRel(rel=2), IPrec @ 0.3]:
+    for measure in pytrec_eval_measures(2) + [Judged @ 5, RR @ 10, nDCG(dcg="exp-log2") @ 10, NumRel(rel=2), IPrec @ 0.3,
+                                                 irm.Compat, irm.Accuracy @ 5]:
         assert provider.supports(measure), measure
-    for measure in [nDCG(gains={1: 2}) @ 10, nDCG(gains={1: 2}, dcg="exp-log2"), Judged, ERR @ 10, irm.RBP, irm.Compat,
+    for measure in [nDCG(gains={1: 2}) @ 10, nDCG(gains={1: 2}, dcg="exp-log2"), Judged, ERR @ 10, irm.RBP,
                     irm.alpha_nDCG @ 20, SDCG(max_rel=3) @ 10]:
         assert not provider.supports(measure), measure
 

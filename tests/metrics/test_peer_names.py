@@ -109,8 +109,8 @@ def test_an_ir_measures_object_is_named_as_ir_measures_writes_it_and_means_what_
                 "relative": st.booleans(), "beta": st.sampled_from([0.5, 1.0, 2.0]), "recall": st.sampled_from([0.0, 0.3, 1.0]),
                 "dcg": st.sampled_from(["log2", "exp-log2"]), "gains": st.just({0: 0, 2: 5}),
                 "alpha": st.sampled_from([0.25, 0.5]),
-                "T": st.sampled_from([1.0, 2.5]), "p": st.sampled_from([0.5, 0.8]), "min_rel": st.just(0),
-                "max_rel": st.integers(1, 4),
+                "T": st.sampled_from([1.0, 2.5]), "p": st.sampled_from([0.5, 0.8, 0.95]), "min_rel": st.just(0),
+                "max_rel": st.integers(1, 4), "normalize": st.booleans(),
             }[key] | (st.nothing() if key == "max_rel" else st.none())  # ir_measures refuses a C/W/L measure without max_rel
         )
         if value is not None:
@@ -211,19 +211,25 @@ def test_ranx_names_the_registry_reads_alike_are_left_to_it(text, expected):
 
 
 RANX_ERRORS = [
-    ("hits@5", UnknownMetricError, "hits@k is precision@k times k"),
-    ("dcg@10", UnknownMetricError, "trec_eval's dcg .* is dcg"),
-    ("dcg_burges", UnknownMetricError, "'dcg_burges' is not computed"),
-    ("dcg_burges@10-l2", UnknownMetricError, "is not computed"),
-    ("rbp.95", UnknownMetricError, "weighing each relevant document by its label"),
-    ("rbp@8-l2", UnknownMetricError, "rank-biased precision"),
-    ("ndcg@10-l2", ConfigError, "-l2 gives labels below 2 no gain.*ndcg\\(gains=1:0\\)"),
-    ("ndcg_burges-l3", ConfigError, "-l3 gives labels below 3 no gain"),
+    ("dcg-l2", ConfigError, "-l2 gives labels below 2 no gain.*dcg\\(rel=2\\)@k"),
     ("precision-l2", ConfigError, "reads the whole ranking.*set_precision\\(rel=2\\).*precision@k-l2"),
     ("recall-l1", ConfigError, "set_recall\\(rel=1\\)"),
     ("f1-l2", ConfigError, "set_f\\(rel=2\\)"),
     ("hit_rate-l2", ConfigError, "write hit_rate@k-l2 for the top k"),
 ]
+#: ranx's names of the ranked-gains family (issue 28), each with its registry metric.
+RANX_GAINS = [
+    ("hits@5", "hits@5"), ("hits@5-l2", "hits(rel=2)@5"), ("dcg@10", "dcg@10"), ("dcg@10-l3", "dcg(rel=3)@10"),
+    ("dcg_burges", "dcg_burges"), ("dcg_burges@10-l2", "dcg_burges(rel=2)@10"), ("rbp.95", "rbp_label(p=0.95)"),
+    ("rbp@8-l2", "rbp_label(p=0.8,rel=2)"), ("rbp.05", "rbp_label(p=0.05)"), ("ndcg@10-l2", "ndcg_ranx(rel=2)@10"),
+    ("ndcg_burges-l3", "ndcg_burges_ranx(rel=3)"), ("ndcg-l-1", "ndcg_ranx(rel=-1)"), ("ndcg@10-l0", "ndcg@10"),
+]
+
+
+@pytest.mark.parametrize(("text", "canonical"), RANX_GAINS)
+def test_ranx_s_gain_names_are_the_ranked_gains_metrics(text, canonical):
+    metric = peer(text) or REGISTRY.parse(text)
+    assert str(metric) == canonical
 
 
 @pytest.mark.parametrize(("text", "error", "match"), RANX_ERRORS)

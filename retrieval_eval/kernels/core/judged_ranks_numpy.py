@@ -201,13 +201,14 @@ def collapse_duplicates(
 
 def rank_distinct_documents(
     run: RunArrays, judgments: JudgmentArrays, group_of_query: np.ndarray, rule: JoinRule
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every run query's distinct documents in rank order, with their judgments (the join kernels' arguments).
 
-    Returns ``(n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots)``: per
-    query as the join kernels return them, then for every distinct document, by query and in rank
-    order, its query, its code of (query, score), its code of the tie key's group (equal codes of
-    both: documents neither ranks above the other) and its slot in the judgment index (or -1).
+    Returns ``(n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots, scores)``:
+    per query as the join kernels return them, then for every distinct document, by query and in
+    rank order, its query, its code of (query, score), its code of the tie key's group (equal codes
+    of both: documents neither ranks above the other), its slot in the judgment index (or -1) and
+    the score the duplicate policy kept.
     Equal ``rule.tie_keys`` (``TIES_ASCENDING_KEY``) are one group: any dtype whose order is the tie order.
     """
     run_group_offsets, run_order, run_keys, run_offsets, run_data, scores = run
@@ -221,7 +222,7 @@ def rank_distinct_documents(
     n = positions.shape[0]
     if n == 0:
         none = np.empty(0, dtype=np.int64)
-        return n_ranked, duplicate_rows, none, none, none, none
+        return n_ranked, duplicate_rows, none, none, none, none, np.empty(0, dtype=np.float64)
     query = np.repeat(np.arange(n_queries), np.diff(run_group_offsets))
     rows = run_order[positions]
     # The index's slots past each group's count are padding.
@@ -269,7 +270,7 @@ def rank_distinct_documents(
         doc_rows[ranking], targets, judged_targets, judged_slots, judged_rows, run_offsets, run_data,
         qrels_offsets, qrels_data, is_string,
     )
-    return n_ranked, duplicate_rows, ranked_query, primary[ranking], tie_group[ranking], slots
+    return n_ranked, duplicate_rows, ranked_query, primary[ranking], tie_group[ranking], slots, kept[ranking]
 
 
 def numpy_rank_judged_documents(
@@ -281,7 +282,7 @@ def numpy_rank_judged_documents(
     ranks = np.zeros(total, dtype=np.int64)
     labels = np.zeros(total, dtype=judgments.labels.dtype)
     n_found = np.zeros(n_queries, dtype=np.int64)
-    n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots = rank_distinct_documents(
+    n_ranked, duplicate_rows, ranked_query, ranked_primary, ranked_group, slots, _ = rank_distinct_documents(
         run, judgments, group_of_query, rule
     )
     m = ranked_query.shape[0]

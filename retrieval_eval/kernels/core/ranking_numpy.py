@@ -34,7 +34,7 @@ def numpy_rank_and_label(
     ranked_judged = np.zeros(total, dtype=np.bool_)
     if rule.tie_order == TIES_ASCENDING_KEY:
         rule = rule._replace(tie_keys=_ascending_tie_keys(rule.tie_keys))
-    n_ranked, duplicate_rows, ranked_query, _, _, slots = rank_distinct_documents(run, judgments, group_of_query, rule)
+    n_ranked, duplicate_rows, ranked_query, _, _, slots, _ = rank_distinct_documents(run, judgments, group_of_query, rule)
     # The j-th ranked document of query q goes to slot run_group_offsets[q] + j.
     query_starts = np.cumsum(n_ranked) - n_ranked
     out = run.group_offsets[ranked_query] + (np.arange(ranked_query.shape[0]) - query_starts[ranked_query])

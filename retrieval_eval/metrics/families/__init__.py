@@ -14,6 +14,8 @@ from ..trec import TREC
 from .gdeval import GDEVAL
 from .diversity import DIVERSITY
 from .cwl import CWL
+from .ir_measures_extras import ACCURACY, COMPAT
+from .ranked_gains import RANKED_GAINS
 
 FAMILIES: dict[str, Family] = {
     family.name: family
@@ -25,5 +27,8 @@ FAMILIES: dict[str, Family] = {
         GDEVAL,
         DIVERSITY,
         CWL,
+        RANKED_GAINS,
+        COMPAT,
+        ACCURACY,
     )
 }
