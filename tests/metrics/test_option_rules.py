@@ -16,7 +16,7 @@ import pytest
 
 from retrieval_eval import REGISTRY, ConfigError, EvaluationOptions, Evaluator, Metric, evaluate
 from retrieval_eval.metrics.ir_measures_names import is_measure_name
-from retrieval_eval.metrics.selection import resolve_thresholds
+from retrieval_eval.metrics.selection import resolve_metrics, resolve_thresholds
 from tests.strategies import example_metric
 
 QRELS = [{"query_id": "q", "doc_id": "a", "relevance": 2}, {"query_id": "q", "doc_id": "b", "relevance": 0}]
@@ -54,8 +54,10 @@ def spellings(definition, k: int) -> list[str]:
 
 
 def _names(text: str, metric: Metric, k: int) -> bool:
+    """Whether a user's ``text`` means ``metric``: read as the front doors read it, a peer's spelling first
+    (ranx's bare ``hits`` is its whole-ranking count, num_rel_ret, not hits@k)."""
     try:
-        return REGISTRY.parse(text, default_k=k) == metric
+        return resolve_metrics([text], k) == [metric]
     except ConfigError:
         return False
 
@@ -118,6 +120,12 @@ def test_a_parameter_given_twice_is_an_error_naming_it(definition, same_value):
     # The numbers of the TREC measures' other parameters, and their lists.
     values.update({key: ("0.5", "0.5" if same_value else "2.5") for key in ("mult", "beta", "p", "a", "b", "c", "d")})
     values["alpha"] = ("0.5", "0.5" if same_value else "0.25")
+    # The C/W/L measures' user-model parameters, gain rules and outputs, and Compat's normalize.
+    values.update({key: ("0.5", "0.5" if same_value else "0.75")
+                   for key in ("theta", "t", "hb", "hc", "gain_med", "phi", "rate", "halflife", "l", "b1", "r1", "b2", "r2")})
+    values.update({key: ("1", "1" if same_value else "2") for key in ("bin_rel", "min_rel", "max_rel")})
+    values["out"] = ("eu", "eu" if same_value else "ec")
+    values["normalize"] = ("true", "true" if same_value else "false")
     values["levels"] = ("0.2;0.8", "0.2;0.8" if same_value else "0.5")
     values["gains"] = ("1:3.5", "1:3.5" if same_value else "2:9.0")
     for key, _ in definition.params:
