@@ -325,7 +325,8 @@ def _check(measure: IrMeasure, given: dict[str, object]) -> None:
         _VALUES[key](key, value)
     for key, default in measure.params.items():
         if default is REQUIRED and key not in given and key != "cutoff":
-            raise ConfigError(f"{measure.name} needs {key}: write {measure.name}@r, r a recall level such as 0.5")
+            how = f"{measure.name}@r, r a recall level such as 0.5" if key == measure.at else f"{measure.name}({key}=...)"
+            raise ConfigError(f"{measure.name} needs {key}: write {how}")
 
 
 def _integer(key: str, value: object) -> None:
