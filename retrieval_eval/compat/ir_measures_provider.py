@@ -28,10 +28,11 @@ are left to the next provider of the pipeline.
 How a measure becomes available here: an entry in ``MEASURES`` (its ir_measures parameters and
 defaults, and the registry metric they mean: min_rel/max_rel of cwl_eval's measures are such
 parameters) is all it takes; the provider declares it with any parameters and asks the table
-whether the very measure has a registry metric. A family that reads more of the qrels than
-query, document and label (ndeval's subtopics, which ir_measures' pyndeval provider takes from
-the qrels' ``iteration`` column) needs that column passed on by :func:`_frame` and read by its
-family; that part is its own.
+whether the very measure has a registry metric. The qrels are read in the layout each metric's
+family reads (:func:`_layout`): ndeval's diversity measures read them as ``qrels_jg``, the
+subtopic in the qrels' ``iteration`` column, as ir_measures' pyndeval provider takes it (``"0"``
+where the qrels have none: a dict of dicts); the others as plain qrels, ``iteration`` ignored.
+Measures of both kinds asked in one call are scored against both views of the same qrels.
 
 Differences from ir_measures' own providers, each deliberate:
 
@@ -41,8 +42,13 @@ Differences from ir_measures' own providers, each deliberate:
   pytrec_eval has trec_eval 9's (which adds 0.9) and reads r to two decimals;
 - ``Judged@k`` and ``RR@k`` order equal scores as trec_eval does; ir_measures' ``judged`` and
   ``msmarco`` providers order them by ascending document id;
-- ``nDCG(dcg='exp-log2')@k`` is unrounded; gdeval prints 5 decimals (and reads only numeric query
-  ids and labels up to 4);
+- ``nDCG(dcg='exp-log2')@k`` and ``ERR@k`` are unrounded; gdeval prints 5 decimals (and reads only
+  numeric query ids and labels up to 4). A query gdeval skips (no label above 0) is 0 in ``ERR@k``
+  (``err(skip=false)@k``), as ir_measures fills it;
+- the diversity measures order equal scores by descending document id (ndeval's ``-traditional``
+  order); ir_measures' pyndeval provider orders them ascending. Their ``judged_only=True`` is
+  computed (that provider fails on it). Beside them, the other measures read the subtopic qrels
+  as plain qrels, where a document judged in several subtopics is repeated (``duplicates``);
 - ``NumRel(rel=r)`` for any r (pytrec_eval's provider only takes rel=1);
 - each measure is computed as asked: ir_measures 0.4.3's pytrec_eval provider computes NumRet, NumQ
   and nDCG in whichever invocation it built first (its measures come as a set), so beside a
@@ -79,6 +85,7 @@ from ..metrics.ir_measures_names import MEASURES, measure_entry
 from ..metrics.ir_measures_names import parse as parse_measure
 from ..metrics.names import Metric as RegistryMetric
 from ..metrics.options import EvaluationOptions
+from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES
 
 NAME = "retrieval_eval"
@@ -100,9 +107,12 @@ def _declared(name: str) -> Measure:
 #: in the table (``omits_undefined``).
 SUPPORTED_MEASURES = [_declared(name) for name in sorted({*MEASURES, "NumQ"}) if name in ir_measures_measures.registry]
 
-# The columns of ir_measures' qrels and runs, as its converters give them.
+# The columns of ir_measures' qrels and runs, as its converters give them; a qrels_jg view reads iteration as the group.
 _QRELS_COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "relevance": "relevance"}
+_LAYOUT_COLUMNS = {"qrels": _QRELS_COLUMNS, "qrels_jg": {**_QRELS_COLUMNS, "group": "iteration"}}
 _RUN_COLUMNS = {"query_id": "query_id", "doc_id": "doc_id", "score": "score"}
+#: ir_measures' iteration where its qrels give none (its Qrel's default, the subtopic pyndeval's provider then reads).
+_NO_ITERATION = "0"
 
 
 class RetrievalEvalProvider(ir_measures.providers.Provider):
@@ -137,39 +147,47 @@ class RetrievalEvalProvider(ir_measures.providers.Provider):
     def _evaluator(self, measures: Iterable[Measure], qrels: Any) -> "RetrievalEvalEvaluator":
         # Equal measures (NumRelRet and NumRet(rel=1)) are one: ir_measures compares them by name.
         measures = list(dict.fromkeys(measures))
-        frame = _frame(ir_measures.util.QrelsConverter(qrels), "qrels", "relevance")
+        frame = _frame(ir_measures.util.QrelsConverter(qrels), "qrels", "relevance", iteration=True)
         return RetrievalEvalEvaluator(measures, frame, self.duplicates)
 
 
+#: An evaluation's key: the qrels' layout its metrics read, and its ``judged_only``.
+_Key = tuple[str, bool]
+
+
 class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
-    """Scores runs against one set of qrels, indexed once: one retrieval_eval Evaluator per ``judged_only`` setting."""
+    """Scores runs against one set of qrels, indexed once: one retrieval_eval Evaluator per (qrels layout,
+    ``judged_only``), each layout's view of the qrels built once."""
 
     def __init__(self, measures: list[Measure], qrels: pd.DataFrame, duplicates: str) -> None:
         from ..data import Qrels
 
-        groups: dict[bool, list[tuple[Measure, RegistryMetric]]] = {}
+        groups: dict[_Key, list[tuple[Measure, RegistryMetric]]] = {}
         self._num_q = [measure for measure in measures if measure.NAME == "NumQ"]
         for measure in measures:
             if measure.NAME != "NumQ":
                 metric, judged_only = _registry_metric(measure)
-                groups.setdefault(judged_only, []).append((measure, metric))
+                groups.setdefault((_layout(metric), judged_only), []).append((measure, metric))
         if self._num_q:
             # NumQ counts the queries scored, which any evaluation finds (num_ret when it has no metric of its own).
-            groups.setdefault(False, [])
+            groups.setdefault(("qrels", False), [])
         self._groups = groups
-        self._evaluators: dict[bool, Evaluator] = {}
+        self._evaluators: dict[_Key, Evaluator] = {}
+        query_ids: set = set()
         if len(qrels):
-            judged = Qrels.read(qrels, columns=_QRELS_COLUMNS, duplicates=duplicates)
-            query_ids = set(judged.query_ids.to_pylist())
-            for judged_only, pairs in groups.items():
+            views = {
+                layout: Qrels.read(qrels, columns=_LAYOUT_COLUMNS[layout], duplicates=duplicates, judgments=layout)
+                for layout in dict.fromkeys(layout for layout, _ in groups)
+            }
+            # Every view has the qrels' queries.
+            query_ids = set(next(iter(views.values())).query_ids.to_pylist()) if views else set()
+            for (layout, judged_only), pairs in groups.items():
                 options = EvaluationOptions(
                     query_set="both", judged_only=judged_only, run_duplicates=duplicates,
-                    qrels_duplicates=duplicates,
+                    qrels_duplicates=duplicates, judgments=layout,
                 )
                 metrics = [metric for _, metric in pairs] or ["num_ret"]
-                self._evaluators[judged_only] = Evaluator(judged, metrics, options=options)
-        else:
-            query_ids = set()
+                self._evaluators[layout, judged_only] = Evaluator(views[layout], metrics, options=options)
         super().__init__(measures, query_ids)
 
     def iter_calc(self, run: Any) -> Iterator[Metric]:
@@ -225,15 +243,15 @@ class RetrievalEvalEvaluator(ir_measures.providers.Evaluator):
         if not len(frame) or not self._evaluators:
             return
         scored = Run.read(frame, columns=_RUN_COLUMNS)
-        for judged_only, pairs in self._groups.items():
+        for key, pairs in self._groups.items():
             with warnings.catch_warnings():
                 # ir_measures scores a run that shares no query with the qrels as all defaults, silently.
                 warnings.simplefilter("ignore", NoSharedQueriesWarning)
-                result = self._evaluators[judged_only].evaluate(scored)
+                result = self._evaluators[key].evaluate(scored)
             query_ids = result.query_ids.to_pylist()
             for measure, metric in pairs:
                 yield measure, query_ids, result.values(metric)
-            if not judged_only:
+            if key == ("qrels", False):
                 for measure in self._num_q:
                     yield measure, query_ids, np.ones(len(query_ids))
 
@@ -251,23 +269,34 @@ def _registry_metric(measure: Measure) -> tuple[RegistryMetric, bool]:
     return parsed.metric, parsed.judged_only
 
 
-def _frame(converter: Any, what: str, value: str) -> pd.DataFrame:
-    """ir_measures' qrels or run (a DataFrame, a dict of dicts, namedtuples) as a DataFrame: query_id, doc_id, ``value``.
+def _layout(metric: RegistryMetric) -> str:
+    """The qrels layout ``metric``'s family reads: plain qrels where it can, else its own (the diversity family's qrels_jg)."""
+    layouts = REGISTRY.family(metric).judgments
+    return "qrels" if "qrels" in layouts else layouts[0]
+
+
+def _frame(converter: Any, what: str, value: str, *, iteration: bool = False) -> pd.DataFrame:
+    """ir_measures' qrels or run (a DataFrame, a dict of dicts, namedtuples) as a DataFrame: query_id, doc_id, ``value``,
+    and with ``iteration`` (qrels) the ``iteration`` column (:data:`_NO_ITERATION` where they have none).
 
     A DataFrame is used as it is (only its columns are read); the others are read as ir_measures
     reads them (its converters), then laid out in columns.
     """
     kind, error = converter.predict_type()
+    columns = ["query_id", "doc_id", value, *(["iteration"] if iteration else [])]
     if kind == "pd_dataframe":
-        return getattr(converter, what)
+        frame = getattr(converter, what)
+        return frame.assign(iteration=_NO_ITERATION) if iteration and "iteration" not in frame.columns else frame
     if kind == "dict_of_dict":
         nested = getattr(converter, what)
-        rows = [(query_id, doc_id, value) for query_id, docs in nested.items() for doc_id, value in docs.items()]
+        rows = [(query_id, doc_id, value, _NO_ITERATION)[:len(columns)]
+                for query_id, docs in nested.items() for doc_id, value in docs.items()]
     elif kind == "namedtuple_iter":
-        rows = [(item.query_id, item.doc_id, getattr(item, value)) for item in converter.as_namedtuple_iter()]
+        rows = [(item.query_id, item.doc_id, getattr(item, value), getattr(item, "iteration", _NO_ITERATION))[:len(columns)]
+                for item in converter.as_namedtuple_iter()]
     else:
         raise ValueError(f"unknown {what} format: {error}")
-    return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+    return pd.DataFrame(rows, columns=columns)
 
 
 provider = RetrievalEvalProvider()

@@ -36,7 +36,7 @@ SetF(beta=b)                        set_f(beta=b)
 SetP, SetP(relative=True), SetRelP  set_precision, set_relative_precision
 SetR                                set_recall
 Success@k                           success@k
-ERR@k                               err@k (gdeval's; NaN where ir_measures gives 0, see below)
+ERR@k                               err(skip=false)@k (gdeval's; 0 where gdeval skips a query)
 alpha_nDCG@k, α_nDCG@k, alpha_DCG@k alpha_ndcg@k, alpha_dcg@k (alpha=a; ndeval, subtopic qrels)
 ERR_IA@k, nERR_IA@k, P_IA@k         err_ia@k, nerr_ia@k, p_ia@k
 StRecall@k, NRBP, nNRBP             strec@k, nrbp, nnrbp (alpha=a, beta=b)
@@ -164,9 +164,9 @@ MEASURES: dict[str, IrMeasure] = {
     )
 }
 # gdeval's ERR (ir_measures computes it only at a cutoff, by gdeval). A judged query without a label above 0, which
-# gdeval skips, is NaN in err@k; ir_measures gives it its default, 0 (nDCG(dcg='exp-log2')@k, also gdeval's
-# there, is ndcg_burges@k, 0 for such a query as ir_measures has it).
-MEASURES["ERR"] = IrMeasure("ERR", {"cutoff": UNSET}, _named("err"))
+# gdeval skips, is NaN in err@k; ir_measures gives it its default, 0, as err(skip=false)@k does
+# (nDCG(dcg='exp-log2')@k, also gdeval's there, is ndcg_burges@k, 0 for such a query as ir_measures has it).
+MEASURES["ERR"] = IrMeasure("ERR", {"cutoff": UNSET}, lambda given: ("err", {"skip": "false"}))
 
 # ndeval's diversity measures, as ir_measures' pyndeval provider gives them (subtopic qrels, the
 # subtopic in the qrels' iteration column, read as qrels_jg). ERR_IA, nERR_IA and P_IA take no
@@ -325,7 +325,8 @@ def _check(measure: IrMeasure, given: dict[str, object]) -> None:
         _VALUES[key](key, value)
     for key, default in measure.params.items():
         if default is REQUIRED and key not in given and key != "cutoff":
-            raise ConfigError(f"{measure.name} needs {key}: write {measure.name}@r, r a recall level such as 0.5")
+            how = f"{measure.name}@r, r a recall level such as 0.5" if key == measure.at else f"{measure.name}({key}=...)"
+            raise ConfigError(f"{measure.name} needs {key}: write {how}")
 
 
 def _integer(key: str, value: object) -> None:

@@ -281,7 +281,7 @@ def _output(key: str, value: str) -> str:
 
 
 def _flag(key: str, value: str) -> str:
-    """``true`` or ``false`` (any case; Python's True/False too): Compat's normalize."""
+    """``true`` or ``false`` (any case; Python's True/False too): Compat's normalize, err's skip."""
     if value.strip().lower() not in ("true", "false"):
         raise ConfigError(f"parameter {key} must be true or false, got {value!r}")
     return value.strip().lower()
@@ -292,7 +292,7 @@ _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _PARAMETER_VALUES = {
     "rel": _relevance_level, "recall": _fraction, "alpha": _fraction, "mult": _multiple, "levels": _levels, "gains": _gains,
     "beta": _number, "p": _number, "a": _number, "b": _number, "c": _number, "d": _number,
-    "normalize": _flag,
+    "normalize": _flag, "skip": _flag,
 }
 # The cwl family's parameters: its measures' (theta, t, ...), its gain maps and its outputs.
 _PARAMETER_VALUES |= dict.fromkeys(

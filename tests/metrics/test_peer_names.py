@@ -62,7 +62,7 @@ IR_MEASURES = [
     ("RR(rel=2)@10", "recip_rank(rel=2)@10"), ("Rprec", "rprec"), ("RPrec(rel=2)", "rprec(rel=2)"), ("Bpref", "bpref"),
     ("BPref(rel=2)", "bpref(rel=2)"), ("infAP", "infap"), ("Judged@10", "judged@10"), ("Success@1", "success@1"),
     ("IPrec@0.5", "iprec_at_recall(recall=0.5)"), ("IPrec(rel=2)@0", "iprec_at_recall(recall=0.0,rel=2)"),
-    ("IPrec(recall=0.25)", "iprec_at_recall(recall=0.25)"), ("nDCG(dcg='exp-log2')@10", "ndcg_burges@10"), ("ERR@20", "err@20"),
+    ("IPrec(recall=0.25)", "iprec_at_recall(recall=0.25)"), ("nDCG(dcg='exp-log2')@10", "ndcg_burges@10"), ("ERR@20", "err(skip=false)@20"),
     ("nDCG(dcg='log2')", "ndcg"), ("nDCG(gains={0:0, 1:1, 2:3})", "ndcg(gains=2:3.0)"), ("nDCG(gains={1:1})", "ndcg"),
     ("nDCG(gains={3:1, 0:2})", "ndcg(gains=0:2.0;3:1.0)"), ("NumRel", "num_rel"), ("NumRel(rel=2)", "num_rel(rel=2)"),
     ("NumRet", "num_ret"), ("NumRet(rel=2)", "num_rel_ret(rel=2)"), ("NumRelRet", "num_rel_ret"),

@@ -14,6 +14,7 @@ import pytest
 
 from retrieval_eval import REGISTRY
 from retrieval_eval.errors import UnknownMetricError
+from retrieval_eval.metrics import ir_measures_names as ir_measures_names_table
 from retrieval_eval.metrics.peer_names import parse_peer
 
 irm = pytest.importorskip("ir_measures")
@@ -49,15 +50,19 @@ def ranx_names() -> set[str]:
 
 
 def _spelling(name: str) -> str:
-    """The measure with a cutoff (or recall level) where ir_measures requires one."""
+    """The measure with a cutoff (or recall level) where ir_measures requires one, and max_rel (cwl_eval's gain scale)
+    where the name table requires it."""
     measure = irm.measures.registry[name]
     params = measure.SUPPORTED_PARAMS
+    entry = ir_measures_names_table.measure_entry(name)
+    if entry is not None and entry.params.get("max_rel") is ir_measures_names_table.REQUIRED:
+        measure = measure(max_rel=3)
     if name == "IPrec":
         return f"{name}@0.5"
     if name == "Judged":  # Judged of the whole ranking is not computed here (ir_measures_names)
         return f"{name}@10"
     if "cutoff" in params and params["cutoff"].required:
-        return f"{name}@10"
+        return f"{measure}@10"
     return str(measure)
 
 

@@ -4,8 +4,9 @@ Ranking is gdeval's: score descending, equal scores by descending document id (P
 and ``gt``, byte order, as trec_eval). Gain is exponential, 2^g - 1, with g the label of a
 judgment above 0 (a label of 0 or below is not relevant, as gdeval drops such judgments);
 labels above 4, gdeval's maximum grade, are an error, as gdeval stops at them. A query without
-a judgment above 0 is skipped (NaN, left out of the mean), as gdeval prints no line for it; a
-judged query the run lacks is 0 under ``query_set="qrels"`` (gdeval's ``-c``).
+a judgment above 0 is skipped (NaN, left out of the mean), as gdeval prints no line for it
+(``err(skip=false)@k`` scores it 0, as ir_measures' ERR@k, which fills its default where gdeval prints
+nothing); a judged query the run lacks is 0 under ``query_set="qrels"`` (gdeval's ``-c``).
 Formulas: :mod:`retrieval_eval.kernels.core.gdeval`; gdeval's printed lines, its ``amean`` and
 its risk-sensitive URisk against a baseline: :mod:`retrieval_eval.metrics.gdeval_run`.
 """
@@ -46,6 +47,12 @@ def _column(column: int) -> Callable[[GdevalPass, Metric], np.ndarray]:
     return lambda output, metric: output.matrices[metric.k][:, column]
 
 
+def _err(output: GdevalPass, metric: Metric) -> np.ndarray:
+    """ERR's column; with ``skip=false`` a query gdeval skips (NaN, no label above 0) is 0, ir_measures' default."""
+    values = output.matrices[metric.k][:, kernel.ERR]
+    return values if dict(metric.params).get("skip", "true") == "true" else np.nan_to_num(values, nan=0.0)
+
+
 _CONVENTIONS = (
     " Ranking: score descending, ties by descending document id. Labels above 4 are an error, as in gdeval; "
     "a label of 0 or below is not relevant. NaN (skipped, as gdeval skips it) for a query without a label above 0; "
@@ -55,8 +62,9 @@ DEFINITIONS = (
     MetricDefinition(
         "err", FAMILY,
         "gdeval's Expected Reciprocal Rank (Chapelle et al. 2009): sum_{i<=k} R_i/i prod_{j<i} (1 - R_j), "
-        "R_i = (2^g_i - 1)/2^4, g_i the label at rank i (ir_measures ERR@k, which runs gdeval)." + _CONVENTIONS,
-        higher_is_better=True, cutoff=True, bounds=unit_interval, extract=_column(kernel.ERR),
+        "R_i = (2^g_i - 1)/2^4, g_i the label at rank i." + _CONVENTIONS + " skip=false scores a query without a "
+        "label above 0 as 0, not NaN: ir_measures' ERR@k (it runs gdeval and gives such a query its default, 0).",
+        higher_is_better=True, cutoff=True, bounds=unit_interval, params=(("skip", "true"),), extract=_err,
     ),
     MetricDefinition(
         "gdeval_ndcg", FAMILY,
