@@ -122,7 +122,7 @@ def cwl_eval(
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
         raise ConfigError(f"max_depth must be an integer >= 1, got {max_depth!r}")
     worst_cost, best_cost = _number("max_cost", max_cost), _number("min_cost", min_cost)
-    measures = _measures(metrics_file)
+    measures = _measures(metrics_file, max_depth)
     run_rows = _run(run)
     labels, judged = _gains(qrels, run_rows, float(max_gain), float(min_gain))
     costs = None if costs_file is None else _costs(costs_file, run_rows["element_type"])
@@ -172,10 +172,10 @@ def _number(flag: str, value: str | float) -> float:
         raise ConfigError(f"--{flag} must be a number, got {value!r}") from None
 
 
-def _measures(metrics_file: str | None) -> list[tuple[str, UserModel]]:
+def _measures(metrics_file: str | None, depth: int) -> list[tuple[str, UserModel]]:
     """The measures of a metrics file (cwl_eval's defaults without one): printed name and user model each."""
     if metrics_file is None:
-        return [_measure(line, "<defaults>", 0) for line in DEFAULT_METRICS]
+        return [_measure(line, "<defaults>", 0, depth) for line in DEFAULT_METRICS]
     try:
         with open(metrics_file, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
@@ -183,10 +183,10 @@ def _measures(metrics_file: str | None) -> list[tuple[str, UserModel]]:
         raise InputError(f"cannot read the metrics file: {error.strerror}", source=metrics_file) from None
     if not lines:
         raise InputError("empty metrics file (cwl_eval would print nothing)", source=metrics_file)
-    return [_measure(line, metrics_file, row) for row, line in enumerate(lines, 1)]
+    return [_measure(line, metrics_file, row, depth) for row, line in enumerate(lines, 1)]
 
 
-def _measure(line: str, source: str, row: int) -> tuple[str, UserModel]:
+def _measure(line: str, source: str, row: int, depth: int) -> tuple[str, UserModel]:
     """``Class(arg, ...)``: cwl_eval's name for it and its user model."""
     match = _LINE.fullmatch(line.strip())
     if match is None:
@@ -212,8 +212,10 @@ def _measure(line: str, source: str, row: int) -> tuple[str, UserModel]:
             raise InputError(f"{name}: argument {part!r} is not a number (a float with '.', else an integer)",
                              source=source, row=row) from None
     k = values.get("k")
-    if k is not None and (not isinstance(k, int) or k < 1):
-        raise InputError(f"{name}: the cutoff K must be an integer >= 1, got {k!r}", source=source, row=row)
+    if k is not None and (not isinstance(k, int) or not 1 <= k <= depth + 1):
+        # cwl_eval fails on P@k past its depth + 1 (vectors of two lengths): the family's bound, for every cutoff.
+        raise InputError(f"{name}: the cutoff K must be an integer from 1 to max_depth + 1 ({depth + 1}), got {k!r}",
+                         source=source, row=row)
     measure = BY_NAME[known.measure]
     args = tuple(float(values[key]) for key, _ in measure.params)
     return known.label.format(**values), UserModel(known.measure, k, args, LABEL_GAINS)
