@@ -21,8 +21,6 @@ labels are the gains; the cost file prices the run's second field (element type 
 
 def add_cwl_command(commands: Any) -> None:
     """The ``cwl`` subcommand, with cwl_eval's own flags."""
-    from ..metrics.families.cwl.measures import DEPTH
-
     parser = commands.add_parser(
         "cwl", help="the C/W/L measures as cwl_eval prints them (EU, ETU, EC, ETC, ED, residuals, costs)",
         description="Score a run as cwl_eval 1.0.12 does and print its lines, byte for byte.",
@@ -39,7 +37,7 @@ def add_cwl_command(commands: Any) -> None:
     parser.add_argument("--min_gain", type=float, default=0.0, help="the lowest label allowed (default 0.0)")
     parser.add_argument("--max_cost", default="1.0", help="the cost of an unpriced document in the worst case (default 1.0)")
     parser.add_argument("--min_cost", default="1.0", help="the cost of an unpriced document in the best case (default 1.0)")
-    parser.add_argument("--max_depth", type=int, default=DEPTH, help=f"the ranks scored per topic (default {DEPTH})")
+    parser.add_argument("--max_depth", type=int, default=None, help="the ranks scored per topic (default 1000)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -49,7 +47,7 @@ def cwl_command(args: argparse.Namespace) -> int:
     lines = cwl_eval(
         args.qrels, args.run, metrics_file=args.metrics_file, costs_file=args.cost_file, residuals=args.residuals,
         colnames=args.colnames, max_gain=args.max_gain, min_gain=args.min_gain, max_cost=args.max_cost,
-        min_cost=args.min_cost, max_depth=args.max_depth,
+        min_cost=args.min_cost, **({} if args.max_depth is None else {"max_depth": args.max_depth}),
     )
     emit("\n".join(lines))
     return EXIT_OK
