@@ -123,10 +123,10 @@ def cwl_eval(
         raise ConfigError(f"max_depth must be an integer >= 1, got {max_depth!r}")
     worst_cost, best_cost = _number("max_cost", max_cost), _number("min_cost", min_cost)
     measures = _measures(metrics_file, max_depth)
-    run_rows = _run(run)
-    labels, judged = _gains(qrels, run_rows, float(max_gain), float(min_gain))
-    costs = None if costs_file is None else _costs(costs_file, run_rows["element_type"])
-    topics, offsets, lengths = _topics(run_rows["query_id"], run_rows.source)
+    lines_read, run_label = _run(run)
+    labels, judged = _gains(qrels, lines_read, float(max_gain), float(min_gain))
+    costs = None if costs_file is None else _costs(costs_file, lines_read["element_type"])
+    topics, offsets, lengths = _topics(lines_read["query_id"], run_label)
     models = list(dict.fromkeys(model for _, model in measures))
     block = ranked_blocks(offsets, lengths, labels, judged, costs, depth=max_depth)
     scored = score_models(
@@ -148,21 +148,13 @@ def _fixed(value: float) -> str:
     return "0.0000" if text == "-0.0000" else text
 
 
-@dataclass(frozen=True)
-class _RunRows:
-    table: pa.Table
-    source: str
-
-    def __getitem__(self, column: str) -> pa.ChunkedArray:
-        return self.table[column]
-
-
-def _run(run: Any) -> _RunRows:
+def _run(run: Any) -> tuple[pa.Table, str]:
+    """The run's lines (topic, element type, document) in file order, and its label for errors."""
     from ..io.sources import resolve_source
     from ..io.trec import CWL_RUN_LAYOUT, read_trec
 
     source = resolve_source(run)
-    return _RunRows(read_trec(source, CWL_RUN_LAYOUT), source.label)
+    return read_trec(source, CWL_RUN_LAYOUT), source.label
 
 
 def _number(flag: str, value: str | float) -> float:
@@ -221,7 +213,7 @@ def _measure(line: str, source: str, row: int, depth: int) -> tuple[str, UserMod
     return known.label.format(**values), UserModel(known.measure, k, args, LABEL_GAINS)
 
 
-def _gains(qrels: Any, run: _RunRows, max_gain: float, min_gain: float) -> tuple[np.ndarray, np.ndarray]:
+def _gains(qrels: Any, run: pa.Table, max_gain: float, min_gain: float) -> tuple[np.ndarray, np.ndarray]:
     """Each run line's label (the qrels' last for the pair) and whether it is judged; labels outside the range are errors."""
     from ..data import Qrels
 
@@ -237,7 +229,7 @@ def _gains(qrels: Any, run: _RunRows, max_gain: float, min_gain: float) -> tuple
         )
     # index_in finds a key's first occurrence: over the reversed qrels that is the last label.
     keys = _pairs(judgments.table)[::-1]
-    found = pc.index_in(_pairs(run.table), value_set=keys).fill_null(-1).to_numpy(zero_copy_only=False)
+    found = pc.index_in(_pairs(run), value_set=keys).fill_null(-1).to_numpy(zero_copy_only=False)
     judged = found >= 0
     return np.where(judged, labels[::-1][np.maximum(found, 0)], 0.0), judged
 
