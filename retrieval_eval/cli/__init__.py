@@ -13,7 +13,7 @@ Each command imports what it uses when it runs: ``--help`` and ``metrics`` load 
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 
 Each subcommand has a module of its own, with its flags and what it runs: :mod:`.evaluate`,
-:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``), :mod:`.gdeval` (``gdeval``), :mod:`.catalog` (``metrics``, ``compile``);
+:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``), :mod:`.gdeval` (``gdeval``), :mod:`.cwl` (``cwl``), :mod:`.catalog` (``metrics``, ``compile``);
 :mod:`.common` holds what they share (exit codes, flags given once, output paths, printing).
 """
 
@@ -33,6 +33,7 @@ from .agree import add_agree_command, agree_command
 from .answers import add_answers_command, answers_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
+from .cwl import add_cwl_command, cwl_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit, progress_wanted
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_answers_command(commands)
     add_ragas_command(commands)
     add_gdeval_command(commands)
+    add_cwl_command(commands)
     return parser
 
 
@@ -78,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["f1"] = answers_command
     commands["ragas"] = ragas_command
     commands["gdeval"] = gdeval_command
+    commands["cwl"] = cwl_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
     from ..kernels import compile_notices

@@ -129,6 +129,20 @@ RUN_LAYOUT = TrecLayout(
     comment_at_start=False,
 )
 
+#: cwl_eval's run (cwl_eval.py unpacks exactly six fields): the second field is the element
+#: type its cost file prices; the rank and score are not read, as it ranks in file order.
+CWL_RUN_LAYOUT = TrecLayout(
+    fields=6,
+    exact=True,
+    syntax="topic_id element_type doc_id rank score run_id",
+    keep=(
+        (0, "query_id", pa.string(), None),
+        (1, "element_type", pa.string(), None),
+        (2, "doc_id", pa.string(), None),
+    ),
+    comment_at_start=False,
+)
+
 
 def read_trec(src: Source, layout: TrecLayout) -> pa.Table:
     """Read a TREC text file into a table with the layout's kept fields, in file order.
