@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_OK, emit
+from .common import EXIT_OK, add_progress_flags, emit
 
 _EXAMPLES = """\
 examples:
@@ -38,6 +38,7 @@ def add_cwl_command(commands: Any) -> None:
     parser.add_argument("--max_cost", default="1.0", help="the cost of an unpriced document in the worst case (default 1.0)")
     parser.add_argument("--min_cost", default="1.0", help="the cost of an unpriced document in the best case (default 1.0)")
     parser.add_argument("--max_depth", type=int, default=None, help="the ranks scored per topic (default 1000)")
+    add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_OK, emit
+from .common import EXIT_OK, add_progress_flags, emit
 
 _EXAMPLES = """\
 examples:
@@ -32,6 +32,7 @@ def add_gdeval_command(commands: Any) -> None:
     parser.add_argument("-c", action="store_true", help="average over every topic with a judgment above 0")
     parser.add_argument("-baseline", metavar="BASELINE", help="a baseline run: print URisk against it")
     parser.add_argument("-riskAlpha", dest="risk_alpha", default="0", metavar="A", help="URisk's alpha (default 0)")
+    add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

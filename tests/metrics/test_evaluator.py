@@ -12,7 +12,7 @@ import pytest
 from retrieval_eval import ConfigError, EvaluationOptions, Evaluator, Qrels, evaluate
 from retrieval_eval.metrics import EvaluationPlan
 from retrieval_eval.metrics.registry import REGISTRY
-from tests.strategies import reads_standard_qrels
+from tests.strategies import example_metric, reads_standard_qrels
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")
@@ -110,11 +110,7 @@ def test_every_metric_of_the_registry_extracts_its_values():
     Over the metrics that read standard qrels; those of judgment groups and preferences have the same test in
     their own files.
     """
-    metrics = [
-        REGISTRY.parse(d.display_name.replace("@k", "@4").replace("(recall=r)", "(recall=0.5)").replace("(mult=m)", "(mult=0.5)"))
-        for d in REGISTRY
-        if reads_standard_qrels(d)
-    ]
+    metrics = [REGISTRY.parse(example_metric(d, 4)) for d in REGISTRY if reads_standard_qrels(d)]
     result = Evaluator(QRELS, metrics, options=EvaluationOptions(query_set="qrels")).evaluate(RUN)
     for metric in metrics:
         one = evaluate(QRELS, RUN, [metric], query_set="qrels")

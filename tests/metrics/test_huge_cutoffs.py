@@ -52,8 +52,9 @@ def same(a: float, b: float) -> bool:
 def test_the_tests_cover_every_cutoff_metric_of_the_registry():
     families = {d.family for d in REGISTRY if d.cutoff}
     # p_avgjg@k at a huge k: tests/metrics/test_judgment_groups.py; the diversity measures stop at
-    # ndeval's 20 (tests/metrics/test_diversity_vs_pyndeval.py).
-    assert families == {TREC, DOCUMENT_RETRIEVAL, JUDGMENT_GROUPS, "diversity"}
+    # ndeval's 20 (tests/metrics/test_diversity_vs_pyndeval.py), the C/W/L ones at cwl_eval's depth + 1 (below);
+    # gdeval's, the ranked gains' and Accuracy's are in the memory-limited run below.
+    assert families == {TREC, DOCUMENT_RETRIEVAL, JUDGMENT_GROUPS, "diversity", "cwl", "gdeval", "ranked_gains", "accuracy"}
     # Every TREC cutoff measure is one the oracle computes; the document-retrieval ones are mapped below.
     assert set(cutoff_metrics(TREC, 7)) <= set(measure_names([7]))
     assert {name.split("@")[0] for name in cutoff_metrics(DOCUMENT_RETRIEVAL, 7)} == {
@@ -145,6 +146,9 @@ def test_a_huge_cutoff_runs_within_a_memory_limit_and_gives_the_values_at_the_li
     run.write_text(RUN_TEXT)
     huge = {"holes": 10**8, "ndcg_exp": 10**12, "xdcg": 10**12, "max_relevance": 10**12, "ndcg": 10**12,
             "map": 2**63 - 1, "recall": 10**12, "precision": 10**12}
+    # The families of the peers' measures beyond trec_eval.
+    huge |= {name: 10**12 for name in ("err", "gdeval_ndcg", "hits", "dcg", "ncg", "dcg_burges", "ndcg_ranx",
+                                       "ndcg_burges_ranx", "accuracy")}
     asked = [argument for name, k in huge.items() for argument in ("-m", f"{name}@{k}")]
     done = limited_cli("evaluate", str(qrels), str(run), *asked, "-c", "--format", "json")
     assert done.returncode == 0, done.stderr
@@ -159,6 +163,14 @@ def test_a_huge_cutoff_runs_within_a_memory_limit_and_gives_the_values_at_the_li
         elif name == "xdcg":
             expected = xdcg_at_limit[f"xdcg@{XDCG_RANKS}"]
         assert means[f"{name}@{k}"] == expected, name
+
+
+def test_a_cwl_cutoff_past_cwl_evals_depth_is_one_clear_error():
+    from retrieval_eval import ConfigError
+
+    for name in ("cwl_p@1002", "cwl_ndcg@1000000000000", "cwl_bpm(t=1)@9223372036854775807"):
+        with pytest.raises(ConfigError, match=r"the cutoff can be at most 1001 \(cwl_eval's depth \+ 1\)"):
+            evaluate([{"query_id": "q", "doc_id": "d", "relevance": 1}], [{"query_id": "q", "doc_id": "d", "score": 1.0}], [name])
 
 
 def test_a_cutoff_or_option_past_int64_is_one_line_and_exit_2(tmp_path: Path):

@@ -31,7 +31,7 @@ def rank_with_tie_groups(
     ranked_judged = np.zeros(total, dtype=np.bool_)
     group_start = np.zeros(total, dtype=np.int64)
     group_size = np.zeros(total, dtype=np.int64)
-    n_ranked, duplicate_rows, ranked_query, ranked_primary, _, slots = rank_distinct_documents(
+    n_ranked, duplicate_rows, ranked_query, ranked_primary, _, slots, _ = rank_distinct_documents(
         run, judgments, group_of_query, rule
     )
     m = ranked_query.shape[0]

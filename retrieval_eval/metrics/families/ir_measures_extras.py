@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...data.join import check_tie_order
 from ...kernels.core import compat_accuracy as kernel
 from ..definition import MetricDefinition, unit_interval
 from ..family import Family
@@ -78,6 +77,8 @@ ACCURACY_DEFINITIONS = tuple(
 
 
 def _compat_join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedDocuments:
+    # The data layer (pyarrow) loads when a join runs, not when the registry is read (``--help``, listings).
+    from ...data.join import check_tie_order
     from ...data.ranked_documents import rank_documents
 
     check_tie_order(ties, family_ranx_lacks="Compat")
