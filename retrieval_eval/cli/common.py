@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import math
 import os
 import re
 import signal
@@ -145,6 +146,26 @@ def run_input(args: argparse.Namespace, path: str) -> Any:
 
 def usage(message: str) -> ConfigError:
     return ConfigError(message)
+
+
+def metric_values(items: list[str], flag: str, *, names: tuple[str, ...] | None = None) -> list[tuple[str, float]]:
+    """``(metric, number)`` pairs of ``METRIC=NUMBER`` arguments in the order given (``--threshold``, ``--min``).
+
+    The number must be finite; ``names``, when given, are the only metrics allowed. A repeated
+    metric is the caller's to refuse (the threshold resolver names both spellings).
+    """
+    allowed = f" with METRIC one of {', '.join(names)}" if names else ""
+    pairs: list[tuple[str, float]] = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not sep or not name.strip() or (names and name.strip() not in names) or not math.isfinite(number):
+            raise usage(f"{flag} takes METRIC=NUMBER{allowed}, got {item!r}")
+        pairs.append((name.strip(), number))
+    return pairs
 
 
 def emit(text: str) -> None:

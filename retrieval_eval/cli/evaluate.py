@@ -17,7 +17,7 @@ from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_POLICIES
 from ..scale.budget import DEFAULT_BUDGET
 from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
 from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
-                     column_pairs, emit, is_glob, usage)
+                     column_pairs, emit, is_glob, metric_values, usage)
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[EvaluationSummary, list]:
 
         dask_target(args.dask)  # a bad address fails at once, before any file is read
     options = _evaluation_options(args)
-    thresholds = _parse_thresholds(args.threshold)
+    thresholds = metric_values(args.threshold, "--threshold")
     asked = args.metrics or _default_measures(args)
     if args.azure:
         if args.run:
@@ -247,21 +247,6 @@ def _evaluate_streamed(args: argparse.Namespace, evaluator: Evaluator, run_colum
     if args.summary_output:
         result.write_summary(args.summary_output)
     return result
-
-
-def _parse_thresholds(items: list[str]) -> list[tuple[str, float]]:
-    """``(metric, value)`` pairs in the order given: a repeated metric is the resolver's error, not a lost value."""
-    thresholds: list[tuple[str, float]] = []
-    for item in items:
-        name, sep, value = item.partition("=")
-        try:
-            number = float(value)
-        except ValueError:
-            number = math.nan
-        if not sep or not name.strip() or not math.isfinite(number):
-            raise usage(f"--threshold takes METRIC=NUMBER, got {item!r}")
-        thresholds.append((name.strip(), number))
-    return thresholds
 
 
 def _evaluation_options(args: argparse.Namespace) -> EvaluationOptions:

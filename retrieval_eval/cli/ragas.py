@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any
 
-from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, checked_type, emit, usage
+from .common import EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, checked_type, emit, metric_values, usage
 
 _finite = checked_type(float, math.isfinite, "a finite number")
 _METRICS = ("id_based_context_precision", "id_based_context_recall", "non_llm_context_precision_with_reference",
@@ -91,17 +91,10 @@ def ragas_command(args: argparse.Namespace) -> int:
 
 def _gates(items: list[str]) -> dict[str, float]:
     gates: dict[str, float] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        try:
-            number = float(value)
-        except ValueError:
-            number = math.nan
-        if not sep or name.strip() not in _METRICS or not math.isfinite(number):
-            raise usage(f"--min takes METRIC=NUMBER with METRIC one of {', '.join(_METRICS)}, got {item!r}")
-        if name.strip() in gates:
-            raise usage(f"--min names {name.strip()} twice: give it once")
-        gates[name.strip()] = number
+    for name, number in metric_values(items, "--min", names=_METRICS):
+        if name in gates:
+            raise usage(f"--min names {name} twice: give it once")
+        gates[name] = number
     return gates
 
 
