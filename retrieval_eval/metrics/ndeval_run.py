@@ -1,0 +1,155 @@
+"""ndeval 4.5's output (the TREC Web track's diversity measures), byte for byte, from the diversity family.
+
+ndeval prints ``runid,topic,ERR-IA@5,ERR-IA@10,ERR-IA@20,nERR-IA@5,...,strec@20`` (:data:`COLUMNS`),
+then one line ``runid,TOPIC,%.6f,...`` per topic of the run in ascending topic number (``%d``), a
+topic without judgments all 0, then ``runid,amean,%.6f,...``: each column's sum over the printed
+lines (added in that order) divided by the number of topics both judged and retrieved, or by the
+number of judged topics under ``-c`` (``all_topics``). A NaN (nNRBP of a judged topic without a
+relevant document, 0 / 0; or every mean when no topic was scored) prints as C's ``-nan``.
+``runid`` is the tag of the run's first line.
+
+Input as ndeval reads it: qrels lines ``topic subtopic docno judgment``, the three numbers natural
+numbers (a judgment above 1 counts as 1); run topics a natural number, possibly after a prefix up to
+the first ``-`` (``wt09-51`` is topic 51). Topics and subtopics are numbers: ``051`` and ``51`` are one.
+ndeval's natural numbers stop at 1,000,009 (it refuses a number once the digits read exceed
+100,000 before the last); so does this.
+
+Order: ndeval's ``-traditional`` (score descending, equal scores by descending docno), the
+diversity family's. ndeval's default order, by the run's rank column, is not available (the rank
+column is not read); it is the same whenever the ranks follow the scores that way.
+Not available either: ndeval's ``-baseline`` / ``-riskAlpha`` (risk-sensitive differences).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ConfigError, InputError
+from .names import Metric
+from .options import EvaluationOptions
+
+#: ndeval's cutoffs for the measures it prints at a depth.
+CUTOFFS = (5, 10, 20)
+#: (ndeval's column, the registry measure, its parameters, whether it takes the cutoffs), in ndeval's order.
+_MEASURES = (
+    ("ERR-IA", "err_ia", ("alpha",), True), ("nERR-IA", "nerr_ia", ("alpha",), True),
+    ("alpha-DCG", "alpha_dcg", ("alpha",), True), ("alpha-nDCG", "alpha_ndcg", ("alpha",), True),
+    ("NRBP", "nrbp", ("alpha", "beta"), False), ("nNRBP", "nnrbp", ("alpha", "beta"), False),
+    ("MAP-IA", "map_ia", (), False), ("P-IA", "p_ia", (), True), ("strec", "strec", (), True),
+)
+COLUMNS = tuple(
+    column for name, _, _, cut in _MEASURES for column in ([f"{name}@{k}" for k in CUTOFFS] if cut else [name])
+)
+#: ndeval's naturalNumber: it refuses a number once the digits before the last exceed this.
+_LARGE_ENOUGH = 100_000
+#: A run topic's prefix as ndeval's parseTopic drops it: up to the first ``-`` when it starts with no digit.
+_PREFIX = r"^([^0-9-][^-]*)?-"
+
+
+def ndeval(
+    qrels: Any, run: Any, *, alpha: str = "0.5", beta: str = "0.5", max_docs: int = 0, all_topics: bool = False,
+) -> list[str]:
+    """The lines ``ndeval -traditional [-c] [-alpha A] [-beta B] [-M N] QRELS RUN`` prints.
+
+    ``alpha``, ``beta``: as written (numbers from 0 to 1); ``max_docs``: ndeval's ``-M``, the depth
+    the run is cut at (0 or less: no cut, as ndeval).
+    """
+    from ..data import Qrels, Run
+    from ..io.trec import trec_run_tag
+    from .evaluator import Evaluator, NoSharedQueriesWarning
+
+    params = {"alpha": _unit("alpha", alpha), "beta": _unit("beta", beta)}
+    if isinstance(max_docs, bool) or not isinstance(max_docs, int):
+        raise ConfigError(f"max_docs must be an integer (ndeval's -M), got {max_docs!r}")
+    judged = Qrels.read(qrels, judgments="qrels_jg", duplicates="raise")
+    _nonempty(judged, "qrel")
+    judged = _renumbered(_renumbered(judged, "query_id", _numbers(judged, "query_id", "topic")),
+                         "group", _numbers(judged, "group", "subtopic"))
+    _check_judgments(judged)
+    read = Run.read(run)
+    _nonempty(read, "run")
+    ids = read.table["query_id"].cast(pa.string())
+    read = _renumbered(read, "query_id", _numbers(read, "query_id", "topic", pc.replace_substring_regex(
+        ids, pattern=_PREFIX, replacement="", max_replacements=1)))
+
+    metrics = [str(Metric(name, k, tuple((key, params[key]) for key in keys)))
+               for _, name, keys, cut in _MEASURES for k in (CUTOFFS if cut else (None,))]
+    options = EvaluationOptions(query_set="both", max_docs=max_docs if max_docs > 0 else None)
+    with warnings.catch_warnings():
+        # ndeval prints its lines (all 0, then -nan means) for a run that shares no topic with the qrels.
+        warnings.simplefilter("ignore", NoSharedQueriesWarning)
+        result = Evaluator(judged, metrics, options=options).evaluate(read)
+    scored = np.stack([result.values(metric) for metric in metrics], axis=1)
+    topics = np.sort(pc.unique(read.table["query_id"]).cast(pa.int64()).to_numpy(zero_copy_only=False))
+    where = pc.index_in(pa.array(topics).cast(pa.string()), value_set=result.query_ids.cast(pa.string()))
+    where = where.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    values = np.where((where >= 0)[:, None], scored[np.maximum(where, 0)], 0.0) if len(scored) else np.zeros(
+        (len(topics), len(metrics)))
+    count = pc.count_distinct(judged.table["query_id"]).as_py() if all_topics else int((where >= 0).sum())
+    # ndeval adds topic after topic in the order printed, then divides (0 / 0 when no topic was scored).
+    totals = np.cumsum(np.vstack([np.zeros((1, len(metrics))), values]), axis=0)[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = totals / np.float64(count)
+    runid = (trec_run_tag(run, first=True) if not isinstance(run, Run) else None) or read.name
+    lines = ["runid,topic," + ",".join(COLUMNS)]
+    lines += [f"{runid},{topic},{_row(row)}" for topic, row in zip(topics.tolist(), values)]
+    lines.append(f"{runid},amean,{_row(means)}")
+    return lines
+
+
+def _row(values: np.ndarray) -> str:
+    """``%.6f`` for each value, C's ``-nan`` for a NaN (x86's 0 / 0 has its sign bit set)."""
+    return ",".join("-nan" if value != value else f"{value:.6f}" for value in values.tolist())
+
+
+def _unit(name: str, text: str) -> str:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not 0.0 <= value <= 1.0 or "_" in str(text):
+        raise ConfigError(f"{name} must be a number from 0 to 1 (ndeval's -{name}), got {text!r}")
+    return str(text).strip()
+
+
+def _nonempty(data: Any, kind: str) -> None:
+    if not len(data):
+        raise InputError(f"{kind} file is empty (ndeval needs at least one line)", source=data.source)
+
+
+def _numbers(data: Any, column: str, what: str, text: pa.Array | None = None) -> pa.Array:
+    """The column as ndeval's natural numbers (int64), or an error naming the first row that is not one."""
+    text = data.table[column].cast(pa.string()) if text is None else text
+    digits = pc.match_substring_regex(text, pattern=r"^[0-9]+$").to_numpy(zero_copy_only=False)
+    if digits.all():
+        # Leading zeros and every digit but the last cannot exceed ndeval's bound.
+        head = pc.utf8_slice_codeunits(pc.utf8_ltrim(text, characters="0"), 0, -1)
+        digits = pc.less_equal(pc.cast(pc.if_else(pc.equal(head, ""), "0", head).cast(pa.string()), pa.float64()),
+                               _LARGE_ENOUGH).to_numpy(zero_copy_only=False)
+    if not digits.all():
+        row = int(np.flatnonzero(~digits)[0])
+        value = data.table[column][row].as_py()
+        raise InputError(f"{what} {value!r} is not a natural number of at most 1000009 (as ndeval reads a {what})",
+                         source=data.source, row=row + 1, field=column)
+    return pc.cast(text, pa.int64())
+
+
+def _renumbered(data: Any, column: str, numbers: pa.Array) -> Any:
+    """``data`` with ``column`` as the decimal text of ``numbers`` (``051`` -> ``51``, ndeval's one topic)."""
+    table = data.table.set_column(data.table.schema.get_field_index(column), column, numbers.cast(pa.string()))
+    extra = {"name": data.name} if hasattr(data, "name") else {"judgments": "qrels_jg", "duplicates": "raise"}
+    return type(data)(table, source=data.source, **extra)
+
+
+def _check_judgments(qrels: Any) -> None:
+    labels = qrels.table["relevance"].to_numpy()
+    bad = (labels < 0) | (labels != np.floor(labels))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"judgment {qrels.describe_label(row)} is not a natural number (ndeval reads 0, 1, 2, ...)",
+                         source=qrels.source, row=row + 1, field="relevance")
