@@ -1,0 +1,99 @@
+"""ndeval's printed lines: ours (the diversity family's values) against pyndeval's values printed as ndeval.c prints.
+
+pyndeval runs ndeval.c's measure code in process; ``tests/reference/ndeval_text.py`` transcribes
+ndeval.c's printing. pyndeval breaks equal scores by ascending docno, ndeval -traditional by
+descending docno: pyndeval gets each topic's ranking in -traditional order as distinct scores,
+cut at -M there too (pyndeval has no -M).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval_eval.errors import ConfigError, InputError
+from retrieval_eval.metrics.ndeval_run import COLUMNS, ndeval
+from tests.reference.ndeval_text import HEADER, MEASURES, ndeval_lines
+
+pyndeval = pytest.importorskip("pyndeval")
+
+DOCS = [f"d{i}" for i in range(8)]
+#: Ways ndeval reads a run topic's number: bare, with leading zeros, after a task prefix.
+SPELLINGS = ("{}", "0{}", "wt09-{}", "-{}")
+
+
+@st.composite
+def collections(draw):
+    judged = draw(st.dictionaries(
+        st.tuples(st.sampled_from([1, 2, 3]), st.sampled_from([0, 1, 2, 10]), st.sampled_from(DOCS)),
+        st.sampled_from([0, 1, 1, 2]), min_size=1, max_size=30))
+    retrieved = draw(st.dictionaries(st.tuples(st.sampled_from([2, 3, 4, 12]), st.sampled_from(DOCS)),
+                                     st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0]), min_size=1, max_size=25))
+    spelling = {topic: draw(st.sampled_from(SPELLINGS)) for topic in (2, 3, 4, 12)}
+    return judged, retrieved, spelling
+
+
+def _write(tmp_path, judged, retrieved, spelling):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("".join(f"{t} {s} {d} {j}\n" for (t, s, d), j in judged.items()))
+    run.write_text("".join(f"{spelling[t].format(t)} Q0 {d} {i} {x} tag{len(retrieved)}\n"
+                           for i, ((t, d), x) in enumerate(retrieved.items(), 1)))
+    return str(qrels), str(run)
+
+
+def _expected(judged, retrieved, alpha, beta, depth, complete):
+    ranked = []
+    for topic in sorted({t for t, _ in retrieved}):
+        docs = sorted(((x, d) for (t, d), x in retrieved.items() if t == topic), reverse=True)  # -traditional
+        docs = docs[:depth] if depth > 0 else docs
+        ranked += [(str(topic), d, float(len(docs) - i)) for i, (_, d) in enumerate(docs)]
+    values = pyndeval.ndeval([(str(t), str(s), d, j) for (t, s, d), j in judged.items()], ranked, list(MEASURES),
+                             alpha=alpha, beta=beta)
+    return ndeval_lines(f"tag{len(retrieved)}", sorted({t for t, _ in retrieved}),
+                        {int(t): v for t, v in values.items()}, len({t for t, _, _ in judged}), complete)
+
+
+@settings(max_examples=25, deadline=None)
+@given(collections(), st.sampled_from([(0.5, 0.5), (0.3, 0.9), (1.0, 0.0)]), st.sampled_from([0, 0, 2]),
+       st.booleans())
+def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complete):
+    judged, retrieved, spelling = collection
+    qrels, run = _write(tmp_path_factory.mktemp("ndeval"), judged, retrieved, spelling)
+    alpha, beta = params
+    ours = ndeval(qrels, run, alpha=str(alpha), beta=str(beta), max_docs=depth, all_topics=complete)
+    assert ours == _expected(judged, retrieved, alpha, beta, depth, complete)
+
+
+def test_header_and_nan_lines(tmp_path):
+    """A judged topic without a relevant document: nNRBP -nan; no topic both judged and retrieved: every mean -nan."""
+    assert "runid,topic," + ",".join(COLUMNS) == HEADER
+    qrels, run = _write(tmp_path, {(2, 1, "d1"): 0}, {(2, "d1"): 1.0, (4, "d1"): 1.0}, {2: "{}", 4: "{}"})
+    lines = ndeval(qrels, run)
+    assert [line.split(",")[15] for line in lines[1:]] == ["-nan", "0.000000", "-nan"]
+    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(4, "d1"): 1.0}, {4: "{}"})
+    assert set(ndeval(qrels, run)[-1].split(",")[2:]) == {"-nan"}
+    assert set(ndeval(qrels, run, all_topics=True)[-1].split(",")[2:]) == {"0.000000"}
+
+
+@pytest.mark.parametrize(("qrels", "run", "message"), [
+    ("q1 1 d1 1\n", "1 Q0 d1 1 1 t\n", "topic 'q1' is not a natural number"),
+    ("1 a d1 1\n", "1 Q0 d1 1 1 t\n", "subtopic 'a' is not a natural number"),
+    ("1 1 d1 -1\n", "1 Q0 d1 1 1 t\n", r"judgment -1 \(query .1. doc .d1.\) is not a natural number"),
+    ("10000000 1 d1 1\n", "1 Q0 d1 1 1 t\n", "at most 1000009"),
+    ("1 1 d1 1\n", "a-b-1 Q0 d1 1 1 t\n", "topic 'a-b-1' is not a natural number"),
+    ("1 1 d1 1\n", "1 Q0 d1 1 1 t\n01 Q0 d1 2 1 t\n", "d1"),
+])
+def test_bad_input_names_the_row(tmp_path, qrels, run, message):
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    with pytest.raises(InputError, match=message):
+        ndeval(str(tmp_path / "q"), str(tmp_path / "r"))
+
+
+def test_bad_parameters(tmp_path):
+    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(1, "d1"): 1.0}, {1: "{}"})
+    with pytest.raises(ConfigError, match="alpha must be a number from 0 to 1"):
+        ndeval(qrels, run, alpha="2")
+    with pytest.raises(ConfigError, match="beta"):
+        ndeval(qrels, run, beta="x")
