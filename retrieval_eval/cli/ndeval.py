@@ -13,10 +13,10 @@ examples:
   retrieval-eval ndeval -c -M 10 qrels.txt run.txt
   retrieval-eval ndeval -alpha 0.3 -beta 0.9 qrels.txt run.txt
 
-Prints what ndeval -traditional prints: runid,topic,ERR-IA@5,...,strec@20, one line per topic of
-the run, then the amean line. The qrels are subtopic qrels (topic subtopic docno judgment).
-The run is ranked by score, equal scores by descending docno (ndeval's -traditional, here the
-default): ndeval's own default, by the run's rank column, is not available, nor -baseline.
+Prints what ndeval prints: runid,topic,ERR-IA@5,...,strec@20, one line per topic of the run,
+then the amean line. The qrels are subtopic qrels (topic subtopic docno judgment). The run is
+ranked by its rank column, or under -traditional by score, equal scores by descending docno.
+Not available: -baseline and -riskAlpha.
 """
 
 
@@ -24,7 +24,7 @@ def add_ndeval_command(commands: Any) -> None:
     """The ``ndeval`` subcommand, with ndeval's own flags."""
     parser = commands.add_parser(
         "ndeval", help="ndeval's diversity measures (ERR-IA, alpha-nDCG, NRBP, MAP-IA, P-IA, strec) as it prints them",
-        description="Score a run against subtopic qrels as ndeval 4.5 -traditional does and print its lines, byte for byte.",
+        description="Score a run against subtopic qrels as ndeval 4.5 does and print its lines, byte for byte.",
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", metavar="QRELS")
@@ -34,12 +34,13 @@ def add_ndeval_command(commands: Any) -> None:
     parser.add_argument("-M", dest="depth", type=int, default=0, metavar="N", help="cut the run at depth N")
     parser.add_argument("-c", action="store_true", help="average over every topic of the qrels")
     parser.add_argument("-traditional", action="store_true",
-                        help="rank by score, then docno (always so here: the rank column is not read)")
+                        help="rank by score, then docno (by default the run is ranked by its rank column)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
 def ndeval_command(args: argparse.Namespace) -> int:
     from ..metrics.ndeval_run import ndeval
 
-    emit("\n".join(ndeval(args.qrels, args.run, alpha=args.alpha, beta=args.beta, max_docs=args.depth, all_topics=args.c)))
+    emit("\n".join(ndeval(args.qrels, args.run, alpha=args.alpha, beta=args.beta, max_docs=args.depth, all_topics=args.c,
+                       traditional=args.traditional)))
     return EXIT_OK

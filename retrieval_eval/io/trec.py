@@ -244,35 +244,23 @@ def _split(text: pa.Array, layout: TrecLayout) -> pa.ListArray:
     return pc.ascii_split_whitespace(text, max_splits=layout.fields if layout.exact else layout.fields - 1)
 
 
-def trec_run_tag(source: object, *, first: bool = False) -> str | None:
+def trec_run_tag(source: object) -> str | None:
     """The tag (sixth field) of a TREC run file's last data line, as trec_eval prints it for ``runid``.
 
     trec_eval keeps the tag of every line it reads, so it prints the last line's when the
-    lines disagree; ndeval keeps the first line's (``first``). None when ``source`` is not a
-    TREC text file or that data line has no tag.
+    lines disagree. None when ``source`` is not a TREC text file or its last data line has
+    no tag.
     """
     if not isinstance(source, (str, os.PathLike)):
         return None
     src = resolve_source(source)
     if src.format != "trec":
         return None
-    for line in (_lines_from_the_start if first else _lines_from_the_end)(src):
+    for line in _lines_from_the_end(src):
         fields = _fields(line)
         if fields and not fields[0].startswith("#"):
             return fields[5] if len(fields) >= 6 else None
     return None
-
-
-def _lines_from_the_start(src: Source) -> Iterator[str]:
-    """The lines of a text file, first first (decoding errors replaced), read as far as asked."""
-    if src.gzip or src.data is not None:
-        yield from (line.decode("utf-8", errors="replace") for line in _LINE_END.split(read_all(src).to_pybytes()))
-        return
-    try:
-        with open(src.path, "rb") as stream:
-            yield from (line.rstrip(b"\r\n").decode("utf-8", errors="replace") for line in stream)
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=src.label) from exc
 
 
 def _lines_from_the_end(src: Source) -> Iterator[str]:

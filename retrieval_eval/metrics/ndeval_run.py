@@ -14,14 +14,17 @@ the first ``-`` (``wt09-51`` is topic 51). Topics and subtopics are numbers: ``0
 ndeval's natural numbers stop at 1,000,009 (it refuses a number once the digits read exceed
 100,000 before the last); so does this.
 
-Order: ndeval's ``-traditional`` (score descending, equal scores by descending docno), the
-diversity family's. ndeval's default order, by the run's rank column, is not available (the rank
-column is not read); it is the same whenever the ranks follow the scores that way.
-Not available either: ndeval's ``-baseline`` / ``-riskAlpha`` (risk-sensitive differences).
+Order: ndeval's default, by the rank column of a TREC run file (ascending; a rank twice in a
+topic an error; the rank must be a natural number in either order), or under ``-traditional``
+(``traditional``) by score descending, equal scores by descending docno (the diversity family's
+order). A run that is not a TREC text file has no rank column: it takes ``traditional`` only.
+Not available: ndeval's ``-baseline`` / ``-riskAlpha`` (risk-sensitive differences).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import warnings
 from typing import Any
 
@@ -30,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
+from ..io.trec import RUN_LAYOUT, read_trec
 from .names import Metric
 from .options import EvaluationOptions
 
@@ -49,18 +53,21 @@ COLUMNS = tuple(
 _LARGE_ENOUGH = 100_000
 #: A run topic's prefix as ndeval's parseTopic drops it: up to the first ``-`` when it starts with no digit.
 _PREFIX = r"^([^0-9-][^-]*)?-"
+#: A TREC run's lines with the fields ndeval reads beyond the project's: the rank and the tag.
+_RUN_WITH_RANK = dataclasses.replace(RUN_LAYOUT, keep=(*RUN_LAYOUT.keep, (3, "rank", pa.string(), None),
+                                                        (5, "tag", pa.string(), None)))
 
 
 def ndeval(
     qrels: Any, run: Any, *, alpha: str = "0.5", beta: str = "0.5", max_docs: int = 0, all_topics: bool = False,
+    traditional: bool = False,
 ) -> list[str]:
-    """The lines ``ndeval -traditional [-c] [-alpha A] [-beta B] [-M N] QRELS RUN`` prints.
+    """The lines ``ndeval [-traditional] [-c] [-alpha A] [-beta B] [-M N] QRELS RUN`` prints.
 
     ``alpha``, ``beta``: as written (numbers from 0 to 1); ``max_docs``: ndeval's ``-M``, the depth
     the run is cut at (0 or less: no cut, as ndeval).
     """
-    from ..data import Qrels, Run
-    from ..io.trec import trec_run_tag
+    from ..data import Qrels
     from .evaluator import Evaluator, NoSharedQueriesWarning
 
     params = {"alpha": _unit("alpha", alpha), "beta": _unit("beta", beta)}
@@ -68,14 +75,10 @@ def ndeval(
         raise ConfigError(f"max_docs must be an integer (ndeval's -M), got {max_docs!r}")
     judged = Qrels.read(qrels, judgments="qrels_jg", duplicates="raise")
     _nonempty(judged, "qrel")
-    judged = _renumbered(_renumbered(judged, "query_id", _numbers(judged, "query_id", "topic")),
-                         "group", _numbers(judged, "group", "subtopic"))
+    judged = _renumbered(_renumbered(judged, "query_id", _numbers(judged.table, judged.source, "query_id", "topic")),
+                         "group", _numbers(judged.table, judged.source, "group", "subtopic"))
     _check_judgments(judged)
-    read = Run.read(run)
-    _nonempty(read, "run")
-    ids = read.table["query_id"].cast(pa.string())
-    read = _renumbered(read, "query_id", _numbers(read, "query_id", "topic", pc.replace_substring_regex(
-        ids, pattern=_PREFIX, replacement="", max_replacements=1)))
+    read, runid = _read_run(run, traditional)
 
     metrics = [str(Metric(name, k, tuple((key, params[key]) for key in keys)))
                for _, name, keys, cut in _MEASURES for k in (CUTOFFS if cut else (None,))]
@@ -95,7 +98,6 @@ def ndeval(
     totals = np.cumsum(np.vstack([np.zeros((1, len(metrics))), values]), axis=0)[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
         means = totals / np.float64(count)
-    runid = (trec_run_tag(run, first=True) if not isinstance(run, Run) else None) or read.name
     lines = ["runid,topic," + ",".join(COLUMNS)]
     lines += [f"{runid},{topic},{_row(row)}" for topic, row in zip(topics.tolist(), values)]
     lines.append(f"{runid},amean,{_row(means)}")
@@ -122,9 +124,50 @@ def _nonempty(data: Any, kind: str) -> None:
         raise InputError(f"{kind} file is empty (ndeval needs at least one line)", source=data.source)
 
 
-def _numbers(data: Any, column: str, what: str, text: pa.Array | None = None) -> pa.Array:
-    """The column as ndeval's natural numbers (int64), or an error naming the first row that is not one."""
-    text = data.table[column].cast(pa.string()) if text is None else text
+def _read_run(run: Any, traditional: bool) -> tuple[Any, str]:
+    """The run with ndeval's topic numbers, ranked by its rank column unless ``traditional``, and its runid.
+
+    By rank: each score becomes -rank, so that the family's order (score descending) is the
+    rank's; ranks are distinct in a topic, so the order of equal scores never comes in.
+    """
+    from ..data import Run
+    from ..io.sources import resolve_source
+
+    src = resolve_source(run) if isinstance(run, (str, os.PathLike)) else None
+    if src is None or src.format != "trec":
+        if not traditional:
+            raise ConfigError("ndeval ranks by the rank column of a TREC run file; for a run without one "
+                              "ask for its -traditional order (score, then docno)")
+        read = Run.read(run)
+        _nonempty(read, "run")
+        return _renumbered(read, "query_id", _run_topics(read)), read.name
+    table = read_trec(src, _RUN_WITH_RANK)
+    read = Run(table.select(["query_id", "doc_id", "score"]), source=src.label)
+    topics = _run_topics(read)
+    ranks = _numbers(table, src.label, "rank", "rank")
+    if not traditional:
+        key = topics.to_numpy() * np.int64(1 << 21) + ranks.to_numpy()  # ranks < 2**21 (natural numbers)
+        _, first = np.unique(key, return_index=True)
+        if len(first) < len(key):
+            row = int(np.setdiff1d(np.arange(len(key)), first)[0])
+            raise InputError(f"duplicate rank ({ranks[row].as_py()}) for topic {topics[row].as_py()} (ndeval "
+                             "ranks by the rank column; -traditional ranks by score)", source=src.label, row=row + 1,
+                             field="rank")
+        table = table.set_column(table.schema.get_field_index("score"), "score", pc.negate(ranks.cast(pa.float64())))
+    ranked = Run(table.select(["query_id", "doc_id", "score"]), source=src.label)
+    return _renumbered(ranked, "query_id", topics), table["tag"][0].as_py()
+
+
+def _run_topics(read: Any) -> pa.Array:
+    """A run's topics as ndeval's parseTopic reads them: a natural number, after a prefix up to the first ``-``."""
+    ids = read.table["query_id"].cast(pa.string())
+    return _numbers(read.table, read.source, "query_id", "topic", pc.replace_substring_regex(
+        ids, pattern=_PREFIX, replacement="", max_replacements=1))
+
+
+def _numbers(table: pa.Table, source: str, column: str, what: str, text: pa.Array | None = None) -> pa.Array:
+    """The column (or ``text``, read from it) as ndeval's natural numbers (int64), or an error naming the first row that is not one."""
+    text = table[column].cast(pa.string()) if text is None else text
     digits = pc.match_substring_regex(text, pattern=r"^[0-9]+$").to_numpy(zero_copy_only=False)
     if digits.all():
         # Leading zeros and every digit but the last cannot exceed ndeval's bound.
@@ -133,9 +176,9 @@ def _numbers(data: Any, column: str, what: str, text: pa.Array | None = None) ->
                                _LARGE_ENOUGH).to_numpy(zero_copy_only=False)
     if not digits.all():
         row = int(np.flatnonzero(~digits)[0])
-        value = data.table[column][row].as_py()
+        value = table[column][row].as_py()
         raise InputError(f"{what} {value!r} is not a natural number of at most 1000009 (as ndeval reads a {what})",
-                         source=data.source, row=row + 1, field=column)
+                         source=source, row=row + 1, field=column)
     return pc.cast(text, pa.int64())
 
 

@@ -1,13 +1,14 @@
 """ndeval's printed lines: ours (the diversity family's values) against pyndeval's values printed as ndeval.c prints.
 
 pyndeval runs ndeval.c's measure code in process; ``tests/reference/ndeval_text.py`` transcribes
-ndeval.c's printing. pyndeval breaks equal scores by ascending docno, ndeval -traditional by
-descending docno: pyndeval gets each topic's ranking in -traditional order as distinct scores,
-cut at -M there too (pyndeval has no -M).
+ndeval.c's printing. pyndeval ranks by score, equal scores by ascending docno; ndeval by the rank
+column, or under -traditional by score, equal scores by descending docno: pyndeval gets each
+topic's ranking in ndeval's order as distinct scores, cut at -M there too (pyndeval has no -M).
 """
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,21 +32,26 @@ def collections(draw):
     retrieved = draw(st.dictionaries(st.tuples(st.sampled_from([2, 3, 4, 12]), st.sampled_from(DOCS)),
                                      st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0]), min_size=1, max_size=25))
     spelling = {topic: draw(st.sampled_from(SPELLINGS)) for topic in (2, 3, 4, 12)}
-    return judged, retrieved, spelling
+    # Ranks in any order against the scores: ndeval's default order follows them, -traditional not.
+    ranks = draw(st.permutations(range(1, len(retrieved) + 1)))
+    return judged, {key: (x, rank) for (key, x), rank in zip(retrieved.items(), ranks)}, spelling
 
 
 def _write(tmp_path, judged, retrieved, spelling):
+    """``retrieved``: (topic, docno) -> (score, rank)."""
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels.write_text("".join(f"{t} {s} {d} {j}\n" for (t, s, d), j in judged.items()))
-    run.write_text("".join(f"{spelling[t].format(t)} Q0 {d} {i} {x} tag{len(retrieved)}\n"
-                           for i, ((t, d), x) in enumerate(retrieved.items(), 1)))
+    run.write_text("".join(f"{spelling[t].format(t)} Q0 {d} {rank} {x} tag{len(retrieved)}\n"
+                           for (t, d), (x, rank) in retrieved.items()))
     return str(qrels), str(run)
 
 
-def _expected(judged, retrieved, alpha, beta, depth, complete):
+def _expected(judged, retrieved, alpha, beta, depth, complete, traditional):
     ranked = []
     for topic in sorted({t for t, _ in retrieved}):
-        docs = sorted(((x, d) for (t, d), x in retrieved.items() if t == topic), reverse=True)  # -traditional
+        # -traditional: score descending, then docno descending; else rank ascending.
+        docs = sorted(((x, d) if traditional else (-rank, d) for (t, d), (x, rank) in retrieved.items() if t == topic),
+                      reverse=True)
         docs = docs[:depth] if depth > 0 else docs
         ranked += [(str(topic), d, float(len(docs) - i)) for i, (_, d) in enumerate(docs)]
     values = pyndeval.ndeval([(str(t), str(s), d, j) for (t, s, d), j in judged.items()], ranked, list(MEASURES),
@@ -56,22 +62,23 @@ def _expected(judged, retrieved, alpha, beta, depth, complete):
 
 @settings(max_examples=25, deadline=None)
 @given(collections(), st.sampled_from([(0.5, 0.5), (0.3, 0.9), (1.0, 0.0)]), st.sampled_from([0, 0, 2]),
-       st.booleans())
-def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complete):
+       st.booleans(), st.booleans())
+def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complete, traditional):
     judged, retrieved, spelling = collection
     qrels, run = _write(tmp_path_factory.mktemp("ndeval"), judged, retrieved, spelling)
     alpha, beta = params
-    ours = ndeval(qrels, run, alpha=str(alpha), beta=str(beta), max_docs=depth, all_topics=complete)
-    assert ours == _expected(judged, retrieved, alpha, beta, depth, complete)
+    ours = ndeval(qrels, run, alpha=str(alpha), beta=str(beta), max_docs=depth, all_topics=complete,
+                  traditional=traditional)
+    assert ours == _expected(judged, retrieved, alpha, beta, depth, complete, traditional)
 
 
 def test_header_and_nan_lines(tmp_path):
     """A judged topic without a relevant document: nNRBP -nan; no topic both judged and retrieved: every mean -nan."""
     assert "runid,topic," + ",".join(COLUMNS) == HEADER
-    qrels, run = _write(tmp_path, {(2, 1, "d1"): 0}, {(2, "d1"): 1.0, (4, "d1"): 1.0}, {2: "{}", 4: "{}"})
+    qrels, run = _write(tmp_path, {(2, 1, "d1"): 0}, {(2, "d1"): (1.0, 1), (4, "d1"): (1.0, 1)}, {2: "{}", 4: "{}"})
     lines = ndeval(qrels, run)
     assert [line.split(",")[15] for line in lines[1:]] == ["-nan", "0.000000", "-nan"]
-    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(4, "d1"): 1.0}, {4: "{}"})
+    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(4, "d1"): (1.0, 1)}, {4: "{}"})
     assert set(ndeval(qrels, run)[-1].split(",")[2:]) == {"-nan"}
     assert set(ndeval(qrels, run, all_topics=True)[-1].split(",")[2:]) == {"0.000000"}
 
@@ -82,7 +89,9 @@ def test_header_and_nan_lines(tmp_path):
     ("1 1 d1 -1\n", "1 Q0 d1 1 1 t\n", r"judgment -1 \(query .1. doc .d1.\) is not a natural number"),
     ("10000000 1 d1 1\n", "1 Q0 d1 1 1 t\n", "at most 1000009"),
     ("1 1 d1 1\n", "a-b-1 Q0 d1 1 1 t\n", "topic 'a-b-1' is not a natural number"),
-    ("1 1 d1 1\n", "1 Q0 d1 1 1 t\n01 Q0 d1 2 1 t\n", "d1"),
+    ("1 1 d1 1\n", "1 Q0 d1 1 1 t\n01 Q0 d1 2 1 t\n", "row 2: query '1' doc 'd1' is retrieved more than once"),
+    ("1 1 d1 1\n", "1 Q0 d1 1 1 t\nwt09-1 Q0 d2 1 1 t\n", r"row 2, field 'rank': duplicate rank \(1\) for topic 1"),
+    ("1 1 d1 1\n", "1 Q0 d1 x 1 t\n", "rank 'x' is not a natural number"),
 ])
 def test_bad_input_names_the_row(tmp_path, qrels, run, message):
     (tmp_path / "q").write_text(qrels)
@@ -92,8 +101,14 @@ def test_bad_input_names_the_row(tmp_path, qrels, run, message):
 
 
 def test_bad_parameters(tmp_path):
-    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(1, "d1"): 1.0}, {1: "{}"})
+    qrels, run = _write(tmp_path, {(1, 1, "d1"): 1}, {(1, "d1"): (1.0, 1)}, {1: "{}"})
     with pytest.raises(ConfigError, match="alpha must be a number from 0 to 1"):
         ndeval(qrels, run, alpha="2")
     with pytest.raises(ConfigError, match="beta"):
         ndeval(qrels, run, beta="x")
+    table = pa.table({"query_id": ["1"], "doc_id": ["d1"], "score": [1.0]})
+    with pytest.raises(ConfigError, match="rank column of a TREC run file"):
+        ndeval(qrels, table)
+    # A run without a tag is named as in results; the values are the file's.
+    assert [line.partition(",")[2] for line in ndeval(qrels, table, traditional=True)] == [
+        line.partition(",")[2] for line in ndeval(qrels, run)]
