@@ -41,3 +41,22 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "empty.txt").write_text("")
     assert main(["ndeval", qrels, str(tmp_path / "empty.txt")]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def test_baseline_lines_as_ndeval_prints_them(tmp_path, capsys):
+    """-c -baseline -riskAlpha 1: the run's topics and the baseline's (2 and 7 only there), URisk's doubled losses."""
+    _, run = _files(tmp_path)
+    (tmp_path / "qrels.txt").write_text("1 1 A 1\n1 2 B 1\n1 2 D 1\n1 3 C 1\n2 1 A 1\n")
+    base = tmp_path / "base.txt"
+    base.write_text("1 Q0 A 1 0.9 b\n2 Q0 A 1 0.9 b\n7 Q0 A 1 1 b\n")
+    assert main(["ndeval", "-c", "-baseline", str(base), "-riskAlpha", "1", str(tmp_path / "qrels.txt"), run]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    # As ndeval.c 4.5 prints it (built from pyndeval 0.0.8's sdist).
+    runid = "first (rel to. b; rs=1+a; a=1)"
+    assert [line.split(",")[1] for line in printed[1:]] == ["1", "2", "3", "7", "amean"]
+    assert printed[2] == (f"{runid},2,-1.452345,-1.442866,-1.442695,-2.000000,-2.000000,-2.000000,-1.317109,"
+                          "-1.299526,-1.299079,-2.000000,-2.000000,-2.000000,-1.500000,-2.000000,-2.000000,-0.400000,"
+                          "-0.200000,-0.100000,-2.000000,-2.000000,-2.000000")
+    assert printed[5] == (f"{runid},amean,-0.325265,-0.323142,-0.323104,-0.420213,-0.420213,-0.420213,-0.282834,"
+                          "-0.279059,-0.278963,-0.409828,-0.409828,-0.409828,-0.339844,-0.422414,-0.458333,-0.066667,"
+                          "-0.033333,-0.016667,-0.416667,-0.416667,-0.416667")

@@ -11,12 +11,13 @@ _EXAMPLES = """\
 examples:
   retrieval-eval ndeval qrels.txt run.txt
   retrieval-eval ndeval -c -M 10 qrels.txt run.txt
-  retrieval-eval ndeval -alpha 0.3 -beta 0.9 qrels.txt run.txt
+  retrieval-eval ndeval -alpha 0.3 -beta 0.9 -traditional qrels.txt run.txt
+  retrieval-eval ndeval -baseline base.txt -riskAlpha 1 qrels.txt run.txt
 
 Prints what ndeval prints: runid,topic,ERR-IA@5,...,strec@20, one line per topic of the run,
 then the amean line. The qrels are subtopic qrels (topic subtopic docno judgment). The run is
 ranked by its rank column, or under -traditional by score, equal scores by descending docno.
-Not available: -baseline and -riskAlpha.
+With -baseline each value is URisk against the baseline's: v - b, or (1 + alpha)(v - b) where v < b.
 """
 
 
@@ -35,6 +36,8 @@ def add_ndeval_command(commands: Any) -> None:
     parser.add_argument("-c", action="store_true", help="average over every topic of the qrels")
     parser.add_argument("-traditional", action="store_true",
                         help="rank by score, then docno (by default the run is ranked by its rank column)")
+    parser.add_argument("-baseline", metavar="BASELINE", help="a baseline run: print URisk against it")
+    parser.add_argument("-riskAlpha", dest="risk_alpha", default="0", metavar="A", help="URisk's alpha (default 0)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -42,5 +45,5 @@ def ndeval_command(args: argparse.Namespace) -> int:
     from ..metrics.ndeval_run import ndeval
 
     emit("\n".join(ndeval(args.qrels, args.run, alpha=args.alpha, beta=args.beta, max_docs=args.depth, all_topics=args.c,
-                       traditional=args.traditional)))
+                       traditional=args.traditional, baseline=args.baseline, risk_alpha=args.risk_alpha)))
     return EXIT_OK

@@ -18,7 +18,11 @@ Order: ndeval's default, by the rank column of a TREC run file (ascending; a ran
 topic an error; the rank must be a natural number in either order), or under ``-traditional``
 (``traditional``) by score descending, equal scores by descending docno (the diversity family's
 order). A run that is not a TREC text file has no rank column: it takes ``traditional`` only.
-Not available: ndeval's ``-baseline`` / ``-riskAlpha`` (risk-sensitive differences).
+Risk (``baseline``, ndeval's ``-baseline`` and ``-riskAlpha``): each value r of the run becomes
+URisk's r - b, or (1 + alpha)(r - b) when r < b, b the baseline's value for the topic (read and
+ranked as the run is; 0 where it lacks the topic). The lines are the run's topics, and under
+``-c`` the baseline's too; the runid is ``runid (rel to. baseline-runid; rs=1+a; a=ALPHA)``; the
+means divide by the lines printed when there are more of them than the topics counted otherwise.
 """
 
 from __future__ import annotations
@@ -60,17 +64,19 @@ _RUN_WITH_RANK = dataclasses.replace(RUN_LAYOUT, keep=(*RUN_LAYOUT.keep, (3, "ra
 
 def ndeval(
     qrels: Any, run: Any, *, alpha: str = "0.5", beta: str = "0.5", max_docs: int = 0, all_topics: bool = False,
-    traditional: bool = False,
+    traditional: bool = False, baseline: Any | None = None, risk_alpha: str = "0",
 ) -> list[str]:
-    """The lines ``ndeval [-traditional] [-c] [-alpha A] [-beta B] [-M N] QRELS RUN`` prints.
+    """The lines ``ndeval [-traditional] [-c] [-alpha A] [-beta B] [-M N] [-baseline B -riskAlpha R] QRELS RUN`` prints.
 
     ``alpha``, ``beta``: as written (numbers from 0 to 1); ``max_docs``: ndeval's ``-M``, the depth
-    the run is cut at (0 or less: no cut, as ndeval).
+    the run is cut at (0 or less: no cut, as ndeval); ``risk_alpha``: the text of URisk's alpha
+    (printed as given), a number >= 0.
     """
     from ..data import Qrels
-    from .evaluator import Evaluator, NoSharedQueriesWarning
+    from .gdeval_run import _alpha
 
     params = {"alpha": _unit("alpha", alpha), "beta": _unit("beta", beta)}
+    risk = _alpha(risk_alpha)
     if isinstance(max_docs, bool) or not isinstance(max_docs, int):
         raise ConfigError(f"max_docs must be an integer (ndeval's -M), got {max_docs!r}")
     judged = Qrels.read(qrels, judgments="qrels_jg", duplicates="raise")
@@ -78,22 +84,18 @@ def ndeval(
     judged = _renumbered(_renumbered(judged, "query_id", _numbers(judged.table, judged.source, "query_id", "topic")),
                          "group", _numbers(judged.table, judged.source, "group", "subtopic"))
     _check_judgments(judged)
-    read, runid = _read_run(run, traditional)
-
     metrics = [str(Metric(name, k, tuple((key, params[key]) for key in keys)))
                for _, name, keys, cut in _MEASURES for k in (CUTOFFS if cut else (None,))]
     options = EvaluationOptions(query_set="both", max_docs=max_docs if max_docs > 0 else None)
-    with warnings.catch_warnings():
-        # ndeval prints its lines (all 0, then -nan means) for a run that shares no topic with the qrels.
-        warnings.simplefilter("ignore", NoSharedQueriesWarning)
-        result = Evaluator(judged, metrics, options=options).evaluate(read)
-    scored = np.stack([result.values(metric) for metric in metrics], axis=1)
-    topics = np.sort(pc.unique(read.table["query_id"]).cast(pa.int64()).to_numpy(zero_copy_only=False))
-    where = pc.index_in(pa.array(topics).cast(pa.string()), value_set=result.query_ids.cast(pa.string()))
-    where = where.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    values = np.where((where >= 0)[:, None], scored[np.maximum(where, 0)], 0.0) if len(scored) else np.zeros(
-        (len(topics), len(metrics)))
-    count = pc.count_distinct(judged.table["query_id"]).as_py() if all_topics else int((where >= 0).sum())
+    runid, topics, values, count = _scores(judged, run, metrics, options, traditional)
+    if all_topics:
+        count = pc.count_distinct(judged.table["query_id"]).as_py()
+    if baseline is not None:
+        base = _scores(judged, baseline, metrics, options, traditional)
+        runid = f"{runid} (rel to. {base[0]}; rs=1+a; a={risk_alpha})"
+        topics, values = _urisk(topics, values, base[1], base[2], risk, all_topics)
+        # ndeval divides by the topics printed when there are more of them (its baseline's).
+        count = max(count, len(topics))
     # ndeval adds topic after topic in the order printed, then divides (0 / 0 when no topic was scored).
     totals = np.cumsum(np.vstack([np.zeros((1, len(metrics))), values]), axis=0)[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -102,6 +104,50 @@ def ndeval(
     lines += [f"{runid},{topic},{_row(row)}" for topic, row in zip(topics.tolist(), values)]
     lines.append(f"{runid},amean,{_row(means)}")
     return lines
+
+
+def _scores(
+    judged: Any, run: Any, metrics: list[str], options: EvaluationOptions, traditional: bool
+) -> tuple[str, np.ndarray, np.ndarray, int]:
+    """A run's runid, topics (ascending), their values (topics x metrics, 0 where not judged), and how many were judged."""
+    from .evaluator import Evaluator, NoSharedQueriesWarning
+
+    read, runid = _read_run(run, traditional)
+    with warnings.catch_warnings():
+        # ndeval prints its lines (all 0, then -nan means) for a run that shares no topic with the qrels.
+        warnings.simplefilter("ignore", NoSharedQueriesWarning)
+        result = Evaluator(judged, metrics, options=options).evaluate(read)
+    scored = np.stack([result.values(metric) for metric in metrics], axis=1)
+    topics = np.sort(pc.unique(read.table["query_id"]).cast(pa.int64()).to_numpy(zero_copy_only=False))
+    where = _positions(topics, result.query_ids.cast(pa.int64()).to_numpy(zero_copy_only=False))
+    values = np.where((where >= 0)[:, None], scored[np.maximum(where, 0)], 0.0) if len(scored) else np.zeros(
+        (len(topics), len(metrics)))
+    return runid, topics, values, int((where >= 0).sum())
+
+
+def _positions(topics: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Where each of ``topics`` is in ``among`` (-1: not there)."""
+    where = pc.index_in(pa.array(topics), value_set=pa.array(among, pa.int64()))
+    return where.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _urisk(
+    topics: np.ndarray, values: np.ndarray, base_topics: np.ndarray, base_values: np.ndarray, alpha: float,
+    all_topics: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """ndeval's risk lines: URisk r - b, or (1 + alpha)(r - b) where r < b, per topic and column.
+
+    The topics are the run's, and under ``all_topics`` the baseline's too, in ascending number; a
+    side that lacks a topic counts 0 there.
+    """
+    union = np.union1d(topics, base_topics)
+    in_run, in_base = _positions(union, topics), _positions(union, base_topics)
+    printed = (in_run >= 0) | ((in_base >= 0) & all_topics)
+    union, in_run, in_base = union[printed], in_run[printed], in_base[printed]
+    r = np.where((in_run >= 0)[:, None], values[np.maximum(in_run, 0)], 0.0)
+    b = np.where((in_base >= 0)[:, None], base_values[np.maximum(in_base, 0)], 0.0)
+    with np.errstate(invalid="ignore"):
+        return union, np.where(r >= b, r - b, (alpha + 1.0) * (r - b))
 
 
 def _row(values: np.ndarray) -> str:

@@ -46,7 +46,8 @@ def _write(tmp_path, judged, retrieved, spelling):
     return str(qrels), str(run)
 
 
-def _expected(judged, retrieved, alpha, beta, depth, complete, traditional):
+def _values(judged, retrieved, alpha, beta, depth, traditional):
+    """pyndeval's values of each judged topic of the run, ranked as ndeval ranks it."""
     ranked = []
     for topic in sorted({t for t, _ in retrieved}):
         # -traditional: score descending, then docno descending; else rank ascending.
@@ -56,20 +57,27 @@ def _expected(judged, retrieved, alpha, beta, depth, complete, traditional):
         ranked += [(str(topic), d, float(len(docs) - i)) for i, (_, d) in enumerate(docs)]
     values = pyndeval.ndeval([(str(t), str(s), d, j) for (t, s, d), j in judged.items()], ranked, list(MEASURES),
                              alpha=alpha, beta=beta)
-    return ndeval_lines(f"tag{len(retrieved)}", sorted({t for t, _ in retrieved}),
-                        {int(t): v for t, v in values.items()}, len({t for t, _, _ in judged}), complete)
+    return f"tag{len(retrieved)}", sorted({t for t, _ in retrieved}), {int(t): v for t, v in values.items()}
 
 
 @settings(max_examples=25, deadline=None)
 @given(collections(), st.sampled_from([(0.5, 0.5), (0.3, 0.9), (1.0, 0.0)]), st.sampled_from([0, 0, 2]),
-       st.booleans(), st.booleans())
-def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complete, traditional):
+       st.booleans(), st.booleans(), st.one_of(st.none(), st.tuples(collections(), st.sampled_from(["0", "1", "2.50"]))))
+def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complete, traditional, baseline):
     judged, retrieved, spelling = collection
-    qrels, run = _write(tmp_path_factory.mktemp("ndeval"), judged, retrieved, spelling)
+    where = tmp_path_factory.mktemp("ndeval")
+    qrels, run = _write(where, judged, retrieved, spelling)
     alpha, beta = params
+    expected = _values(judged, retrieved, alpha, beta, depth, traditional)
+    base_file, risk_alpha, base = None, "0", None
+    if baseline is not None:
+        (_, base_retrieved, base_spelling), risk_alpha = baseline
+        (where / "base").mkdir()
+        base_file = _write(where / "base", judged, base_retrieved, base_spelling)[1]
+        base = _values(judged, base_retrieved, alpha, beta, depth, traditional)
     ours = ndeval(qrels, run, alpha=str(alpha), beta=str(beta), max_docs=depth, all_topics=complete,
-                  traditional=traditional)
-    assert ours == _expected(judged, retrieved, alpha, beta, depth, complete, traditional)
+                  traditional=traditional, baseline=base_file, risk_alpha=risk_alpha)
+    assert ours == ndeval_lines(*expected, len({t for t, _, _ in judged}), complete, base, risk_alpha)
 
 
 def test_header_and_nan_lines(tmp_path):
