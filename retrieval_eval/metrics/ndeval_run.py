@@ -8,11 +8,14 @@ number of judged topics under ``-c`` (``all_topics``). A NaN (nNRBP of a judged 
 relevant document, 0 / 0; or every mean when no topic was scored) prints as C's ``-nan``.
 ``runid`` is the tag of the run's first line.
 
-Input as ndeval reads it: qrels lines ``topic subtopic docno judgment``, the three numbers natural
-numbers (a judgment above 1 counts as 1); run topics a natural number, possibly after a prefix up to
+Input as ndeval reads it: qrels lines ``topic subtopic docno judgment``, topic, subtopic and
+judgment natural numbers (a judgment above 1 counts as 1); run topics a natural number, possibly after a prefix up to
 the first ``-`` (``wt09-51`` is topic 51). Topics and subtopics are numbers: ``051`` and ``51`` are one.
 ndeval's natural numbers stop at 1,000,009 (it refuses a number once the digits read exceed
-100,000 before the last); so does this.
+100,000 before the last); so does this. Lines ndeval refuses as syntax errors are refused too,
+except blank and ``#`` comment lines, which the project's readers skip. Refused here where ndeval
+reads on: a document judged twice for one subtopic (ndeval counts it twice among the subtopic's
+relevant documents, so its MAP-IA drops).
 
 Order: ndeval's default, by the rank column of a TREC run file (ascending; a rank twice in a
 topic an error; the rank must be a natural number in either order), or under ``-traditional``
@@ -156,6 +159,7 @@ def _row(values: np.ndarray) -> str:
 
 
 def _unit(name: str, text: str) -> str:
+    """``text`` as the registry's parameter, once checked to be a number from 0 to 1 (the family's range)."""
     try:
         value = float(text)
     except (TypeError, ValueError):
@@ -186,10 +190,9 @@ def _read_run(run: Any, traditional: bool) -> tuple[Any, str]:
                               "ask for its -traditional order (score, then docno)")
         read = Run.read(run)
         _nonempty(read, "run")
-        return _renumbered(read, "query_id", _run_topics(read)), read.name
+        return _renumbered(read, "query_id", _run_topics(read.table, read.source)), read.name
     table = read_trec(src, _RUN_WITH_RANK)
-    read = Run(table.select(["query_id", "doc_id", "score"]), source=src.label)
-    topics = _run_topics(read)
+    topics = _run_topics(table, src.label)
     ranks = _numbers(table, src.label, "rank", "rank")
     if not traditional:
         key = topics.to_numpy() * np.int64(1 << 21) + ranks.to_numpy()  # ranks < 2**21 (natural numbers)
@@ -204,10 +207,10 @@ def _read_run(run: Any, traditional: bool) -> tuple[Any, str]:
     return _renumbered(ranked, "query_id", topics), table["tag"][0].as_py()
 
 
-def _run_topics(read: Any) -> pa.Array:
+def _run_topics(table: pa.Table, source: str) -> pa.Array:
     """A run's topics as ndeval's parseTopic reads them: a natural number, after a prefix up to the first ``-``."""
-    ids = read.table["query_id"].cast(pa.string())
-    return _numbers(read.table, read.source, "query_id", "topic", pc.replace_substring_regex(
+    ids = table["query_id"].cast(pa.string())
+    return _numbers(table, source, "query_id", "topic", pc.replace_substring_regex(
         ids, pattern=_PREFIX, replacement="", max_replacements=1))
 
 
@@ -236,6 +239,7 @@ def _renumbered(data: Any, column: str, numbers: pa.Array) -> Any:
 
 
 def _check_judgments(qrels: Any) -> None:
+    """Raise at the first judgment that is not a natural number (ndeval's syntax error)."""
     labels = qrels.table["relevance"].to_numpy()
     bad = (labels < 0) | (labels != np.floor(labels))
     if bad.any():
