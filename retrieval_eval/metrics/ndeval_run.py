@@ -84,8 +84,8 @@ def ndeval(
         raise ConfigError(f"max_docs must be an integer (ndeval's -M), got {max_docs!r}")
     judged = Qrels.read(qrels, judgments="qrels_jg", duplicates="raise")
     _nonempty(judged, "qrel")
-    judged = _renumbered(_renumbered(judged, "query_id", _numbers(judged.table, judged.source, "query_id", "topic")),
-                         "group", _numbers(judged.table, judged.source, "group", "subtopic"))
+    judged = _renumbered(judged, query_id=_numbers(judged.table, judged.source, "query_id", "topic"),
+                         group=_numbers(judged.table, judged.source, "group", "subtopic"))
     _check_judgments(judged)
     metrics = [str(Metric(name, k, tuple((key, params[key]) for key in keys)))
                for _, name, keys, cut in _MEASURES for k in (CUTOFFS if cut else (None,))]
@@ -190,7 +190,7 @@ def _read_run(run: Any, traditional: bool) -> tuple[Any, str]:
                               "ask for its -traditional order (score, then docno)")
         read = Run.read(run)
         _nonempty(read, "run")
-        return _renumbered(read, "query_id", _run_topics(read.table, read.source)), read.name
+        return _renumbered(read, query_id=_run_topics(read.table, read.source)), read.name
     table = read_trec(src, _RUN_WITH_RANK)
     topics = _run_topics(table, src.label)
     ranks = _numbers(table, src.label, "rank", "rank")
@@ -204,7 +204,7 @@ def _read_run(run: Any, traditional: bool) -> tuple[Any, str]:
                              field="rank")
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.negate(ranks.cast(pa.float64())))
     ranked = Run(table.select(["query_id", "doc_id", "score"]), source=src.label)
-    return _renumbered(ranked, "query_id", topics), table["tag"][0].as_py()
+    return _renumbered(ranked, query_id=topics), table["tag"][0].as_py()
 
 
 def _run_topics(table: pa.Table, source: str) -> pa.Array:
@@ -231,9 +231,11 @@ def _numbers(table: pa.Table, source: str, column: str, what: str, text: pa.Arra
     return pc.cast(text, pa.int64())
 
 
-def _renumbered(data: Any, column: str, numbers: pa.Array) -> Any:
-    """``data`` with ``column`` as the decimal text of ``numbers`` (``051`` -> ``51``, ndeval's one topic)."""
-    table = data.table.set_column(data.table.schema.get_field_index(column), column, numbers.cast(pa.string()))
+def _renumbered(data: Any, **numbers: pa.Array) -> Any:
+    """``data`` with each named column the decimal text of its ``numbers`` (``051`` -> ``51``, ndeval's one topic)."""
+    table = data.table
+    for column, values in numbers.items():
+        table = table.set_column(table.schema.get_field_index(column), column, values.cast(pa.string()))
     extra = {"name": data.name} if hasattr(data, "name") else {"judgments": "qrels_jg", "duplicates": "raise"}
     return type(data)(table, source=data.source, **extra)
 
