@@ -3,10 +3,14 @@
 pyndeval runs ndeval.c's measure code in process; ``tests/reference/ndeval_text.py`` transcribes
 ndeval.c's printing. pyndeval ranks by score, equal scores by ascending docno; ndeval by the rank
 column, or under -traditional by score, equal scores by descending docno: pyndeval gets each
-topic's ranking in ndeval's order as distinct scores, cut at -M there too (pyndeval has no -M).
+topic's ranking in ndeval's order as distinct scores, cut at -M there too (pyndeval has no -M). With ``NDEVAL`` naming an ndeval 4.5 binary (ndeval.c of
+pyndeval's sdist, built with ``gcc -O2 ndeval.c -lm``), the lines are also compared with its stdout.
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
 
 import pyarrow as pa
 import pytest
@@ -78,6 +82,26 @@ def test_lines_match_ndeval(tmp_path_factory, collection, params, depth, complet
     ours = ndeval(qrels, run, alpha=str(alpha), beta=str(beta), max_docs=depth, all_topics=complete,
                   traditional=traditional, baseline=base_file, risk_alpha=risk_alpha)
     assert ours == ndeval_lines(*expected, len({t for t, _, _ in judged}), complete, base, risk_alpha)
+
+
+@pytest.mark.skipif(not os.environ.get("NDEVAL"), reason="NDEVAL does not name an ndeval binary (no network at "
+                    "test time to fetch pyndeval's sdist and build its ndeval.c)")
+@settings(max_examples=25, deadline=None)
+@given(collections(), collections(), st.sampled_from([{}, {"all_topics": True}, {"max_docs": 2}, {"alpha": "0.3", "beta": "0.9"}]),
+       st.booleans(), st.booleans())
+def test_lines_match_the_ndeval_binary(tmp_path_factory, collection, base_collection, options, traditional, risk):
+    judged, retrieved, spelling = collection
+    where = tmp_path_factory.mktemp("ndeval")
+    qrels, run = _write(where, judged, retrieved, spelling)
+    (where / "base").mkdir()
+    base = _write(where / "base", judged, base_collection[1], base_collection[2])[1]
+    options = {**options, "traditional": traditional, **({"baseline": base, "risk_alpha": "1.5"} if risk else {})}
+    names = {"all_topics": "-c", "max_docs": "-M", "alpha": "-alpha", "beta": "-beta", "traditional": "-traditional",
+             "baseline": "-baseline", "risk_alpha": "-riskAlpha"}
+    flags = [part for key, value in options.items() if value is not False
+             for part in ([names[key]] if value is True else [names[key], str(value)])]
+    theirs = subprocess.run([os.environ["NDEVAL"], *flags, qrels, run], capture_output=True, text=True, check=True).stdout
+    assert "\n".join(ndeval(qrels, run, **options)) + "\n" == theirs
 
 
 def test_header_and_nan_lines(tmp_path):
