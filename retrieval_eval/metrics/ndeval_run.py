@@ -76,10 +76,10 @@ def ndeval(
     (printed as given), a number >= 0.
     """
     from ..data import Qrels
-    from .gdeval_run import _alpha
+    from .gdeval_run import risk_alpha_value
 
     params = {"alpha": _unit("alpha", alpha), "beta": _unit("beta", beta)}
-    risk = _alpha(risk_alpha)
+    risk = risk_alpha_value(risk_alpha)
     if isinstance(max_docs, bool) or not isinstance(max_docs, int):
         raise ConfigError(f"max_docs must be an integer (ndeval's -M), got {max_docs!r}")
     judged = Qrels.read(qrels, judgments="qrels_jg", duplicates="raise")
