@@ -13,7 +13,7 @@ Each command imports what it uses when it runs: ``--help`` and ``metrics`` load 
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 
 Each subcommand has a module of its own, with its flags and what it runs: :mod:`.evaluate`,
-:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``), :mod:`.gdeval` (``gdeval``), :mod:`.cwl` (``cwl``), :mod:`.catalog` (``metrics``, ``compile``);
+:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``), :mod:`.gdeval` (``gdeval``), :mod:`.cwl` (``cwl``), :mod:`.ndeval` (``ndeval``), :mod:`.catalog` (``metrics``, ``compile``);
 :mod:`.common` holds what they share (exit codes, flags given once, output paths, printing).
 """
 
@@ -39,6 +39,7 @@ from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
 from .gdeval import add_gdeval_command, gdeval_command
 from .judge import add_judge_command, judge_command
+from .ndeval import add_ndeval_command, ndeval_command
 from .pool import add_pool_commands, pool_command, qrels_command
 from .ragas import add_ragas_command, ragas_command
 from .sweeps import add_fuse_command, add_sweep_command, fuse_command, sweep_command
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_ragas_command(commands)
     add_gdeval_command(commands)
     add_cwl_command(commands)
+    add_ndeval_command(commands)
     return parser
 
 
@@ -81,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["ragas"] = ragas_command
     commands["gdeval"] = gdeval_command
     commands["cwl"] = cwl_command
+    commands["ndeval"] = ndeval_command
     command = commands.get(args.command, evaluate_command)
     from ..io.publication import published_together
     from ..kernels import compile_notices

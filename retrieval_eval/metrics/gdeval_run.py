@@ -66,7 +66,7 @@ def gdeval(
     """
     from ..data import Qrels
 
-    alpha = _alpha(risk_alpha)
+    alpha = risk_alpha_value(risk_alpha)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ConfigError(f"k must be an integer >= 1 (gdeval's -k), got {k!r}")
     judged = _topics_of(Qrels.read(qrels))
@@ -92,7 +92,8 @@ def gdeval(
     return lines
 
 
-def _alpha(text: str) -> float:
+def risk_alpha_value(text: str) -> float:
+    """URisk's alpha from its text (as gdeval and ndeval take -riskAlpha), a number >= 0."""
     try:
         alpha = float(text)
     except (TypeError, ValueError):

@@ -10,8 +10,9 @@ not fixed) and its greedy ideal ranking: :mod:`retrieval_eval.kernels.trec.diver
 Conventions are ndeval's: the queries both judged and retrieved (``query_set="qrels"`` is its
 ``-c``: a judged query the run lacks scores 0), a repeated document an error, ``max_docs`` its
 ``-M``. Ranking is ndeval's ``-traditional`` order (score descending, equal scores by descending
-document id), trec_eval's: the rank column of a run is not read, so ndeval's default order by
-that column is not available, and pyndeval's (equal scores by ascending id) differs on ties.
+document id), trec_eval's: the rank column of a run is not read here, so ndeval's default order by
+that column is not (``retrieval-eval ndeval``, :mod:`retrieval_eval.metrics.ndeval_run`, reads it
+and ranks by it), and pyndeval's (equal scores by ascending id) differs on ties.
 ``judged_only`` (ir_measures' ``judged_only``, trec_eval's ``-J``) drops the unjudged documents first.
 Cutoffs go up to ndeval's depth, 20 (pyndeval refuses more too): past it the ideal ideal
 normalisation of alpha = 0 grows without end.
