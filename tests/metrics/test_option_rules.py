@@ -126,6 +126,7 @@ def test_a_parameter_given_twice_is_an_error_naming_it(definition, same_value):
     values.update({key: ("1", "1" if same_value else "2") for key in ("bin_rel", "min_rel", "max_rel")})
     values["out"] = ("eu", "eu" if same_value else "ec")
     values["normalize"] = ("true", "true" if same_value else "false")
+    values["skip"] = ("true", "true" if same_value else "false")
     values["levels"] = ("0.2;0.8", "0.2;0.8" if same_value else "0.5")
     values["gains"] = ("1:3.5", "1:3.5" if same_value else "2:9.0")
     for key, _ in definition.params:
