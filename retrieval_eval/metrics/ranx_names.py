@@ -19,15 +19,15 @@ ndcg[@k]-lN, other N       ndcg_ranx(rel=N)[@k], ndcg_burges_ranx(rel=N)[@k]
 dcg@k-lN                   dcg(rel=N)@k
 dcg_burges[@k]-lN          dcg_burges(rel=N)[@k]
 dcg-l1, dcg-l0             dcg (trec_eval's)
+dcg-lN, other N            dcg_ranx(rel=N)
 rbp.NN-lN, rbp@NN-lN       rbp_label(p=0.NN,rel=N) (each relevant document weighed by
                            its label; trec_eval's rbp scales the gains to [0, 1])
 =========================  ===========================================================
 
-Every name of ranx's ``metric_switch`` resolves. One spelling is a :class:`ConfigError`:
-``dcg-lN`` for N other than 0 and 1 (ranx's whole-ranking DCG that gives labels below N no
-gain; trec_eval's ``dcg`` here has no relevance level): ``dcg(rel=N)@k`` with k at least the
-ranking's length is its value. So are ``precision-lN``, ``recall-lN``, ``f1-lN`` and
-``hit_rate-lN`` without ``@k`` (below). ``rbp`` without its persistence (which ranx refuses) is
+Every name of ranx's ``metric_switch`` resolves; ``dcg-lN`` for N other than 0 and 1 (ranx's
+whole-ranking DCG that gives labels below N no gain; trec_eval's ``dcg`` here has no relevance
+level) is ``dcg_ranx(rel=N)``. :class:`ConfigError`: ``precision-lN``, ``recall-lN``, ``f1-lN``
+and ``hit_rate-lN`` without ``@k`` (below). ``rbp`` without its persistence (which ranx refuses) is
 trec_eval's rbp, the registry's.
 
 The one spelling that means two things: ranx's ``precision``, ``recall``, ``f1`` and
@@ -99,11 +99,8 @@ def parse(text: str, *, rel_level: int = 1, default_k: int | None = None) -> Met
     elif name == "dcg":
         if int(rel) in (0, 1):
             return parse_spelling(cleaned, "dcg", peer="ranx metric")
-        raise ConfigError(
-            f"ranx metric {cleaned!r}: ranx's -l{rel} gives labels below {rel} no gain over the whole ranking, while dcg "
-            f"here is trec_eval's (every positive label its own gain): dcg(rel={int(rel)})@k with k at least the "
-            "ranking's length is ranx's value"
-        )
+        # trec_eval's dcg has no relevance level: ranx's whole-ranking DCG at a level is dcg_ranx.
+        registry_name = "dcg_ranx"
     if k is None and name in _WHOLE_RANKING:
         whole = _WHOLE_RANKING[name]
         instead = f"write {whole}(rel={int(rel)}) for the whole ranking, or " if whole else "write "

@@ -25,7 +25,7 @@ ranx = pytest.importorskip("ranx")
 pytestmark = pytest.mark.filterwarnings("ignore::Warning")  # numba's type-safety warnings inside ranx
 
 RANX_NAMES = [
-    "hits@3", "hits@5-l2", "hits@2-l0", "dcg@3", "dcg@5-l2", "dcg@4-l-1", "dcg_burges", "dcg_burges@4", "dcg_burges-l2",
+    "hits@3", "hits@5-l2", "hits@2-l0", "dcg@3", "dcg@5-l2", "dcg-l2", "dcg-l3", "dcg@4-l-1", "dcg_burges", "dcg_burges@4", "dcg_burges-l2",
     "ndcg-l2", "ndcg@5-l3", "ndcg@5-l0", "ndcg-l-1", "ndcg_burges-l2", "ndcg_burges@3-l2", "rbp.95", "rbp.8-l2", "rbp@5",
 ]
 

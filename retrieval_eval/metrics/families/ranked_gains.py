@@ -10,6 +10,7 @@ metric                     definition                                           
 =========================  ======================================================  ==============
 ``hits(rel)@k``            documents with label >= rel in the top k (a count)      ``hits@k-lN``
 ``dcg(rel)@k``             sum_{i<=k} g(l_i) / log2(i + 1), linear gain            ``dcg@k-lN``
+``dcg_ranx(rel)``          the same over the whole ranking                         ``dcg-lN``
 ``dcg_burges(rel)[@k]``    the same with gain 2^l - 1                              ``dcg_burges``
 ``ndcg_ranx(rel)[@k]``     DCG / ideal DCG (the labels >= rel best first); the     ``ndcg-lN``
                            DCG itself when the ideal is 0, as ranx divides by 1
@@ -119,6 +120,10 @@ DEFINITIONS = (
     _measure(
         "dcg", "ranx's dcg@k: sum_{i<=k} g(l_i)/log2(i+1), g(l) = l for l >= rel, else 0 (ranx dcg@k-lN). Without "
         "@k, trec_eval's dcg.", _dcg(False), cutoff=True,
+    ),
+    _measure(
+        "dcg_ranx", "ranx's dcg over the whole ranking at relevance level rel (ranx dcg-lN): sum_i g(l_i)/log2(i+1), "
+        "g(l) = l for l >= rel, else 0 (dcg without @k is trec_eval's, which has no relevance level).", _dcg(False),
     ),
     *_both(
         "dcg_burges", "ranx's dcg_burges: sum_i g(l_i)/log2(i+1), g(l) = 2^l - 1 for l >= rel, else 0.", _dcg(True),
