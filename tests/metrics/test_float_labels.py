@@ -177,11 +177,6 @@ def test_the_trec_eval_front_end_refuses_what_trec_eval_would_truncate(tmp_path)
     assert trec_eval(whole, run, ["ndcg", "P.1"]).lines == trec_eval(integers, run, ["ndcg", "P.1"]).lines
 
 
-def test_ranx_truncates_float_qrels_so_it_is_no_reference_for_them():
-    ranx = pytest.importorskip("ranx")
-    assert ranx.Qrels({"q": {"a": 0.5, "b": 2.0}}).to_dict() == {"q": {"a": 0, "b": 2}}
-
-
 def _forms(tmp_path):
     rows = [("1", "a", 1.0), ("1", "b", 0.5), ("2", "a", 2.0)]
     text = tmp_path / "q.trec"
