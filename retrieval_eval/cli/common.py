@@ -186,6 +186,13 @@ def add_progress_flags(parser: argparse.ArgumentParser) -> None:
                        help="print no progress lines (errors and warnings still go to stderr)")
 
 
+def add_risk_flags(parser: argparse.ArgumentParser) -> None:
+    """``-baseline`` and ``-riskAlpha``, spelled as gdeval.pl and ndeval spell them: URisk against a baseline run,
+    v - b, or (1 + alpha)(v - b) where v < b."""
+    parser.add_argument("-baseline", metavar="BASELINE", help="a baseline run: print URisk against it")
+    parser.add_argument("-riskAlpha", dest="risk_alpha", default="0", metavar="A", help="URisk's alpha (default 0)")
+
+
 def emit_text(text: str) -> None:
     """Print text for people (never a machine format) with every line escaped (:func:`~retrieval_eval.views.terminal_text`):
     for a writer whose cells pandas' ``to_string`` lays out, which prints an id's control characters raw."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_OK, add_progress_flags, emit
+from .common import EXIT_OK, add_progress_flags, add_risk_flags, emit
 
 _EXAMPLES = """\
 examples:
@@ -30,8 +30,7 @@ def add_gdeval_command(commands: Any) -> None:
     parser.add_argument("run", metavar="RUN")
     parser.add_argument("-k", type=int, default=None, metavar="K", help="depth of the ranking evaluated (default 20)")
     parser.add_argument("-c", action="store_true", help="average over every topic with a judgment above 0")
-    parser.add_argument("-baseline", metavar="BASELINE", help="a baseline run: print URisk against it")
-    parser.add_argument("-riskAlpha", dest="risk_alpha", default="0", metavar="A", help="URisk's alpha (default 0)")
+    add_risk_flags(parser)
     add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 

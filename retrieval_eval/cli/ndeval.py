@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_OK, add_progress_flags, emit
+from .common import EXIT_OK, add_progress_flags, add_risk_flags, emit
 
 _EXAMPLES = """\
 examples:
@@ -36,8 +36,7 @@ def add_ndeval_command(commands: Any) -> None:
     parser.add_argument("-c", action="store_true", help="average over every topic of the qrels")
     parser.add_argument("-traditional", action="store_true",
                         help="rank by score, then docno (by default the run is ranked by its rank column)")
-    parser.add_argument("-baseline", metavar="BASELINE", help="a baseline run: print URisk against it")
-    parser.add_argument("-riskAlpha", dest="risk_alpha", default="0", metavar="A", help="URisk's alpha (default 0)")
+    add_risk_flags(parser)
     add_progress_flags(parser)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
