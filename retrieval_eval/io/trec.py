@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -40,31 +39,16 @@ import pyarrow.compute as pc
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.arrays import arrow_array, numpy_view
-from retrieval_eval.io.coerce import Parser, concat_labels, parse_label_text, parse_level_text, parse_score_text
+from retrieval_eval.io.coerce import concat_labels, parse_label_text, parse_level_text, parse_score_text
 from retrieval_eval.io.lines import read_lines
 from retrieval_eval.io.sources import Source, read_all, resolve_source
+from retrieval_eval.io.trec_layout import LABELS, TrecLayout
 from retrieval_eval.io.trec_spaced import read_single_spaced
 
 
 _SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
 _LINE_END = re.compile(rb"\r\n|\n|\r")  # as io/lines.py ends lines
 _TAIL_BLOCK = 1 << 16  # bytes read at a time from the end of a run for its tag
-#: The type of a qrels label column: int64, or float64 when some label is not a whole number
-#: (:func:`retrieval_eval.io.coerce.parse_label_text`); chunks read apart agree on it once joined.
-LABELS = None
-
-
-@dataclass(frozen=True)
-class TrecLayout:
-    """Which fields of a TREC line are kept, and how each is typed."""
-
-    fields: int  # number of fields required
-    exact: bool  # True: exactly ``fields``; False: at least ``fields``
-    syntax: str  # the line's syntax, for error messages
-    keep: tuple[tuple[int, str, pa.DataType | None, Parser | None], ...]  # (position, name, type or LABELS, parser)
-    comment_at_start: bool  # True: '#' is a comment only as a line's first byte; False: its first non-blank
-
-
 QRELS_LAYOUT = TrecLayout(
     fields=4,
     exact=True,

@@ -29,7 +29,7 @@ from retrieval_eval.io.lines import source_size
 from retrieval_eval.io.sources import Source, read_all
 
 if TYPE_CHECKING:
-    from retrieval_eval.io.trec import TrecLayout
+    from retrieval_eval.io.trec_layout import TrecLayout
 
 _OTHER_SEPARATORS_OR_COMMENTS = (b"\t", b"\x0b", b"\x0c", b"#")
 #: Bytes (as stored) below which a file goes to the general reader: the README's sample scored 0.03 s

@@ -9,6 +9,7 @@ metrics, numpy building blocks), ``trec/`` (trec_eval's measures), ``fusion/`` (
 ``text/`` (text bytes: search, answer tokens, JSON nesting).
 """
 
-from ._config import check_numba_environment, compile_all, compile_notices
+from ._config import check_numba_environment, compile_notices
+from .ahead_of_time import compile_all
 
 __all__ = ["check_numba_environment", "compile_all", "compile_notices"]

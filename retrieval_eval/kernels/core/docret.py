@@ -32,21 +32,9 @@ import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
 from .bundles import IdealArrays, QueryPairs, RankedArrays
+from .docret_columns import NDCG_EXP, XDCG, FIDELITY, TOP1_RELEVANCE, MAX_RELEVANCE, HOLES, HOLES_RATIO, HOLES_AT_K, TOTAL_RETRIEVED, TOTAL_GROUND_TRUTH, RELEVANT_RETRIEVED, N_COLUMNS
 from .docret_numpy import numpy_document_retrieval_metrics, docret_work
 
-NDCG_EXP = 0
-XDCG = 1
-FIDELITY = 2
-TOP1_RELEVANCE = 3
-MAX_RELEVANCE = 4
-HOLES = 5
-HOLES_RATIO = 6
-HOLES_AT_K = 7
-TOTAL_RETRIEVED = 8
-TOTAL_GROUND_TRUTH = 9
-# 1.0 when some ranked document has a nonzero label (Azure's third branch); not a metric.
-RELEVANT_RETRIEVED = 10
-N_COLUMNS = 11
 #: The first j with 0.6^j == 0.0 in float64 (1459): xdcg's weights from there on are exactly zero.
 XDCG_WEIGHTS_VANISH = next(j for j in itertools.count() if math.pow(0.6, j) == 0.0)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import docret_columns as d
 from .bundles import IdealArrays, QueryPairs, RankedArrays
 from .segments import count, gather, padded_cells, running, segments, two_to
 
@@ -31,9 +32,6 @@ def numpy_document_retrieval_metrics(
     run_query, qrels_query = queries
     ranked_offsets, n_ranked, ranked_labels, ranked_judged, retrieved_rows = ranked
     ideal_offsets, n_ideal, ideal_labels = ideal_lists
-    # The column layout is docret's, which imports this module to register the build.
-    from . import docret as d
-
     n_queries = run_query.shape[0]
     out = np.zeros((n_queries, d.N_COLUMNS), dtype=np.float64)
     rows_retrieved = gather(retrieved_rows, run_query, 0)

@@ -47,41 +47,13 @@ import numpy as np
 from .._config import jit, parallel_jit, prange, read_only
 from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
 from .trec_arith import NEGATIVE_NAN, lround
+from .trec_columns import (
+    NDCG, NDCG_BURGES, MAP, RECIP_RANK, RPREC, BPREF, INFAP, NUM_RET,
+    NUM_REL, NUM_REL_RET, NUM_NONREL_JUDGED_RET, YAAP, BING, LENGTH, N_SCALARS, NDCG_AT,
+    NDCG_BURGES_AT, MAP_AT, PRECISION_AT, RECALL_AT, RECIP_RANK_AT, SUCCESS_AT, JUDGED_AT, F1_AT,
+    RELATIVE_PRECISION_AT, UNJUDGED_AT, N_AT_K, INFAP_EPSILON,
+)
 from .trec_numpy import numpy_trec_measures, trec_work
-
-# Columns of the measures without a cutoff.
-NDCG = 0
-NDCG_BURGES = 1
-MAP = 2
-RECIP_RANK = 3
-RPREC = 4
-BPREF = 5
-INFAP = 6
-NUM_RET = 7
-NUM_REL = 8
-NUM_REL_RET = 9
-NUM_NONREL_JUDGED_RET = 10
-YAAP = 11
-BING = 12
-# The documents the measures saw: num_ret, or the stand-in ranking's length for a query the run lacks.
-LENGTH = 13
-N_SCALARS = 14
-
-# Rows of the measures at each cutoff.
-NDCG_AT = 0
-NDCG_BURGES_AT = 1
-MAP_AT = 2
-PRECISION_AT = 3
-RECALL_AT = 4
-RECIP_RANK_AT = 5
-SUCCESS_AT = 6
-JUDGED_AT = 7
-F1_AT = 8
-RELATIVE_PRECISION_AT = 9
-UNJUDGED_AT = 10
-N_AT_K = 11
-
-INFAP_EPSILON = 0.00001
 
 
 def example_judged_ranks() -> tuple[QueryPairs, FoundArrays, IdealArrays]:

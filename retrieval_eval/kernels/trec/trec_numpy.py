@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.segments import count, count_so_far, divide_where, gather, padded_cells, running, segments, two_to
 from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
+from . import trec_columns as t
 from .trec_arith import LONG_MIN, NEGATIVE_NAN
 
 _C_LOG = np.frompyfunc(math.log, 1, 1)
@@ -45,9 +46,6 @@ def numpy_trec_measures(
     run_query, qrels_query = queries
     found_offsets, n_found, found_ranks, found_labels, n_ranked = found_docs
     ideal_offsets, n_ideal, ideal_labels = ideal_lists
-    # The column layout is trec's, which imports this module to register the build.
-    from . import trec as t
-
     n_queries = run_query.shape[0]
     n_cut = cutoffs.shape[0]
     in_run = run_query >= 0
