@@ -55,10 +55,10 @@ def text(value: str) -> str:
 
 
 def code(value: object) -> str:
-    """A code span for a table cell (a name, a default), its pipes escaped for the table."""
+    """A code span for a table cell (a name, a default): Python-Markdown's tables split no cell at a pipe inside one."""
     value = str(value)
     fence = "``" if "`" in value else "`"
-    return f"{fence}{value}{fence}".replace("|", "\\|")
+    return f"{fence}{value}{fence}"
 
 
 def from_rst(value: str) -> str:
@@ -66,7 +66,7 @@ def from_rst(value: str) -> str:
     value = re.sub(r":[a-z]+:`~?([^`]+)`", lambda m: "`" + m[1].rsplit(".", 1)[-1] + "`" if m[0].count("~") else f"`{m[1]}`", value)
     value = re.sub(r"``([^`]+)``", r"`\1`", value)
     pieces = re.split(r"(`[^`]+`)", " ".join(value.split()))
-    return "".join(piece.replace("|", "\\|") if piece.startswith("`") else text(piece) for piece in pieces).strip()
+    return "".join(piece if piece.startswith("`") else text(piece) for piece in pieces).strip()
 
 
 def table(header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
@@ -106,8 +106,9 @@ def measures_page() -> str:
         members = [definition for definition in REGISTRY if definition.family == family.name]
         if not members:
             continue
-        page.append(f"\n## {text(family.title or family.name)}\n")
-        page.append(f"\nFamily `{family.name}`: {len(members)} metric{'s' if len(members) != 1 else ''}.\n\n")
+        page.append(f"\n## {family.name}\n")
+        count = f"{len(members)} metric{'s' if len(members) != 1 else ''}"
+        page.append(f"\n{count}{': ' + text(family.title) if family.title else ''}.\n\n")
         rows = []
         for definition in members:
             optional = ", ".join(f"{key}={value}" for key, value in definition.params if value is not None)
