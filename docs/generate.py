@@ -269,6 +269,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argpar
 
 
 def _value(action: argparse.Action) -> str:
+    """What an argument takes, as argparse's usage line writes it (``METRIC``, ``{qrels,both,union}``, ``[RUN ...]``)."""
     if action.nargs == 0:
         return ""
     if action.metavar is not None:
@@ -292,17 +293,22 @@ def _help(action: argparse.Action, prog: str) -> str:
     return (action.help or "") % params
 
 
+def _argument_row(action: argparse.Action, prog: str) -> list[str]:
+    """A row of a subcommand's table: the flags (a positional argument's own form), the value a flag takes, its help."""
+    value = _value(action)
+    if not action.option_strings:
+        return [code(value), "", text(_help(action, prog))]
+    return [", ".join(code(flag) for flag in action.option_strings), code(value) if value else "", text(_help(action, prog))]
+
+
 def _command_section(path: str, summary: str, parser: argparse.ArgumentParser, level: int) -> list[str]:
+    """A subcommand's section: its description (else its one-line help), its arguments, its examples, its own subcommands."""
     section = [f"\n{'#' * level} `{path}`\n\n"]
-    if summary:
-        section.append(text(summary[:1].upper() + summary[1:]) + ".\n\n" if not summary.endswith(".") else text(summary) + "\n\n")
-    if parser.description:
-        raw = parser.formatter_class is argparse.RawDescriptionHelpFormatter
-        section.append(f"```text\n{parser.description.strip()}\n```\n\n" if raw else text(parser.description) + "\n\n")
-    rows = [[", ".join(code(flag) for flag in action.option_strings) or code(_value(action)),
-             code(_value(action)) if action.option_strings and _value(action) else "",
-             text(_help(action, parser.prog))]
-            for action in parser._actions
+    if parser.formatter_class is argparse.RawDescriptionHelpFormatter and parser.description:
+        section.append(f"```text\n{parser.description.strip()}\n```\n\n")  # laid out by hand: lists, examples
+    elif parser.description or summary:
+        section.append(text(parser.description or summary) + "\n\n")
+    rows = [_argument_row(action, parser.prog) for action in parser._actions
             if action.help is not argparse.SUPPRESS and not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))]
     if rows:
         section.append(table(["argument", "value", "meaning"], rows))
