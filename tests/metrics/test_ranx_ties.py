@@ -152,7 +152,7 @@ def test_the_sample_gives_ranx_map():
     assert result.means["map"] == math.fsum(expected.values()) / len(expected)
     assert abs(result.means["map"] - mean) <= 1e-15
     if not _jit_disabled():
-        # The figure of the compiled ranx (numba's quicksort), as the README quotes it.
+        # The figure of the compiled ranx (numba's quicksort), as the manual quotes it (docs/peers.md).
         assert mean == 0.24071002331002334 and result.means["map"] == 0.2407100233100233
 
 

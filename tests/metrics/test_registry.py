@@ -91,9 +91,10 @@ def test_malformed_names(text):
         REGISTRY.parse(text)
 
 
-def test_readme_documents_every_metric():
+def test_the_manual_documents_every_metric():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    # The measures page is generated from the registry (docs/generate.py; tests/docs checks it is current).
+    page = (Path(__file__).resolve().parents[2] / "docs" / "reference" / "measures.md").read_text(encoding="utf-8")
     for definition in DEFINITIONS:
-        assert f"`{definition.display_name}`" in readme, definition.display_name
+        assert f"`{definition.display_name}`" in page, definition.display_name

@@ -35,7 +35,7 @@ MISSING_QUERY_STATUS = 4
 #: trec_eval 10 exits with this status at a document twice in one query it evaluates ("duplicate
 #: docs", form_res_rels.c), after the ``-q`` lines of the queries before it, and under ``-M N``
 #: looks for the repeat only in the top N. ``--trec`` refuses a repeat anywhere in a judged query,
-#: its results or its judgments, before printing anything (the README says so): DUPLICATE_OUTCOME.
+#: its results or its judgments, before printing anything (docs/trec-eval.md says so): DUPLICATE_OUTCOME.
 TREC_EVAL_DUPLICATE = 4
 DUPLICATE_OUTCOME = (4, b"")
 

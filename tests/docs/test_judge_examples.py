@@ -1,10 +1,10 @@
-"""Every example of the README's judge section runs, against a local server standing in for each endpoint.
+"""Every example of the manual's judge page (docs/judge.md) runs, against a local server standing in for each endpoint.
 
-The commands of the bash blocks that follow the ``judge-examples`` marker are run as written, in a
-folder holding a copy of ``data/``: an ``export`` sets the environment of the commands after it, and
-whatever host a command or a variable names (OpenAI's, an Azure resource's, localhost's ports of vLLM
-and Ollama) is replaced by the scripted server's address, which answers every judge request. The
-section's Python blocks run the same way.
+The commands of the bash blocks that follow the ``judge-examples`` marker, to the end of the page,
+are run as written, in a folder holding a copy of ``data/``: an ``export`` sets the environment of
+the commands after it, and whatever host a command or a variable names (OpenAI's, an Azure
+resource's, localhost's ports of vLLM and Ollama) is replaced by the scripted server's address,
+which answers every judge request. The page's Python blocks run the same way.
 """
 
 from __future__ import annotations
@@ -21,16 +21,14 @@ import pytest
 from retrieval_eval.cli import main
 from tests.judging.server import ScriptedServer, default_script
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MARKER = "<!-- judge-examples"
 _URL = re.compile(r"https?://[^\s/\"]+")
 
 
 def section() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    start = text.index(MARKER)
-    end = text.index("\n## ", start)
-    return text[start:end]
+    text = (REPO / "docs" / "judge.md").read_text(encoding="utf-8")
+    return text[text.index(MARKER):]
 
 
 def blocks(language: str) -> list[str]:
@@ -119,5 +117,5 @@ def test_the_python_examples_run(folder, monkeypatch):
         for block in blocks("python"):
             code = _URL.sub(server.url, block)
             namespace: dict = {}
-            exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 (the README's own example)
+            exec(compile(code, "docs/judge.md", "exec"), namespace)  # noqa: S102 (the manual's own example)
         assert server.requests
