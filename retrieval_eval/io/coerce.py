@@ -142,9 +142,12 @@ def parse_label_text(
     digits = pc.ascii_is_decimal(pc.ascii_ltrim(values, characters="-"))
     # A null is valid here (or_kleene: null or true is true); scalars from Python values
     # would import pandas, so nothing here converts one.
-    valid = numpy_view(pc.or_kleene(pc.and_not(digits, pc.starts_with(values, "--")), pc.is_null(values)))
+    integer_text = pc.and_not(digits, pc.starts_with(values, "--"))
+    valid = numpy_view(pc.or_kleene(integer_text, pc.is_null(values)))
     if valid.all():
         return _to_int64(values, what="relevance", source=source, field=field, rows=rows)
+    # Beside fractions an integer literal must still fit int64 (read as a float it would be silently rounded).
+    _to_int64(pc.if_else(integer_text, values, "0"), what="relevance", source=source, field=field, rows=rows)
     numbers = parse_strings(
         values, pa.float64(), what="relevance must be a number", source=source, field=field, rows=rows
     )

@@ -152,3 +152,13 @@ def test_the_first_bad_label_is_named_with_its_row(tmp_path, reader):
     with pytest.raises(InputError, match=r"got '0x3'") as excinfo:
         read_qrels_table(source)
     assert excinfo.value.row == row
+
+
+@pytest.mark.parametrize("integer", ["9223372036854775808", "99999999999999999999", "-9223372036854775809"])
+def test_an_integer_beyond_int64_is_refused_beside_fractional_labels(tmp_path, integer):
+    # Beside a fraction the column is read as floats, where such an integer would be rounded silently.
+    path = tmp_path / "qrels.trec"
+    path.write_text(f"q1 0 d1 0.5\nq1 0 d2 {integer}\n")
+    with pytest.raises(InputError, match=f"'{integer}' does not fit a 64-bit integer") as error:
+        Qrels.read(path)
+    assert error.value.row == 2
