@@ -637,6 +637,15 @@ def fitted_table(columns: Sequence[Column], width: int, drop: Sequence[int] | No
     return aligned(fitted, indent=indent) + note
 
 
+def values_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, indent: str = "  ", width: int | None = None) -> list[str]:
+    """``rows`` of values under ``header`` in aligned columns, each cell as :func:`cell_text` writes it, a column
+    of numbers only to the right, fitted to ``width`` (default: :func:`terminal_width`) as :func:`fitted_table` fits them."""
+    rows = [list(row) for row in rows]
+    columns = [Column(str(name), [cell_text(row[i]) for row in rows], right=all(_is_number(row[i]) for row in rows))
+               for i, name in enumerate(header)]  # fmt: skip
+    return fitted_table(columns, terminal_width() if width is None else width, indent=indent)
+
+
 def _squeezed(columns: list[Column], width: int, floor: int, *, first: bool) -> list[Column] | None:
     """``columns`` with the text ones (the first too when ``first``) elided to the widest common cap, no less
     than ``floor``, that fits ``width``; None when even the floor does not fit."""

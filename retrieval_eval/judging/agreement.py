@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
-from ..views import counted
+from ..views import counted, values_table
 from .pairs import PairedLabels, paired_labels, read_judgments
-from .terminal import aligned
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -375,4 +374,4 @@ def _number(value: float) -> str:
 
 def _matrix_lines(matrix: np.ndarray, names: list[str]) -> list[str]:
     """A square matrix of counts as aligned text: a column of row names, then one column per name."""
-    return aligned(["", *names], [[name, *map(int, row)] for name, row in zip(names, matrix)])
+    return values_table(["", *names], [[name, *map(int, row)] for name, row in zip(names, matrix)])
