@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..explain.tables import Explanation
 from ..views import Column, count_text, counted, fitted_table, terminal_width, wrap
-from .tables import Explanation
 
 _TITLE_WIDTH = 40
 #: Relevant documents not retrieved listed per run before "... N more".

@@ -1,7 +1,7 @@
 """The explorer page: one self-contained HTML file to debug a run (or run B against run A) query by query.
 
 The page holds no link to anything outside itself (no network, no CDN): its CSS and plain JavaScript
-(:mod:`.page_assets`) and the data, embedded once as one JSON object in a
+(``assets/explorer.css`` and ``assets/explorer.js`` beside this module, read once as package data) and the data, embedded once as one JSON object in a
 ``<script type="application/json">`` element (a large one gzip-compressed in base64, which the script
 inflates with the browser's ``DecompressionStream``: a quarter of the size). The data is columnar: one array per column of the
 queries, the ranked, missed and changed rows each grouped by query (offsets into the arrays), and every
@@ -28,6 +28,12 @@ the next 100, so that a top of a million documents opens at once). Keys: j/k or 
 The page fits a 1024-pixel window and uses a wide window's width up to 160em (a wide table scrolls in
 its own box). When the first page is drawn it sets ``window.explorerReady`` to ``performance.now()`` (milliseconds
 since navigation began).
+
+The script builds every element with the DOM API and writes every string with ``textContent`` (never
+``innerHTML``), so an id or title is always text. The query table holds only one page of rows (``PAGE`` = 50)
+in the DOM, and each list of a query's detail its first rows (``DETAIL_ROWS`` = 100; the missed documents
+``MISSED_ROWS`` = 10) and a button that adds ``MORE_ROWS`` = 100 at a time, so any ``top`` opens at once;
+sorting and filtering compute the order of the query indices once per change.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ import html
 import json
 import os
 from collections.abc import Iterable, Sequence
+from functools import cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,10 +53,9 @@ import pandas as pd
 
 from ..io.atomic import atomic_write
 from ..progress import phase
-from .page_assets import SCRIPT, STYLE
 
 if TYPE_CHECKING:
-    from . import Explanation
+    from ..explain import Explanation
 
 #: Above this many characters of JSON (roughly 1,000 queries x 20 documents of one run), the page embeds it
 #: compressed: below, the plain JSON is small anyway and readable in the file.
@@ -81,11 +88,17 @@ def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer"
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{html.escape(title)}</title>\n<style>\n{_asset('explorer.css')}</style>\n</head>\n<body>\n"
         f"<h1 id=\"title\">{html.escape(title)}</h1>\n"
         f"<script type=\"{kind}\" id=\"explorer-data\"{encoding}>{data}</script>\n"
-        f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
+        f"<script>\n{_asset('explorer.js')}</script>\n</body>\n</html>\n"
     )
+
+
+@cache
+def _asset(name: str) -> str:
+    """The text of the page's file ``name`` in ``assets/`` (shipped as package data), read once."""
+    return (files(__package__) / "assets" / name).read_text(encoding="utf-8")
 
 
 def write_explorer(

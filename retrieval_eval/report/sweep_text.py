@@ -26,15 +26,15 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..io.writers import json_ready
+from ..sweep.settings import TEST_METHODS
 from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
-from .settings import TEST_METHODS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .analysis import SweepResult
-    from .ranking import Leaderboard
-    from .significance import Significance
+    from ..sweep.analysis import SweepResult
+    from ..sweep.ranking import Leaderboard
+    from ..sweep.significance import Significance
 
 #: The largest wins and losses of the best against the runner-up that are shown.
 DUELS = 3
