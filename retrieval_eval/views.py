@@ -26,7 +26,6 @@ already need, and this module imports nothing of the package, so any result type
 from __future__ import annotations
 
 import html
-import math
 import shutil
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -98,19 +97,64 @@ def cell_text(value: Any) -> str:
     if isinstance(value, Integral):
         return str(int(value))
     if isinstance(value, Real):
-        number = float(value)
-        return "NaN" if math.isnan(number) else f"{number:.4f}"
+        return decimal(value)
     return str(value)
+
+
+def decimal(value: Any, digits: int = 4, *, signed: bool = False, missing: str = "NaN") -> str:
+    """A number to ``digits`` decimals, ``+`` before a positive one when ``signed`` (a difference); ``missing``
+    for one that is not there (:func:`is_missing`: None, NaN, pandas' NA): ``NaN`` where a metric is
+    undefined, empty where a table leaves the cell blank."""
+    if is_missing(value):
+        return missing
+    return f"{float(value):{'+' if signed else ''}.{digits}f}"
+
+
+#: Below this a p-value is shown as ``<0.0001``: four decimals would read as zero.
+P_FLOOR = 0.0001
+
+
+def p_value_text(value: Any, *, missing: str = "") -> str:
+    """A p-value to 4 decimals, ``<0.0001`` below :data:`P_FLOOR`, ``missing`` where there is none (no test)."""
+    if is_missing(value):
+        return missing
+    return "<0.0001" if value < P_FLOOR else f"{float(value):.4f}"
+
+
+def value_text(value: Any, *, booleans: tuple[str, str] = ("True", "False")) -> str:
+    """A parameter's, cost's or setting's value as a cell: integers whole, other numbers to 6 significant digits
+    (``5``, ``0.3``, ``105.8``), a boolean as ``booleans`` (its text when true, when false), text as it is,
+    empty where there is none (:func:`is_missing`)."""
+    if is_missing(value):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return booleans[0] if value else booleans[1]
+    if isinstance(value, Integral):
+        return str(int(value))
+    return f"{float(value):.6g}" if isinstance(value, Real) else str(value)
+
+
+def is_number(value: Any) -> bool:
+    """A real number that is not a boolean (numpy's integers and floats included)."""
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+
+
+def is_missing(value: Any) -> bool:
+    """No value: None, or a value unequal to itself (NaN, NaT), or pandas' NA (whose comparison has no truth value)."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return False
+    try:
+        return bool(value != value)
+    except TypeError:  # pandas' NA: NA != NA is NA, which refuses bool()
+        return True
 
 
 def one_line(text: str, width: int = TEXT_WIDTH) -> str:
     """``text`` on one line (control characters as their escapes, :func:`terminal_text`), cut to ``width`` characters with ``…``."""
     text = terminal_text(text)
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -127,7 +171,7 @@ def text_view(title: str, facts: Facts, table: Table | None = None) -> str:
 def _fact_text(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_fact_text(key)}: {_fact_text(item)}" for key, item in value.items()) + "}"
-    if _is_number(value):
+    if is_number(value):
         return cell_text(value)
     return one_line(repr(value), 2 * TEXT_WIDTH)
 
@@ -196,7 +240,7 @@ def table_html(table: Table) -> str:
 
 
 def _cell_html(value: Any) -> str:
-    if _is_number(value):
+    if is_number(value):
         return f'<td class="rx-num">{_escape(cell_text(value))}</td>'
     return f"<td>{_escape(cell_text(value))}</td>"
 
@@ -641,7 +685,7 @@ def values_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, indent
     """``rows`` of values under ``header`` in aligned columns, each cell as :func:`cell_text` writes it, a column
     of numbers only to the right, fitted to ``width`` (default: :func:`terminal_width`) as :func:`fitted_table` fits them."""
     rows = [list(row) for row in rows]
-    columns = [Column(str(name), [cell_text(row[i]) for row in rows], right=all(_is_number(row[i]) for row in rows))
+    columns = [Column(str(name), [cell_text(row[i]) for row in rows], right=all(is_number(row[i]) for row in rows))
                for i, name in enumerate(header)]  # fmt: skip
     return fitted_table(columns, terminal_width() if width is None else width, indent=indent)
 

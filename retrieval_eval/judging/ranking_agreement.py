@@ -43,7 +43,7 @@ from ..sweep.rank_correlation import (
     A_BETTER, B_BETTER, NOT_SIGNIFICANT, correlation_of_means, kendall_tau_b, persistence, ranks, rbo_ext, tau_ap, verdicts,
 )  # fmt: skip
 from ..sweep.settings import ALPHA
-from ..views import counted, values_table
+from ..views import counted, decimal, values_table
 from .pairs import common_queries, read_judgments, restricted
 
 if TYPE_CHECKING:
@@ -160,9 +160,9 @@ class RankingAgreement:
             f"({counted(len(frame), 'run')}; human {self.human_source}, judge {self.judge_source})",
             *values_table(list(RANKING_COLUMNS), frame.itertuples(index=False)),
             "",
-            f"  Kendall's tau-b {_number(self.kendall_tau)}; tau_AP {_number(self.tau_ap)} (judge against human; "
-            f"human against judge {_number(self.tau_ap_reverse)}, mean {_number(self.tau_ap_symmetric)}); "
-            f"RBO_ext {_number(self.rbo)} (p = {self.rbo_p:g})",
+            f"  Kendall's tau-b {decimal(self.kendall_tau)}; tau_AP {decimal(self.tau_ap)} (judge against human; "
+            f"human against judge {decimal(self.tau_ap_reverse)}, mean {decimal(self.tau_ap_symmetric)}); "
+            f"RBO_ext {decimal(self.rbo)} (p = {self.rbo_p:g})",
         ]
         swapped = self.swapped
         lines.append(f"swapped pairs: {len(swapped)} of {len(self.pairs)}")
@@ -321,7 +321,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()
     return None if isinstance(value, float) and np.isnan(value) else value
-
-
-def _number(value: float) -> str:
-    return "NaN" if np.isnan(value) else f"{value:.4f}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from ..sweep.significance import Significance
-from ..views import wrap
+from ..views import p_value_text, wrap
 from .compare_table import compare_table, comparison_legend
 from .tables import Grid, frame_grid, html_table, markdown_table, markdown_text, number, numeric_column
 
@@ -31,7 +31,7 @@ def significance_text(result: Significance, width: int) -> list[str]:
 
 def anova_grid(result: Significance) -> Grid:
     """The two-way ANOVA table's cells."""
-    return frame_grid(result.anova, [str, number, _integer, number, number, _p_value])
+    return frame_grid(result.anova, [str, number, _integer, number, number, p_value_text])
 
 
 def topic_set_grid(result: Significance) -> Grid:
@@ -59,7 +59,7 @@ def pairs_grid(result: Significance) -> Grid:
     """Every pair's cells: names, difference, Tukey p, significant, the three intervals and the effect size."""
     pairs = result.pairs
     rows = [
-        [str(row.a), str(row.b), f"{row.difference:+.4f}", _p_value(row.p_tukey), "yes" if row.significant else "no",
+        [str(row.a), str(row.b), f"{row.difference:+.4f}", p_value_text(row.p_tukey), "yes" if row.significant else "no",
          f"{row.hsd_low:+.4f} – {row.hsd_high:+.4f}", f"{row.t_low:+.4f} – {row.t_high:+.4f}",
          f"{row.bootstrap_low:+.4f} – {row.bootstrap_high:+.4f}", number(row.effect_size, 3)]
         for row in pairs.itertuples(index=False)
@@ -114,9 +114,3 @@ def significance_markdown(result: Significance) -> list[str]:
 
 def _integer(value: object) -> str:
     return "" if value != value else str(int(value))  # NaN (no value) is empty
-
-
-def _p_value(value: object) -> str:
-    if value != value:
-        return ""
-    return "<0.0001" if float(value) < 0.0001 else f"{float(value):.4f}"
