@@ -212,10 +212,10 @@ def html_view(title: str, facts: Facts, tables: Sequence[Table], notes: Sequence
 
     Everything is escaped; the style is inline and scoped by the fragment's class.
     """
-    shown = [f"<b>{_escape(title)}</b>"] + [f"{_escape(name)}: {_fact_html(value)}" for name, value in facts]
+    shown = [f"<b>{html_text(title)}</b>"] + [f"{html_text(name)}: {_fact_html(value)}" for name, value in facts]
     parts = [f'<div class="{_CLASS}">', f"<style>{_STYLE}</style>", f'<p class="rx-facts">{" · ".join(shown)}</p>']
     parts += [table_html(table) for table in tables]
-    parts += [f'<p class="rx-note">{_escape(note)}</p>' for note in notes[:ROWS]]
+    parts += [f'<p class="rx-note">{html_text(note)}</p>' for note in notes[:ROWS]]
     if len(notes) > ROWS:
         parts.append(f'<p class="rx-note">… {len(notes) - ROWS} more notes</p>')
     parts.append("</div>")
@@ -224,7 +224,7 @@ def html_view(title: str, facts: Facts, tables: Sequence[Table], notes: Sequence
 
 def table_html(table: Table) -> str:
     """``table`` as an escaped ``<table>`` with its caption; a footer row says how many rows are not shown."""
-    head = "".join(f"<th>{_escape(column)}</th>" for column in table.columns)
+    head = "".join(f"<th>{html_text(column)}</th>" for column in table.columns)
     body = "".join("<tr>" + "".join(_cell_html(cell) for cell in row) + "</tr>" for row in table.rows)
     span = max(len(table.columns), 1)
     if not table.total:
@@ -234,26 +234,27 @@ def table_html(table: Table) -> str:
     else:
         foot = ""
     return (
-        f'<div class="rx-scroll"><table><caption>{_escape(table.caption)}</caption>'
+        f'<div class="rx-scroll"><table><caption>{html_text(table.caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody>{foot}</table></div>"
     )
 
 
 def _cell_html(value: Any) -> str:
     if is_number(value):
-        return f'<td class="rx-num">{_escape(cell_text(value))}</td>'
-    return f"<td>{_escape(cell_text(value))}</td>"
+        return f'<td class="rx-num">{html_text(cell_text(value))}</td>'
+    return f"<td>{html_text(cell_text(value))}</td>"
 
 
 def _fact_html(value: Any) -> str:
     if isinstance(value, Mapping):
-        return ", ".join(f"{_escape(cell_text(key))} {_fact_html(item)}" for key, item in value.items()) or "none"
+        return ", ".join(f"{html_text(cell_text(key))} {_fact_html(item)}" for key, item in value.items()) or "none"
     if isinstance(value, str):
-        return f"<code>{_escape(value)}</code>"
-    return f"<b>{_escape('None' if value is None else cell_text(value))}</b>"
+        return f"<code>{html_text(value)}</code>"
+    return f"<b>{html_text('None' if value is None else cell_text(value))}</b>"
 
 
-def _escape(text: str) -> str:
+def html_text(text: str) -> str:
+    """``text`` as HTML text or an attribute's value: ``&``, ``<``, ``>`` and both quotes as their character references."""
     return html.escape(text, quote=True)
 
 

@@ -1,8 +1,8 @@
 """The explorer page: one self-contained HTML file to debug a run (or run B against run A) query by query.
 
 The page holds no link to anything outside itself (no network, no CDN): its CSS and plain JavaScript
-(``assets/explorer.css`` and ``assets/explorer.js`` beside this module, read once as package data) and the data, embedded once as one JSON object in a
-``<script type="application/json">`` element (a large one gzip-compressed in base64, which the script
+(``explorer.css`` and ``explorer.js`` of :mod:`.assets`, real files shipped as package data) and the data,
+embedded once as one JSON object in a ``<script type="application/json">`` element (a large one gzip-compressed in base64, which the script
 inflates with the browser's ``DecompressionStream``: a quarter of the size). The data is columnar: one array per column of the
 queries, the ranked, missed and changed rows each grouped by query (offsets into the arrays), and every
 string (query id and text, doc id, title, outcome) interned once in a string table that the columns
@@ -40,12 +40,9 @@ from __future__ import annotations
 
 import base64
 import gzip
-import html
 import json
 import os
 from collections.abc import Iterable, Sequence
-from functools import cache
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,6 +50,8 @@ import pandas as pd
 
 from ..io.atomic import atomic_write
 from ..progress import phase
+from ..views import html_text
+from .assets import asset_text
 
 if TYPE_CHECKING:
     from ..explain import Explanation
@@ -88,17 +87,11 @@ def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer"
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>\n{_asset('explorer.css')}</style>\n</head>\n<body>\n"
-        f"<h1 id=\"title\">{html.escape(title)}</h1>\n"
+        f"<title>{html_text(title)}</title>\n<style>\n{asset_text('explorer.css')}</style>\n</head>\n<body>\n"
+        f"<h1 id=\"title\">{html_text(title)}</h1>\n"
         f"<script type=\"{kind}\" id=\"explorer-data\"{encoding}>{data}</script>\n"
-        f"<script>\n{_asset('explorer.js')}</script>\n</body>\n</html>\n"
+        f"<script>\n{asset_text('explorer.js')}</script>\n</body>\n</html>\n"
     )
-
-
-@cache
-def _asset(name: str) -> str:
-    """The text of the page's file ``name`` in ``assets/`` (shipped as package data), read once."""
-    return (files(__package__) / "assets" / name).read_text(encoding="utf-8")
 
 
 def write_explorer(

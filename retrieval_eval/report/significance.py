@@ -8,10 +8,9 @@ pair with its Tukey p-value, its effect size and its intervals.
 
 from __future__ import annotations
 
-import html
 
 from ..sweep.significance import Significance
-from ..views import p_value_text, wrap
+from ..views import html_text, p_value_text, wrap
 from .compare_table import compare_table, comparison_legend
 from .tables import Grid, frame_grid, html_table, markdown_table, markdown_text, number, numeric_column
 
@@ -78,14 +77,14 @@ def significance_html(result: Significance) -> list[str]:
 
     return [
         '<section id="significance"><h2>Which differences are real</h2>',
-        f"<p>{html.escape(_SECTION_INTRO)}</p>",
-        "<ul>", *(f"<li>{html.escape(finding)}</li>" for finding in result.summary()), "</ul>",
+        f"<p>{html_text(_SECTION_INTRO)}</p>",
+        "<ul>", *(f"<li>{html_text(finding)}</li>" for finding in result.summary()), "</ul>",
         "<h3>Every metric: who beats whom</h3>",
-        f"<p>{html.escape(comparison_legend(result))}.</p>",
+        f"<p>{html_text(comparison_legend(result))}.</p>",
         box(compare_table(result, "html"), tall=True),
         "<h3>Which metric separates the configurations</h3>",
         box(html_table(discrimination_grid(result), css_class="discrimination")),
-        *([f"<h3>Does every metric rank the configurations as {html.escape(result.objective)} does</h3>",
+        *([f"<h3>Does every metric rank the configurations as {html_text(result.objective)} does</h3>",
            box(html_table(correlation_grid(result), css_class="correlations"))] if len(result.correlations) else []),
         "<h3>How many queries a decision needs</h3>",
         box(html_table(topic_set_grid(result), css_class="topic-set-sizes")),

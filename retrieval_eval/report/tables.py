@@ -18,7 +18,6 @@ the same cells. The leaderboard's columns, in order:
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from ..errors import ConfigError
 from ..sweep.analysis import SweepResult
 from ..sweep.ranking import Leaderboard
 from ..sweep.settings import CORRECTION_METHODS
-from ..views import decimal, value_text
+from ..views import decimal, html_text, value_text
 
 #: The marks of the leaderboard and their LaTeX.
 BEST, WORSE = "*", "†"
@@ -142,7 +141,7 @@ def html_table(grid: Grid, *, css_class: str) -> str:
     class ``best`` or ``worse``."""
     def cell(tag: str, text: str, numeric: bool) -> str:
         # A long header may break after an underscore (tied_with_best), so that it is no wider than its column.
-        shown = html.escape(text).replace("_", "_<wbr>") if tag == "th" and len(text) > 8 else html.escape(text)
+        shown = html_text(text).replace("_", "_<wbr>") if tag == "th" and len(text) > 8 else html_text(text)
         return f'<{tag} class="num">{shown}</{tag}>' if numeric else f"<{tag}>{shown}</{tag}>"
 
     head = "".join(cell("th", text, numeric) for text, numeric in zip(grid.header, grid.numeric))
