@@ -12,11 +12,16 @@ verdict) and the first rows of its tables, each table saying how many rows it le
   in HTML, and in text shown on one line (control characters as escapes, long names cut),
   so that a hostile name neither runs in a notebook nor breaks the repr's shape.
 
-The terminal's writers (``evaluate``, ``sweep``, ``explain``, ``metrics``, ``pool``, ``qrels merge``
-and the command's error lines) build their text from the primitives of the last section: the
-width (:func:`terminal_width`), the escaping (:func:`terminal_text`), the aligned table that fits
-that width (:class:`Column`, :func:`fit_columns`, :func:`aligned`), paragraphs wrapped at word
-boundaries (:func:`wrap`) and counts with thousands separators (:func:`count_text`).
+This module is the bottom leaf of formatting: every renderer (those of :mod:`retrieval_eval.report`,
+the terminal's writers of ``evaluate``, ``sweep``, ``explain``, ``metrics``, ``pool``, ``qrels merge``
+and the command's error lines) builds on its primitives. Numbers: :func:`cell_text`, :func:`decimal`
+(fixed decimals, signed or not, a missing value as ``NaN`` or empty), :func:`p_value_text`,
+:func:`value_text` (a setting's value), :func:`count_text`, with :func:`is_number` and
+:func:`is_missing`; HTML: :func:`html_text` (the escaping), :func:`table_html` and the one style sheet
+of the fragments; the terminal, in the last section: the width (:func:`terminal_width`), the escaping
+(:func:`terminal_text`), the aligned table that fits that width (:class:`Column`, :func:`fit_columns`,
+:func:`aligned`, and :func:`values_table` for rows of values), paragraphs wrapped at word boundaries
+(:func:`wrap`).
 
 The views read only public attributes, and everything here renders plain values (the
 :class:`Table` of a few rows): showing a result imports no pandas that the result did not
