@@ -8,11 +8,10 @@ Loads no pandas: the command prints a summary without it.
 from __future__ import annotations
 
 import json
-import math
 from typing import TYPE_CHECKING, Any
 
 from ..metrics.registry import REGISTRY
-from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_width, wrap
+from ..views import Column, cell_text, count_text, fitted_table, is_missing, summary_table, terminal_width, wrap
 
 if TYPE_CHECKING:
     from ..metrics import EvaluationResult, EvaluationSummary, Evaluator
@@ -104,6 +103,6 @@ def _aligned_table(result: EvaluationSummary, width: int) -> list[str]:
 
 def _csv_cell(value: Any) -> str:
     """As pandas writes a CSV cell: floats by repr, missing values empty."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if is_missing(value):
         return ""
     return repr(value) if isinstance(value, float) else str(value)
