@@ -566,7 +566,8 @@ PIPE_WIDTH = 100
 NARROWEST = 40
 #: A column of text (an id, a name) is elided to no fewer characters than this before columns are dropped.
 CELL_AT_LEAST = 10
-_GAP = "  "
+#: Between two columns of a terminal table.
+GAP = "  "
 
 
 def terminal_width() -> int:
@@ -645,7 +646,7 @@ def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
 
     def line(cells: Sequence[str]) -> str:
         shown = (cell.rjust(width) if column.right else cell.ljust(width) for cell, width, column in zip(cells, widths, columns))
-        return (indent + _GAP.join(shown)).rstrip()
+        return (indent + GAP.join(shown)).rstrip()
 
     rows = len(columns[0].cells) if columns else 0
     return [line([column.header for column in columns])] + [line([column.cells[row] for column in columns]) for row in range(rows)]
@@ -653,7 +654,7 @@ def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
 
 def table_width(columns: Sequence[Column]) -> int:
     """The characters of the widest line :func:`aligned` writes for ``columns``."""
-    return sum(column.width for column in columns) + len(_GAP) * max(len(columns) - 1, 0)
+    return sum(column.width for column in columns) + len(GAP) * max(len(columns) - 1, 0)
 
 
 def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None) -> tuple[list[Column], list[str]]:

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..io.writers import json_ready
 from ..sweep.settings import TEST_METHODS
-from ..views import (Column, aligned, count_text, counted, decimal, fit_columns, fit_line, is_missing, is_number, marks_legend,
+from ..views import (GAP, Column, aligned, count_text, counted, decimal, fit_columns, fit_line, is_missing, is_number, marks_legend,
                      p_value_text, table_width, terminal_text, terminal_width, value_text, wrap)
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ DUELS = 3
 _NAME_AT_LEAST = 20  # the configuration column is elided no narrower (unless the fixed columns leave less)
 _NAME_AT_FIRST = 30  # nor, while optional columns still want room, wider
 _CELL_AT_MOST = 16  # a parameter's or a cost's column
-_GAP = "  "
 
 
 def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = False) -> str:
@@ -156,7 +155,7 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column],
         shown = decimal if column in board.metrics else _value  # means to 4 decimals, as the objective's
         cells = [shown(value) for value in table[column]]
         optional.append(Column(column, cells, right=all(is_number(value) or is_missing(value) for value in table[column])).elided(_CELL_AT_MOST))
-    gaps = len(_GAP)
+    gaps = len(GAP)
     used = sum(column.width + gaps for column in [*fixed_before, *fixed_after])
     name_width = min(name.width, max(_NAME_AT_LEAST, min(_NAME_AT_FIRST, width - used)))
     used += name_width
@@ -235,7 +234,7 @@ def _pair_columns(board: Leaderboard, width: int) -> list[Column]:
     ]
     for left_out in ((), ("p t-test",), ("p t-test", "difference")):
         kept = [column for column in numbers if column.header not in left_out]
-        each = (width - table_width(kept) - 2 * len(_GAP)) // 2
+        each = (width - table_width(kept) - 2 * len(GAP)) // 2
         if each >= _NAME_AT_LEAST // 2:
             break
     return [names[0].elided(each), names[1].elided(each), *kept]
