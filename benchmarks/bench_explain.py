@@ -63,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from retrieval_eval.explain import explain
-    from retrieval_eval.explain.page import explorer_html
+    from retrieval_eval.report.explorer_page import explorer_html
     from retrieval_eval.pooling import pool
 
     print(describe_machine(machine()))

@@ -12,11 +12,16 @@ verdict) and the first rows of its tables, each table saying how many rows it le
   in HTML, and in text shown on one line (control characters as escapes, long names cut),
   so that a hostile name neither runs in a notebook nor breaks the repr's shape.
 
-The terminal's writers (``evaluate``, ``sweep``, ``explain``, ``metrics``, ``pool``, ``qrels merge``
-and the command's error lines) build their text from the primitives of the last section: the
-width (:func:`terminal_width`), the escaping (:func:`terminal_text`), the aligned table that fits
-that width (:class:`Column`, :func:`fit_columns`, :func:`aligned`), paragraphs wrapped at word
-boundaries (:func:`wrap`) and counts with thousands separators (:func:`count_text`).
+This module is the bottom leaf of formatting: every renderer (those of :mod:`retrieval_eval.report`,
+the terminal's writers of ``evaluate``, ``sweep``, ``explain``, ``metrics``, ``pool``, ``qrels merge``
+and the command's error lines) builds on its primitives. Numbers: :func:`cell_text`, :func:`decimal`
+(fixed decimals, signed or not, a missing value as ``NaN`` or empty), :func:`p_value_text`,
+:func:`value_text` (a setting's value), :func:`count_text`, with :func:`is_number` and
+:func:`is_missing`; HTML: :func:`html_text` (the escaping), :func:`table_html` and the one style sheet
+of the fragments; the terminal, in the last section: the width (:func:`terminal_width`), the escaping
+(:func:`terminal_text`), the aligned table that fits that width (:class:`Column`, :func:`fit_columns`,
+:func:`aligned`, and :func:`values_table` for rows of values), paragraphs wrapped at word boundaries
+(:func:`wrap`).
 
 The views read only public attributes, and everything here renders plain values (the
 :class:`Table` of a few rows): showing a result imports no pandas that the result did not
@@ -26,7 +31,6 @@ already need, and this module imports nothing of the package, so any result type
 from __future__ import annotations
 
 import html
-import math
 import shutil
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -98,19 +102,64 @@ def cell_text(value: Any) -> str:
     if isinstance(value, Integral):
         return str(int(value))
     if isinstance(value, Real):
-        number = float(value)
-        return "NaN" if math.isnan(number) else f"{number:.4f}"
+        return decimal(value)
     return str(value)
+
+
+def decimal(value: Any, digits: int = 4, *, signed: bool = False, missing: str = "NaN") -> str:
+    """A number to ``digits`` decimals, ``+`` before a positive one when ``signed`` (a difference); ``missing``
+    for one that is not there (:func:`is_missing`: None, NaN, pandas' NA): ``NaN`` where a metric is
+    undefined, empty where a table leaves the cell blank."""
+    if is_missing(value):
+        return missing
+    return f"{float(value):{'+' if signed else ''}.{digits}f}"
+
+
+#: Below this a p-value is shown as ``<0.0001``: four decimals would read as zero.
+P_FLOOR = 0.0001
+
+
+def p_value_text(value: Any, *, missing: str = "") -> str:
+    """A p-value to 4 decimals, ``<0.0001`` below :data:`P_FLOOR`, ``missing`` where there is none (no test)."""
+    if is_missing(value):
+        return missing
+    return "<0.0001" if value < P_FLOOR else f"{float(value):.4f}"
+
+
+def value_text(value: Any, *, booleans: tuple[str, str] = ("True", "False")) -> str:
+    """A parameter's, cost's or setting's value as a cell: integers whole, other numbers to 6 significant digits
+    (``5``, ``0.3``, ``105.8``), a boolean as ``booleans`` (its text when true, when false), text as it is,
+    empty where there is none (:func:`is_missing`)."""
+    if is_missing(value):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return booleans[0] if value else booleans[1]
+    if isinstance(value, Integral):
+        return str(int(value))
+    return f"{float(value):.6g}" if isinstance(value, Real) else str(value)
+
+
+def is_number(value: Any) -> bool:
+    """A real number that is not a boolean (numpy's integers and floats included)."""
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+
+
+def is_missing(value: Any) -> bool:
+    """No value: None, or a value unequal to itself (NaN, NaT), or pandas' NA (whose comparison has no truth value)."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return False
+    try:
+        return bool(value != value)
+    except TypeError:  # pandas' NA: NA != NA is NA, which refuses bool()
+        return True
 
 
 def one_line(text: str, width: int = TEXT_WIDTH) -> str:
     """``text`` on one line (control characters as their escapes, :func:`terminal_text`), cut to ``width`` characters with ``…``."""
     text = terminal_text(text)
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -127,7 +176,7 @@ def text_view(title: str, facts: Facts, table: Table | None = None) -> str:
 def _fact_text(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_fact_text(key)}: {_fact_text(item)}" for key, item in value.items()) + "}"
-    if _is_number(value):
+    if is_number(value):
         return cell_text(value)
     return one_line(repr(value), 2 * TEXT_WIDTH)
 
@@ -168,10 +217,10 @@ def html_view(title: str, facts: Facts, tables: Sequence[Table], notes: Sequence
 
     Everything is escaped; the style is inline and scoped by the fragment's class.
     """
-    shown = [f"<b>{_escape(title)}</b>"] + [f"{_escape(name)}: {_fact_html(value)}" for name, value in facts]
+    shown = [f"<b>{html_text(title)}</b>"] + [f"{html_text(name)}: {_fact_html(value)}" for name, value in facts]
     parts = [f'<div class="{_CLASS}">', f"<style>{_STYLE}</style>", f'<p class="rx-facts">{" · ".join(shown)}</p>']
     parts += [table_html(table) for table in tables]
-    parts += [f'<p class="rx-note">{_escape(note)}</p>' for note in notes[:ROWS]]
+    parts += [f'<p class="rx-note">{html_text(note)}</p>' for note in notes[:ROWS]]
     if len(notes) > ROWS:
         parts.append(f'<p class="rx-note">… {len(notes) - ROWS} more notes</p>')
     parts.append("</div>")
@@ -180,7 +229,7 @@ def html_view(title: str, facts: Facts, tables: Sequence[Table], notes: Sequence
 
 def table_html(table: Table) -> str:
     """``table`` as an escaped ``<table>`` with its caption; a footer row says how many rows are not shown."""
-    head = "".join(f"<th>{_escape(column)}</th>" for column in table.columns)
+    head = "".join(f"<th>{html_text(column)}</th>" for column in table.columns)
     body = "".join("<tr>" + "".join(_cell_html(cell) for cell in row) + "</tr>" for row in table.rows)
     span = max(len(table.columns), 1)
     if not table.total:
@@ -190,26 +239,27 @@ def table_html(table: Table) -> str:
     else:
         foot = ""
     return (
-        f'<div class="rx-scroll"><table><caption>{_escape(table.caption)}</caption>'
+        f'<div class="rx-scroll"><table><caption>{html_text(table.caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody>{foot}</table></div>"
     )
 
 
 def _cell_html(value: Any) -> str:
-    if _is_number(value):
-        return f'<td class="rx-num">{_escape(cell_text(value))}</td>'
-    return f"<td>{_escape(cell_text(value))}</td>"
+    if is_number(value):
+        return f'<td class="rx-num">{html_text(cell_text(value))}</td>'
+    return f"<td>{html_text(cell_text(value))}</td>"
 
 
 def _fact_html(value: Any) -> str:
     if isinstance(value, Mapping):
-        return ", ".join(f"{_escape(cell_text(key))} {_fact_html(item)}" for key, item in value.items()) or "none"
+        return ", ".join(f"{html_text(cell_text(key))} {_fact_html(item)}" for key, item in value.items()) or "none"
     if isinstance(value, str):
-        return f"<code>{_escape(value)}</code>"
-    return f"<b>{_escape('None' if value is None else cell_text(value))}</b>"
+        return f"<code>{html_text(value)}</code>"
+    return f"<b>{html_text('None' if value is None else cell_text(value))}</b>"
 
 
-def _escape(text: str) -> str:
+def html_text(text: str) -> str:
+    """``text`` as HTML text or an attribute's value: ``&``, ``<``, ``>`` and both quotes as their character references."""
     return html.escape(text, quote=True)
 
 
@@ -516,7 +566,8 @@ PIPE_WIDTH = 100
 NARROWEST = 40
 #: A column of text (an id, a name) is elided to no fewer characters than this before columns are dropped.
 CELL_AT_LEAST = 10
-_GAP = "  "
+#: Between two columns of a terminal table.
+GAP = "  "
 
 
 def terminal_width() -> int:
@@ -595,7 +646,7 @@ def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
 
     def line(cells: Sequence[str]) -> str:
         shown = (cell.rjust(width) if column.right else cell.ljust(width) for cell, width, column in zip(cells, widths, columns))
-        return (indent + _GAP.join(shown)).rstrip()
+        return (indent + GAP.join(shown)).rstrip()
 
     rows = len(columns[0].cells) if columns else 0
     return [line([column.header for column in columns])] + [line([column.cells[row] for column in columns]) for row in range(rows)]
@@ -603,7 +654,7 @@ def aligned(columns: Sequence[Column], *, indent: str = "") -> list[str]:
 
 def table_width(columns: Sequence[Column]) -> int:
     """The characters of the widest line :func:`aligned` writes for ``columns``."""
-    return sum(column.width for column in columns) + len(_GAP) * max(len(columns) - 1, 0)
+    return sum(column.width for column in columns) + len(GAP) * max(len(columns) - 1, 0)
 
 
 def fit_columns(columns: Sequence[Column], width: int, drop: Sequence[int] | None = None) -> tuple[list[Column], list[str]]:
@@ -635,6 +686,15 @@ def fitted_table(columns: Sequence[Column], width: int, drop: Sequence[int] | No
     fitted, dropped = fit_columns(columns, width - len(indent), drop)
     note = wrap(f"{indent}not shown: {', '.join(dropped)} ({where})", width, indent=indent + "  ") if dropped else []
     return aligned(fitted, indent=indent) + note
+
+
+def values_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, indent: str = "  ", width: int | None = None) -> list[str]:
+    """``rows`` of values under ``header`` in aligned columns, each cell as :func:`cell_text` writes it, a column
+    of numbers only to the right, fitted to ``width`` (default: :func:`terminal_width`) as :func:`fitted_table` fits them."""
+    rows = [list(row) for row in rows]
+    columns = [Column(str(name), [cell_text(row[i]) for row in rows], right=all(is_number(row[i]) for row in rows))
+               for i, name in enumerate(header)]  # fmt: skip
+    return fitted_table(columns, terminal_width() if width is None else width, indent=indent)
 
 
 def _squeezed(columns: list[Column], width: int, floor: int, *, first: bool) -> list[Column] | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from retrieval_eval import evaluate
-from retrieval_eval.cli.evaluate import _summary_text
+from retrieval_eval.report.evaluation_text import summary_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 QRELS, RUN = str(DATA / "qrels.trec"), str(DATA / "run.trec")
@@ -62,7 +62,7 @@ def test_the_written_table_is_the_per_query_table(tmp_path):
 def test_the_summary_prints_each_metric_and_a_dash_where_no_threshold_applies(thresholds):
     # It was laid out as pandas prints it, with NaN and <NA> in the columns of a metric without a threshold.
     result = evaluate(QRELS, RUN, thresholds=thresholds)
-    text = _summary_text(result, "table", "measures: ...").splitlines()[3:]
+    text = summary_text(result, "table", "measures: ...").splitlines()[3:]
     if thresholds:
         assert text.pop() == "verdict: PASS"
     header, *rows = text
@@ -77,7 +77,7 @@ def test_the_summary_prints_each_metric_and_a_dash_where_no_threshold_applies(th
             expected += ["-", "-", "-"]
         assert line.split() == expected and "NaN" not in line and "<NA>" not in line
     assert len({len(line) for line in text}) == 1  # every column aligned
-    csv = _summary_text(result, "csv", "measures: ...")
+    csv = summary_text(result, "csv", "measures: ...")
     assert csv == result.summary.reset_index().to_csv(index=False).rstrip("\n")
 
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval_eval.explain import explain, query_report, summary_report
+from retrieval_eval.explain import explain
+from retrieval_eval.report.explain_text import query_report, summary_report
 from tests.report.test_views_terminal import has_control
 from tests.test_cli import run_cli
 from tests.test_cli_sweep_output import FAST, QRELS, SWEEP, runs  # noqa: F401 (a fixture)

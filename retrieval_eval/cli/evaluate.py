@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import math
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -14,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_POLICIES
+from ..report.evaluation_text import PER_QUERY_FORMATS, conventions_line, summary_text
 from ..scale.budget import DEFAULT_BUDGET
-from ..views import Column, cell_text, count_text, fitted_table, summary_table, terminal_text, terminal_width, wrap
+from ..views import terminal_text
 from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
                      column_pairs, emit, is_glob, metric_values, usage)
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
-    from ..metrics import EvaluationResult, EvaluationSummary, Evaluator
+    from ..metrics import EvaluationSummary, Evaluator
 
 _TABLE_FILE_SUFFIXES = (".csv", ".tsv", ".json", ".jsonl", ".gz")
 
@@ -117,7 +116,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         if given:
             raise usage(f"{flag} goes with --trec (trec_eval's output)")
     result, evaluator = _evaluate(args)
-    emit(_summary_text(result, args.format, _conventions(evaluator)))
+    emit(summary_text(result, args.format, conventions_line(evaluator)))
     return EXIT_THRESHOLD_FAILED if result.passed is False else EXIT_OK
 
 
@@ -229,7 +228,7 @@ def _streamed(args: argparse.Namespace) -> bool:
 def _evaluate_streamed(args: argparse.Namespace, evaluator: Evaluator, run_columns: dict[str, str] | None) -> EvaluationSummary:
     from ..scale import evaluate_dataset
 
-    if args.trec or args.format in _PER_QUERY_FORMATS:
+    if args.trec or args.format in PER_QUERY_FORMATS:
         what = "--trec" if args.trec else f"--format {args.format}"
         raise usage(f"{what} prints from a per-query table in memory; a streamed run gives --format table, json or csv "
                      "(and -o DIRECTORY for its per-query values)")
@@ -263,91 +262,3 @@ def _default_measures(args: argparse.Namespace) -> list[str] | None:
     if args.azure or format_from_name(Path(args.qrels))[0] != "trec":
         return None
     return ["official"]
-
-
-#: How the summary's conventions line names each tie policy of TIE_POLICIES.
-_TIES_SHOWN = {"docid": "descending doc id", "input": "input order", "ranx": "as ranx sorts a Run",
-               "average": "averaged over every order"}
-
-
-def _conventions(evaluator: Evaluator) -> str:
-    """The reference of the measures and the rules the evaluation followed, in one line."""
-    options = evaluator.options
-    families = {REGISTRY.family(metric).name for metric in evaluator.metrics}
-    queries = {"qrels": "every judged query (one without results scores 0)", "both": "judged queries with results",
-               "union": "judged and retrieved queries"}[options.query_set]
-    described = []
-    if "trec" in families:
-        ties = _TIES_SHOWN[options.ties or "docid"]
-        described.append(f"trec_eval 10 (relevant: label >= {options.rel_level}; ties: {ties})")
-    if "document_retrieval" in families:
-        ties = _TIES_SHOWN[options.ties or "input"]
-        described.append(f"azure-ai-evaluation document retrieval (labels {options.label_min}..{options.label_max}; ties: {ties})")
-    others = sorted(families - {"trec", "document_retrieval"})
-    return "measures: " + "; ".join([*described, *others]) + f"; queries: {queries}"
-
-
-#: The --format choices that print per-query values rather than the summary.
-_PER_QUERY_FORMATS = ("pytrec", "long")
-
-
-def _per_query_text(result: EvaluationResult, style: str) -> str:
-    """The per-query values: pytrec_eval's nested dict as JSON (NaN as null), or the long table as CSV."""
-    if style == "pytrec":
-        from ..io.writers import json_ready
-
-        return json.dumps(json_ready(result.to_dict()), indent=2, ensure_ascii=False, allow_nan=False)
-    from ..io.delimited import delimited_blocks
-
-    # Unquoted, as the summary's CSV is, unless an id holds a comma, a quote or a line break.
-    return b"".join(delimited_blocks(result.long_arrow(), ",")).decode().rstrip("\n")
-
-
-def _summary_text(result: EvaluationSummary, style: str, conventions: str) -> str:
-    if style in _PER_QUERY_FORMATS:
-        return _per_query_text(result, style)
-    if style == "json":
-        return json.dumps(result.summary_dict(), indent=2)
-    records = result.summary_records()
-    if style == "csv":
-        header = ",".join(records[0]) if records else "metric,mean,undefined"
-        return "\n".join([header, *(",".join(_csv_cell(value) for value in record.values()) for record in records)])
-    counts = {name: count_text(count) for name, count in result.query_counts.items()}
-    width = terminal_width()
-    paragraphs = [
-        f"run: {result.run}",
-        conventions,
-        f"queries: {counts['evaluated']} evaluated ({counts['both']} judged and retrieved, "
-        f"{counts['judged_only']} judged only, {counts['retrieved_only']} retrieved only)",
-    ]
-    lines = [line for text in paragraphs for line in wrap(text, width)] + _aligned_table(result, width)
-    if result.passed is not None:
-        lines.append(f"verdict: {'PASS' if result.passed else 'FAIL'}")
-    return "\n".join(lines)
-
-
-def _aligned_table(result: EvaluationSummary, width: int) -> list[str]:
-    """The summary as :func:`~retrieval_eval.views.summary_table` has it, fitted to ``width``: the metric, its
-    mean (4 decimals, NaN where no query defines it), the queries that do not, and with thresholds the bound
-    (``>= 0.4000``), whether it passed and the pass rate, ``-`` for a metric without a threshold; a line
-    names the columns left out."""
-    table = summary_table(result, limit=len(result.summary_records()))
-    if not table.rows:
-        return []
-
-    def text(column: str, value: Any) -> str:
-        if value is None:  # no threshold on this metric: nothing applies
-            return "-"
-        return count_text(value) if column == "undefined" else cell_text(value)
-
-    columns = [Column(name, [text(name, row[index]) for row in table.rows], right=index > 0)
-               for index, name in enumerate(table.columns)]  # fmt: skip
-    # Too narrow: the pass rate goes first, then the undefined counts, then the bounds; the verdicts stay.
-    return fitted_table(columns, width, [5, 2, 3] if len(columns) > 3 else None, where="--format csv or json has every column")
-
-
-def _csv_cell(value: Any) -> str:
-    """As pandas writes a CSV cell: floats by repr, missing values empty."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    return repr(value) if isinstance(value, float) else str(value)

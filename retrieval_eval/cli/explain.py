@@ -73,8 +73,9 @@ def explain_command(args: argparse.Namespace) -> int:
     if suffix in _PAGE_SUFFIXES and _page_writer() is None:
         raise usage("the explorer page is not available in this version: write the per-query table (-o X.parquet) instead")
     from ..errors import InputError
-    from ..explain import explain, query_report, summary_report
+    from ..explain import explain
     from ..metrics.evaluator import NoSharedQueriesWarning
+    from ..report.explain_text import query_report, summary_report
 
     options = EvaluationOptions(k=args.k, rel_level=args.rel_level, ties=args.ties)
     with warnings.catch_warnings():
@@ -102,9 +103,9 @@ def explain_command(args: argparse.Namespace) -> int:
 
 
 def _page_writer() -> Any:
-    """The page writer of :mod:`retrieval_eval.explain.page`, or None where this version has none."""
-    if importlib.util.find_spec("retrieval_eval.explain.page") is None:
+    """The page writer of :mod:`retrieval_eval.report.explorer_page`, or None where this version has none."""
+    if importlib.util.find_spec("retrieval_eval.report.explorer_page") is None:
         return None
-    from ..explain import page
+    from ..report import explorer_page as page
 
     return getattr(page, "write_explorer", None)

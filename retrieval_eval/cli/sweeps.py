@@ -119,7 +119,7 @@ def sweep_command(args: argparse.Namespace) -> int:
 
         text = compare_table(result.significance, compare_style, width=10**6) + "\n"
         atomic_write(args.compare, lambda temp: Path(temp).write_text(text, encoding="utf-8"), inputs=result.sources)
-    from ..sweep.terminal import sweep_json, sweep_text
+    from ..report.sweep_text import sweep_json, sweep_text
 
     if args.format == "json":
         emit(sweep_json(result))

@@ -1,5 +1,6 @@
 """Query-by-query explanations of an evaluation: what each run ranked, which documents were
-unjudged (holes) or missed, and with a second run what changed (:func:`explain`).
+unjudged (holes) or missed, and with a second run what changed (:func:`explain`). Their text for a
+terminal and the explorer page are renderers of :mod:`retrieval_eval.report`.
 
 Names are loaded on first use, so that the command line's ``--help`` loads no pandas.
 """
@@ -10,9 +11,6 @@ _EXPORTS = {
     "Explanation": ".tables",
     "QueryExplanation": ".tables",
     "explain": ".tables",
-    "query_report": ".terminal",
-    "summary_report": ".terminal",
-    "write_explorer": ".page",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
-from ..views import counted
+from ..views import counted, decimal, values_table
 from .pairs import PairedLabels, paired_labels, read_judgments
-from .terminal import aligned
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,10 +162,10 @@ class LabelAgreement:
         lines = [
             f"label agreement of {self.judge_source} with {self.human_source}: {counted(self.n_pairs, 'pair')} judged by both "
             f"({self.n_human_only} by the human qrels only, {self.n_judge_only} by the judge only)",
-            f"  observed agreement {_number(self.observed_agreement)} (chance {_number(self.chance_agreement)})",
-            "  Cohen's kappa " + ", ".join(f"{name} {_number(value)}" for name, value in zip(KAPPA_WEIGHTS, self._kappas)),
-            "  Krippendorff's alpha " + ", ".join(f"{name} {_number(value)}" for name, value in zip(ALPHA_LEVELS, self._alphas)),
-            f"  binary at label >= {self.relevance_level}: kappa {_number(self.binary_kappa)}",
+            f"  observed agreement {decimal(self.observed_agreement)} (chance {decimal(self.chance_agreement)})",
+            "  Cohen's kappa " + ", ".join(f"{name} {decimal(value)}" for name, value in zip(KAPPA_WEIGHTS, self._kappas)),
+            "  Krippendorff's alpha " + ", ".join(f"{name} {decimal(value)}" for name, value in zip(ALPHA_LEVELS, self._alphas)),
+            f"  binary at label >= {self.relevance_level}: kappa {decimal(self.binary_kappa)}",
             "",
             "confusion (rows human, columns judge):",
             *_matrix_lines(self.confusion, [str(level) for level in self.levels]),
@@ -369,10 +368,6 @@ def _plain(value: float) -> float | None:
     return None if np.isnan(value) else float(value)
 
 
-def _number(value: float) -> str:
-    return "NaN" if np.isnan(value) else f"{value:.4f}"
-
-
 def _matrix_lines(matrix: np.ndarray, names: list[str]) -> list[str]:
     """A square matrix of counts as aligned text: a column of row names, then one column per name."""
-    return aligned(["", *names], [[name, *map(int, row)] for name, row in zip(names, matrix)])
+    return values_table(["", *names], [[name, *map(int, row)] for name, row in zip(names, matrix)])

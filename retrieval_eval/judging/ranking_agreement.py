@@ -43,9 +43,8 @@ from ..sweep.rank_correlation import (
     A_BETTER, B_BETTER, NOT_SIGNIFICANT, correlation_of_means, kendall_tau_b, persistence, ranks, rbo_ext, tau_ap, verdicts,
 )  # fmt: skip
 from ..sweep.settings import ALPHA
-from ..views import counted
+from ..views import counted, decimal, values_table
 from .pairs import common_queries, read_judgments, restricted
-from .terminal import aligned
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -159,21 +158,21 @@ class RankingAgreement:
         lines = [
             f"ranking agreement on {self.metric} over {counted(self.n_queries, 'query', 'queries')} judged by both "
             f"({counted(len(frame), 'run')}; human {self.human_source}, judge {self.judge_source})",
-            *aligned(list(RANKING_COLUMNS), frame.itertuples(index=False)),
+            *values_table(list(RANKING_COLUMNS), frame.itertuples(index=False)),
             "",
-            f"  Kendall's tau-b {_number(self.kendall_tau)}; tau_AP {_number(self.tau_ap)} (judge against human; "
-            f"human against judge {_number(self.tau_ap_reverse)}, mean {_number(self.tau_ap_symmetric)}); "
-            f"RBO_ext {_number(self.rbo)} (p = {self.rbo_p:g})",
+            f"  Kendall's tau-b {decimal(self.kendall_tau)}; tau_AP {decimal(self.tau_ap)} (judge against human; "
+            f"human against judge {decimal(self.tau_ap_reverse)}, mean {decimal(self.tau_ap_symmetric)}); "
+            f"RBO_ext {decimal(self.rbo)} (p = {self.rbo_p:g})",
         ]
         swapped = self.swapped
         lines.append(f"swapped pairs: {len(swapped)} of {len(self.pairs)}")
         if len(swapped):
-            lines += aligned(list(swapped.columns), swapped.itertuples(index=False))
+            lines += values_table(list(swapped.columns), swapped.itertuples(index=False))
         flips = self.flips
         lines.append(f"significance flips (paired t-test, Holm over {counted(len(self.pairs), 'pair')}, alpha {self.alpha:g}): "
                      f"{len(flips)}")  # fmt: skip
         if len(flips):
-            lines += aligned(list(flips.columns), flips.itertuples(index=False))
+            lines += values_table(list(flips.columns), flips.itertuples(index=False))
         return "\n".join(lines)
 
 
@@ -322,7 +321,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()
     return None if isinstance(value, float) and np.isnan(value) else value
-
-
-def _number(value: float) -> str:
-    return "NaN" if np.isnan(value) else f"{value:.4f}"

@@ -6,13 +6,12 @@ leaderboard with its parameter, cost and Pareto columns, its notes, how to read 
 sweep computed them), which differences are real (:mod:`.significance`, when computed), the marginal effects, and the plots (:mod:`.plots`), each with a title and
 a caption. It fits a 1024-pixel-wide window and uses a wide window's width (up to 160em, where lines
 of text grow too long to read): a table wider than the page scrolls inside its own box, and the plots
-scale to their column.
+scale to their column. Its style sheet is ``sweep.css`` of :mod:`.assets`.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,8 +19,10 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigError
 from ..io.atomic import atomic_write
 from ..sweep.analysis import SweepResult
+from ..views import html_text
 from . import plot_data, plots
 from .agreement import agreement_section
+from .assets import asset_text
 from .comparisons import head_to_head, pairwise_grid
 from .legend import MARKS_LINE, facts, reading_guide
 from .significance import significance_html
@@ -29,30 +30,6 @@ from .tables import Grid, effects_grid, html_table, to_html
 
 if TYPE_CHECKING:
     from ..judging.ranking_agreement import RankingAgreement
-
-_STYLE = """
-*, *::before, *::after { box-sizing: border-box; }
-body { font-family: system-ui, sans-serif; color: #222; line-height: 1.4; max-width: 160em;
-       margin: 0 auto; padding: 1em 1.5em; }
-p, dd, figcaption { overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1em; }
-.scroll.tall { max-height: 32em; overflow-y: auto; }
-table { border-collapse: collapse; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.45em; text-align: left; white-space: nowrap; }
-th { background: #f3f3f3; position: sticky; top: 0; white-space: normal; vertical-align: bottom; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.best td:first-child { font-weight: bold; }
-tr.worse td:first-child { color: #9b1c1c; }
-dt { font-weight: bold; margin-top: 0.4em; }
-dd { margin: 0 0 0 1.5em; }
-.plots { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26em), 1fr)); gap: 1.5em; }
-figure { margin: 0; min-width: 0; }
-img { display: block; max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.85em; color: #555; margin-top: 0.3em; }
-.note { color: #6b4e00; }
-.side-by-side { display: flex; flex-wrap: wrap; gap: 0 2em; }
-.side-by-side > div { min-width: 0; max-width: 100%; }
-"""
 
 
 def html_report(
@@ -64,15 +41,15 @@ def html_report(
     section of its own."""
     board = result.leaderboard
     parts = [
-        f"<h1>{html.escape(title)}</h1>",
-        f'<p class="facts">{html.escape(facts(result))}</p>',
+        f"<h1>{html_text(title)}</h1>",
+        f'<p class="facts">{html_text(facts(result))}</p>',
         '<section id="leaderboard"><h2>Leaderboard</h2>',
-        f'<p>{html.escape(MARKS_LINE)} (see <a href="#reading">how to read the leaderboard</a>).</p>',
+        f'<p>{html_text(MARKS_LINE)} (see <a href="#reading">how to read the leaderboard</a>).</p>',
         _scrolling(to_html(result)),
-        *(f'<p class="note">{html.escape(note)}</p>' for note in board.notes),
+        *(f'<p class="note">{html_text(note)}</p>' for note in board.notes),
         "</section>",
         '<section id="reading"><h2>How to read the leaderboard</h2><dl>',
-        *(f"<dt>{html.escape(term)}</dt><dd>{html.escape(text)}</dd>" for term, text in reading_guide(result)),
+        *(f"<dt>{html_text(term)}</dt><dd>{html_text(text)}</dd>" for term, text in reading_guide(result)),
         "</dl></section>",
         *_comparisons(result),
         *(significance_html(result.significance) if result.significance is not None else []),
@@ -80,7 +57,7 @@ def html_report(
     if result.effects is not None:
         parts += [
             '<section id="effects"><h2>Marginal effects</h2>',
-            f"<p>The mean {html.escape(board.objective)} of the configurations with each value of each parameter "
+            f"<p>The mean {html_text(board.objective)} of the configurations with each value of each parameter "
             "(delta: that mean minus the mean of all configurations).</p>",
             _scrolling(html_table(effects_grid(result), css_class="effects")),
             "</section>",
@@ -93,7 +70,7 @@ def html_report(
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>\n{body}\n</body></html>\n"
+        f"<title>{html_text(title)}</title><style>\n{asset_text('sweep.css')}</style></head><body>\n{body}\n</body></html>\n"
     )
 
 
@@ -113,7 +90,7 @@ def _comparisons(result: SweepResult) -> list[str]:
                  for kind, grid in (("wins", duel.wins), ("losses", duel.losses)) if grid is not None]  # fmt: skip
         parts += [
             '<section id="head-to-head"><h2>The best against the runner-up</h2>',
-            f"<p>{html.escape(duel.summary)}</p>",
+            f"<p>{html_text(duel.summary)}</p>",
             *(['<div class="side-by-side">', *sides, "</div>"] if sides else []),
             "</section>",
         ]
@@ -122,7 +99,7 @@ def _comparisons(result: SweepResult) -> list[str]:
         summary, grid = pairs
         parts += [
             '<section id="pairwise"><h2>Every pair</h2>',
-            f"<p>{html.escape(summary)}</p>",
+            f"<p>{html_text(summary)}</p>",
             _scrolling(html_table(grid, css_class="pairwise"), tall=True),
             "</section>",
         ]
@@ -133,11 +110,11 @@ def _agreement(agreement: RankingAgreement) -> list[str]:
     section = agreement_section(agreement)
 
     def listed(text: str, grid: Grid | None, css_class: str) -> list[str]:
-        return [f"<p>{html.escape(text)}</p>", *([_scrolling(html_table(grid, css_class=css_class), tall=True)] if grid is not None else [])]
+        return [f"<p>{html_text(text)}</p>", *([_scrolling(html_table(grid, css_class=css_class), tall=True)] if grid is not None else [])]
 
     return [
         '<section id="judge-agreement"><h2>Agreement with a judge</h2>',
-        f"<p>{html.escape(section.summary)}</p>",
+        f"<p>{html_text(section.summary)}</p>",
         '<div class="side-by-side">',
         "<div><h3>Ranked by the human qrels</h3>", _scrolling(html_table(section.human, css_class="ranking-human")), "</div>",
         "<div><h3>Ranked by the judge</h3>", _scrolling(html_table(section.judge, css_class="ranking-judge")), "</div>",
@@ -157,11 +134,11 @@ def _figures(result: SweepResult) -> list[str]:
     try:
         figures = [(data, plots.draw(data)) for data in figure_data(result)]
     except ConfigError as exc:  # matplotlib is an optional extra: say so in the report
-        return [f'<section id="plots"><h2>Plots</h2><p class="note">{html.escape(str(exc))}</p></section>']
+        return [f'<section id="plots"><h2>Plots</h2><p class="note">{html_text(str(exc))}</p></section>']
     shown = [
-        f'<figure><img alt="{html.escape(data.title.replace(chr(10), " "))}" '
+        f'<figure><img alt="{html_text(data.title.replace(chr(10), " "))}" '
         f'src="data:image/png;base64,{base64.b64encode(image).decode("ascii")}">'
-        f"<figcaption>{html.escape(data.caption)}</figcaption></figure>"
+        f"<figcaption>{html_text(data.caption)}</figcaption></figure>"
         for data, image in figures
     ]
     return ['<section id="plots"><h2>Plots</h2><div class="plots">', *shown, "</div></section>"]

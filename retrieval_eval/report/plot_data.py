@@ -29,8 +29,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +38,7 @@ import pandas as pd
 
 from ..sweep.discriminative import asl_curve
 from ..sweep.significance import Significance
+from ..views import is_missing, is_number, value_text
 
 #: At most this many distinct numbers get a tick each (more would run into each other).
 MAX_TICKS = 12
@@ -138,18 +137,6 @@ class Lines:
     caption: str
 
 
-def is_number(value: object) -> bool:
-    """A real number that is not a boolean (numpy's integers and floats included)."""
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-
-
-def shown_value(value: object) -> str:
-    """A parameter's or cost's value as text: numbers to 6 significant digits (``5``, ``0.3``, ``105.8``)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return str(int(value))
-    return f"{float(value):.6g}" if is_number(value) else str(value)
-
-
 def objective_label(objective: str, higher_is_better: bool) -> str:
     """The objective's axis label, with its direction."""
     return f"{objective} ({'higher' if higher_is_better else 'lower'} is better)"
@@ -160,7 +147,7 @@ def layout(values: pd.Series, label: str, *, categorical: bool = False) -> tuple
 
     ``categorical``: lay out numbers as categories too (a heatmap's rows and columns), still in numeric order.
     """
-    present = [value for value in values if not _missing(value)]
+    present = [value for value in values if not is_missing(value)]
     if present and all(is_number(value) for value in present) and not categorical:
         return _numeric(values, present, label)
     order = sorted(
@@ -168,9 +155,9 @@ def layout(values: pd.Series, label: str, *, categorical: bool = False) -> tuple
     )  # one entry per distinct value, numbers first
     index = {key: position for position, (key, _) in enumerate(order)}
     positions = np.array(
-        [np.nan if _missing(value) else index[_category_key(value)] for value in values], dtype=np.float64
+        [np.nan if is_missing(value) else index[_category_key(value)] for value in values], dtype=np.float64
     )
-    labels = tuple(short_label(shown_value(value)) for _, value in order)
+    labels = tuple(short_label(value_text(value)) for _, value in order)
     return Axis(label, "category", tuple(float(i) for i in range(len(order))), labels), positions
 
 
@@ -298,7 +285,7 @@ def heatmap_pair(table: pd.DataFrame, parameters: Sequence[str]) -> tuple[str, s
 
 
 def _numeric(values: pd.Series, present: list[object], label: str) -> tuple[Axis, np.ndarray]:
-    positions = np.array([np.nan if _missing(value) else float(value) for value in values], dtype=np.float64)
+    positions = np.array([np.nan if is_missing(value) else float(value) for value in values], dtype=np.float64)
     distinct = np.unique(np.array([float(value) for value in present]))
     log = distinct[0] > 0 and distinct[-1] >= LOG_RATIO * distinct[0]
     kind = "log" if log else "linear"
@@ -306,17 +293,13 @@ def _numeric(values: pd.Series, present: list[object], label: str) -> tuple[Axis
     span = scaled[-1] - scaled[0]
     fits = len(distinct) <= MAX_TICKS and (len(distinct) < 2 or np.diff(scaled).min() >= MIN_TICK_GAP * span)
     ticks = tuple(float(value) for value in distinct) if fits else None
-    labels = tuple(shown_value(value) for value in distinct) if fits else ()
+    labels = tuple(value_text(value) for value in distinct) if fits else ()
     return Axis(f"{label} (log scale)" if log else label, kind, ticks, labels), positions
 
 
 def _category_key(value: object) -> tuple[int, float, str]:
     # Numbers first in numeric order, then the rest in text order.
     return (0, float(value), "") if is_number(value) else (1, 0.0, str(value))
-
-
-def _missing(value: object) -> bool:
-    return value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)) or value is pd.NA
 
 
 def short_label(text: str) -> str:

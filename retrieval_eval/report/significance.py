@@ -8,10 +8,9 @@ pair with its Tukey p-value, its effect size and its intervals.
 
 from __future__ import annotations
 
-import html
 
 from ..sweep.significance import Significance
-from ..views import wrap
+from ..views import html_text, p_value_text, wrap
 from .compare_table import compare_table, comparison_legend
 from .tables import Grid, frame_grid, html_table, markdown_table, markdown_text, number, numeric_column
 
@@ -31,7 +30,7 @@ def significance_text(result: Significance, width: int) -> list[str]:
 
 def anova_grid(result: Significance) -> Grid:
     """The two-way ANOVA table's cells."""
-    return frame_grid(result.anova, [str, number, _integer, number, number, _p_value])
+    return frame_grid(result.anova, [str, number, _integer, number, number, p_value_text])
 
 
 def topic_set_grid(result: Significance) -> Grid:
@@ -59,7 +58,7 @@ def pairs_grid(result: Significance) -> Grid:
     """Every pair's cells: names, difference, Tukey p, significant, the three intervals and the effect size."""
     pairs = result.pairs
     rows = [
-        [str(row.a), str(row.b), f"{row.difference:+.4f}", _p_value(row.p_tukey), "yes" if row.significant else "no",
+        [str(row.a), str(row.b), f"{row.difference:+.4f}", p_value_text(row.p_tukey), "yes" if row.significant else "no",
          f"{row.hsd_low:+.4f} – {row.hsd_high:+.4f}", f"{row.t_low:+.4f} – {row.t_high:+.4f}",
          f"{row.bootstrap_low:+.4f} – {row.bootstrap_high:+.4f}", number(row.effect_size, 3)]
         for row in pairs.itertuples(index=False)
@@ -78,14 +77,14 @@ def significance_html(result: Significance) -> list[str]:
 
     return [
         '<section id="significance"><h2>Which differences are real</h2>',
-        f"<p>{html.escape(_SECTION_INTRO)}</p>",
-        "<ul>", *(f"<li>{html.escape(finding)}</li>" for finding in result.summary()), "</ul>",
+        f"<p>{html_text(_SECTION_INTRO)}</p>",
+        "<ul>", *(f"<li>{html_text(finding)}</li>" for finding in result.summary()), "</ul>",
         "<h3>Every metric: who beats whom</h3>",
-        f"<p>{html.escape(comparison_legend(result))}.</p>",
+        f"<p>{html_text(comparison_legend(result))}.</p>",
         box(compare_table(result, "html"), tall=True),
         "<h3>Which metric separates the configurations</h3>",
         box(html_table(discrimination_grid(result), css_class="discrimination")),
-        *([f"<h3>Does every metric rank the configurations as {html.escape(result.objective)} does</h3>",
+        *([f"<h3>Does every metric rank the configurations as {html_text(result.objective)} does</h3>",
            box(html_table(correlation_grid(result), css_class="correlations"))] if len(result.correlations) else []),
         "<h3>How many queries a decision needs</h3>",
         box(html_table(topic_set_grid(result), css_class="topic-set-sizes")),
@@ -114,9 +113,3 @@ def significance_markdown(result: Significance) -> list[str]:
 
 def _integer(value: object) -> str:
     return "" if value != value else str(int(value))  # NaN (no value) is empty
-
-
-def _p_value(value: object) -> str:
-    if value != value:
-        return ""
-    return "<0.0001" if float(value) < 0.0001 else f"{float(value):.4f}"

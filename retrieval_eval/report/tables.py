@@ -18,10 +18,10 @@ the same cells. The leaderboard's columns, in order:
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -30,7 +30,7 @@ from ..errors import ConfigError
 from ..sweep.analysis import SweepResult
 from ..sweep.ranking import Leaderboard
 from ..sweep.settings import CORRECTION_METHODS
-from .plot_data import shown_value
+from ..views import decimal, html_text, value_text
 
 #: The marks of the leaderboard and their LaTeX.
 BEST, WORSE = "*", "†"
@@ -53,14 +53,9 @@ class Grid:
             raise ValueError(f"a grid's header, rows and column kinds differ in length: {sorted(widths)}")
 
 
-def number(value: object, digits: int = 4) -> str:
-    """A statistic to ``digits`` decimals; empty for a missing one (NaN: no test, no value)."""
-    return "" if pd.isna(value) else f"{float(value):.{digits}f}"
-
-
-def value_text(value: object) -> str:
-    """A parameter's or cost's value; empty where the configuration has none."""
-    return "" if not isinstance(value, str) and pd.isna(value) else shown_value(value)
+#: A statistic to 4 decimals (``digits=`` others, :func:`~retrieval_eval.views.decimal`); empty for a missing one
+#: (NaN: no test, no value).
+number = partial(decimal, missing="")
 
 
 def leaderboard_grid(result: SweepResult | Leaderboard) -> Grid:
@@ -146,7 +141,7 @@ def html_table(grid: Grid, *, css_class: str) -> str:
     class ``best`` or ``worse``."""
     def cell(tag: str, text: str, numeric: bool) -> str:
         # A long header may break after an underscore (tied_with_best), so that it is no wider than its column.
-        shown = html.escape(text).replace("_", "_<wbr>") if tag == "th" and len(text) > 8 else html.escape(text)
+        shown = html_text(text).replace("_", "_<wbr>") if tag == "th" and len(text) > 8 else html_text(text)
         return f'<{tag} class="num">{shown}</{tag}>' if numeric else f"<{tag}>{shown}</{tag}>"
 
     head = "".join(cell("th", text, numeric) for text, numeric in zip(grid.header, grid.numeric))

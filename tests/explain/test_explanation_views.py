@@ -7,7 +7,7 @@ from __future__ import annotations
 from retrieval_eval.explain import Explanation, explain
 from tests.report.test_views import HOSTILE_RUN, parse, text_lines
 
-from tests.explain.test_page_browser import DATA, synthetic
+from tests.report.test_explorer_page_browser import DATA, synthetic
 
 QRELS, RUN, DENSE = (str(DATA / name) for name in ("qrels.trec", "run.trec", "run_dense.trec"))
 

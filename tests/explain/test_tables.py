@@ -204,3 +204,15 @@ def test_a_query_one_run_lacks_is_left_out_of_the_deltas_and_named():
     assert explanation.means["a"]["P_1"] == 2 / 3 and explanation.means["b"]["P_1"] == 0.5
     assert explanation.delta("P_1") == 0.0
     assert explanation.comparison_note() == "deltas are over the queries both runs define: b lacks 1 query the other run has (q3)"
+
+
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["q1", "q:2", "1", "q"]), st.sampled_from(["d", ":d", "1:d", "d2"])),
+                         max_size=8), max_size=3))
+def test_pair_codes_number_pairs_in_order_of_first_appearance_across_pieces(pieces):
+    from retrieval_eval.explain.tables import _pair_codes
+
+    codes, n_pairs = _pair_codes([np.array([q for q, _ in piece], dtype=object) for piece in pieces],
+                                 [np.array([d for _, d in piece], dtype=object) for piece in pieces])  # fmt: skip
+    pairs = [pair for piece in pieces for pair in piece]
+    first = {pair: index for index, pair in reversed(list(enumerate(dict.fromkeys(pairs))))}
+    assert codes.tolist() == [first[pair] for pair in pairs] and n_pairs == len(first)

@@ -171,7 +171,7 @@ def test_texts_are_read_from_the_files_explain_reads(tmp_path):
 
 def test_explain_shows_which_labels_came_from_the_judge(tmp_path):
     from retrieval_eval.explain import explain
-    from retrieval_eval.explain.terminal import query_report
+    from retrieval_eval.report.explain_text import query_report
 
     qrels, runs, topics, docs = corpus(2, 10, 3)
     with ScriptedServer(labelling) as server:

@@ -1,8 +1,8 @@
 """The explorer page: one self-contained HTML file to debug a run (or run B against run A) query by query.
 
 The page holds no link to anything outside itself (no network, no CDN): its CSS and plain JavaScript
-(:mod:`.page_assets`) and the data, embedded once as one JSON object in a
-``<script type="application/json">`` element (a large one gzip-compressed in base64, which the script
+(``explorer.css`` and ``explorer.js`` of :mod:`.assets`, real files shipped as package data) and the data,
+embedded once as one JSON object in a ``<script type="application/json">`` element (a large one gzip-compressed in base64, which the script
 inflates with the browser's ``DecompressionStream``: a quarter of the size). The data is columnar: one array per column of the
 queries, the ranked, missed and changed rows each grouped by query (offsets into the arrays), and every
 string (query id and text, doc id, title, outcome) interned once in a string table that the columns
@@ -28,13 +28,18 @@ the next 100, so that a top of a million documents opens at once). Keys: j/k or 
 The page fits a 1024-pixel window and uses a wide window's width up to 160em (a wide table scrolls in
 its own box). When the first page is drawn it sets ``window.explorerReady`` to ``performance.now()`` (milliseconds
 since navigation began).
+
+The script builds every element with the DOM API and writes every string with ``textContent`` (never
+``innerHTML``), so an id or title is always text. The query table holds only one page of rows (``PAGE`` = 50)
+in the DOM, and each list of a query's detail its first rows (``DETAIL_ROWS`` = 100; the missed documents
+``MISSED_ROWS`` = 10) and a button that adds ``MORE_ROWS`` = 100 at a time, so any ``top`` opens at once;
+sorting and filtering compute the order of the query indices once per change.
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
-import html
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -45,10 +50,11 @@ import pandas as pd
 
 from ..io.atomic import atomic_write
 from ..progress import phase
-from .page_assets import SCRIPT, STYLE
+from ..views import html_text
+from .assets import asset_text
 
 if TYPE_CHECKING:
-    from . import Explanation
+    from ..explain import Explanation
 
 #: Above this many characters of JSON (roughly 1,000 queries x 20 documents of one run), the page embeds it
 #: compressed: below, the plain JSON is small anyway and readable in the file.
@@ -81,10 +87,10 @@ def explorer_html(explanation: Explanation, *, title: str = "Retrieval explorer"
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"<h1 id=\"title\">{html.escape(title)}</h1>\n"
+        f"<title>{html_text(title)}</title>\n<style>\n{asset_text('explorer.css')}</style>\n</head>\n<body>\n"
+        f"<h1 id=\"title\">{html_text(title)}</h1>\n"
         f"<script type=\"{kind}\" id=\"explorer-data\"{encoding}>{data}</script>\n"
-        f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
+        f"<script>\n{asset_text('explorer.js')}</script>\n</body>\n</html>\n"
     )
 
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.explain import Explanation
-from retrieval_eval.explain import page as page_module
-from retrieval_eval.explain.page import explorer_html, write_explorer
+from retrieval_eval.report import explorer_page as page_module
+from retrieval_eval.report.explorer_page import explorer_html, write_explorer
 
 _DATA = re.compile(r'<script type="application/(json|gzip)" id="explorer-data"( data-encoding="gzip\+base64")?>(.*?)</script>', re.S)
 

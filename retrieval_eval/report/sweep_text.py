@@ -19,29 +19,27 @@ p-value are left out (and named below the table).
 from __future__ import annotations
 
 import json
-import math
-from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from ..io.writers import json_ready
-from ..views import Column, aligned, count_text, counted, fit_columns, fit_line, marks_legend, table_width, terminal_text, terminal_width, wrap
-from .settings import TEST_METHODS
+from ..sweep.settings import TEST_METHODS
+from ..views import (GAP, Column, aligned, count_text, counted, decimal, fit_columns, fit_line, is_missing, is_number, marks_legend,
+                     p_value_text, table_width, terminal_text, terminal_width, value_text, wrap)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .analysis import SweepResult
-    from .ranking import Leaderboard
-    from .significance import Significance
+    from ..sweep.analysis import SweepResult
+    from ..sweep.ranking import Leaderboard
+    from ..sweep.significance import Significance
 
 #: The largest wins and losses of the best against the runner-up that are shown.
 DUELS = 3
 _NAME_AT_LEAST = 20  # the configuration column is elided no narrower (unless the fixed columns leave less)
 _NAME_AT_FIRST = 30  # nor, while optional columns still want room, wider
 _CELL_AT_MOST = 16  # a parameter's or a cost's column
-_GAP = "  "
 
 
 def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = False) -> str:
@@ -55,7 +53,7 @@ def sweep_text(result: SweepResult, *, width: int | None = None, wide: bool = Fa
                    f"{board.queries_text('in common')} ({direction} is better)", width)]  # fmt: skip
     if wide:
         # Every column, as pandas lays them out, whatever the width; a name's control characters escaped all the same.
-        lines += map(terminal_text, result.table.to_string(float_format=lambda value: f"{value:.4f}").splitlines())
+        lines += map(terminal_text, result.table.to_string(float_format=decimal).splitlines())
     else:
         table, left_out = _leaderboard_columns(result, width)
         lines += aligned(table)
@@ -142,10 +140,10 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column],
     name = Column("configuration", [str(configuration) for configuration in table.index])
     fixed_after = [
         Column(f"{board.objective} [95% CI]", [
-            f"{_number(mean)} [{_number(low)}, {_number(high)}]"
+            f"{decimal(mean)} [{decimal(low)}, {decimal(high)}]"
             for mean, low, high in zip(table[board.objective], table["ci_low"], table["ci_high"])
         ], right=True),  # fmt: skip
-        Column("p vs best", ["" if is_best else _p_value(p) for is_best, p in zip(best, table[board.p_column])], right=True),
+        Column("p vs best", ["" if is_best else p_value_text(p) for is_best, p in zip(best, table[board.p_column])], right=True),
         Column("W/T/L", [
             "" if is_best else f"{count_text(wins)}/{count_text(ties)}/{count_text(losses)}"
             for is_best, wins, ties, losses in zip(best, table["wins"], table["ties"], table["losses"])
@@ -154,10 +152,10 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column],
     fixed_after[0] = fixed_after[0].elided(max(len(fixed_after[0].cells[0]), _NAME_AT_LEAST))
     optional = []
     for column in _optional(result):
-        shown = _number if column in board.metrics else _value  # means to 4 decimals, as the objective's
+        shown = decimal if column in board.metrics else _value  # means to 4 decimals, as the objective's
         cells = [shown(value) for value in table[column]]
-        optional.append(Column(column, cells, right=all(map(_is_number, table[column]))).elided(_CELL_AT_MOST))
-    gaps = len(_GAP)
+        optional.append(Column(column, cells, right=all(is_number(value) or is_missing(value) for value in table[column])).elided(_CELL_AT_MOST))
+    gaps = len(GAP)
     used = sum(column.width + gaps for column in [*fixed_before, *fixed_after])
     name_width = min(name.width, max(_NAME_AT_LEAST, min(_NAME_AT_FIRST, width - used)))
     used += name_width
@@ -189,31 +187,9 @@ def _mark(is_best: bool, tied: bool) -> str:
     return "*" if is_best else (" " if tied else "†")
 
 
-def _number(value: Any) -> str:
-    return "NaN" if value is None or (isinstance(value, Real) and math.isnan(value)) else f"{float(value):.4f}"
-
-
-def _p_value(value: Any) -> str:
-    if value is None or math.isnan(value):
-        return ""
-    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
-
-
-def _is_number(value: Any) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, Real) and not isinstance(value, bool))
-
-
 def _value(value: Any) -> str:
-    """A parameter, cost or metric as a cell: integers whole, other numbers to 6 significant digits, missing empty."""
-    if value is None or value is pd.NA:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, Integral):
-        return str(int(value))
-    if isinstance(value, Real):
-        return "" if math.isnan(value) else f"{float(value):.6g}"
-    return str(value)
+    """A parameter, cost or metric as a cell (:func:`~retrieval_eval.views.value_text`), a flag ``yes`` or empty."""
+    return value_text(value, booleans=("yes", ""))
 
 
 # -- below the table --------------------------------------------------------------------------
@@ -238,9 +214,9 @@ def _head_to_head_lines(board: Leaderboard, width: int) -> list[str]:
     columns = [
         Column("", list(shown["outcome"])),
         Column("query", [str(query) for query in shown["query_id"]]).elided(40),
-        Column("best", [_number(value) for value in shown["best"]], right=True),
-        Column("runner-up", [_number(value) for value in shown["runner_up"]], right=True),
-        Column("difference", [f"{value:+.4f}" for value in shown["difference"]], right=True),
+        Column("best", [decimal(value) for value in shown["best"]], right=True),
+        Column("runner-up", [decimal(value) for value in shown["runner_up"]], right=True),
+        Column("difference", [decimal(value, signed=True) for value in shown["difference"]], right=True),
     ]
     return lines + aligned(fit_columns(columns, width - 2)[0], indent="  ")
 
@@ -252,13 +228,13 @@ def _pair_columns(board: Leaderboard, width: int) -> list[Column]:
     names = [Column(side, [str(name) for name in pairs[side]]) for side in ("a", "b")]
     headers = ["p t-test", f"p {TEST_METHODS[board.test].short}"]  # board.p_columns: the t-test's, the chosen test's
     numbers = [
-        Column("difference", [f"{value:+.4f}" for value in pairs["difference"]], right=True),
-        *(Column(header, [_p_value(value) for value in pairs[column]], right=True) for header, column in zip(headers, board.p_columns)),
+        Column("difference", [decimal(value, signed=True) for value in pairs["difference"]], right=True),
+        *(Column(header, [p_value_text(value) for value in pairs[column]], right=True) for header, column in zip(headers, board.p_columns)),
         Column("", ["*" if significant else "" for significant in pairs["significant"]]),
     ]
     for left_out in ((), ("p t-test",), ("p t-test", "difference")):
         kept = [column for column in numbers if column.header not in left_out]
-        each = (width - table_width(kept) - 2 * len(_GAP)) // 2
+        each = (width - table_width(kept) - 2 * len(GAP)) // 2
         if each >= _NAME_AT_LEAST // 2:
             break
     return [names[0].elided(each), names[1].elided(each), *kept]
@@ -268,7 +244,7 @@ def _effect_columns(effects: pd.DataFrame, width: int) -> list[Column]:
     return fit_columns([
         Column("parameter", [str(value) for value in effects["parameter"]]).elided(24),
         Column("value", [_value(value) for value in effects["value"]]).elided(24),
-        Column("mean", [_number(value) for value in effects["mean"]], right=True),
+        Column("mean", [decimal(value) for value in effects["mean"]], right=True),
         Column("configurations", [count_text(value) for value in effects["configurations"]], right=True),
-        Column("delta", [f"{value:+.4f}" for value in effects["delta"]], right=True),
+        Column("delta", [decimal(value, signed=True) for value in effects["delta"]], right=True),
     ], width)[0]

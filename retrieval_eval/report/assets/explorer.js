@@ -1,50 +1,3 @@
-"""The explorer page's CSS and plain JavaScript, as strings that :mod:`.page` inlines.
-
-The script reads the JSON data of the page (``#explorer-data``, described in :mod:`.page`), builds
-every element with the DOM API and writes every string with ``textContent`` (never ``innerHTML``),
-so an id or title is always text. The query table holds only one page of rows (``PAGE`` = 50) in the
-DOM, and each list of a query's detail its first rows (``DETAIL_ROWS`` = 100; the missed documents
-``MISSED_ROWS`` = 10) and a button that adds ``MORE_ROWS`` = 100 at a time, so any ``top`` opens at once;
-sorting and filtering compute the order of the query indices once per change.
-"""
-
-STYLE = """
-*, *::before, *::after { box-sizing: border-box; }
-body { font-family: system-ui, sans-serif; color: #222; line-height: 1.35; max-width: 160em;
-       margin: 0 auto; padding: 0.8em 1.2em; font-size: 14px; }
-h1 { font-size: 1.3em; margin: 0.2em 0 0.4em; overflow-wrap: anywhere; }
-h2 { font-size: 1.05em; margin: 0.8em 0 0.3em; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.15em 0.4em; text-align: left; white-space: nowrap; }
-th { background: #f3f3f3; }
-#queries th { cursor: pointer; user-select: none; }
-#queries th[aria-sort="ascending"]::after { content: " \\25B2"; }
-#queries th[aria-sort="descending"]::after { content: " \\25BC"; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.text { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
-#queries tbody tr { cursor: pointer; height: 1.6em; }
-#queries tbody tr.selected { background: #dbe9ff; outline: 1px solid #5b8def; }
-#summary { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
-#summary svg { border: 1px solid #ddd; background: #fff; }
-.worst button { margin: 0 0.3em 0.3em 0; font: inherit; font-size: 0.85em; }
-#filters { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; margin: 0.4em 0; }
-#filters input[type=search] { width: 16em; }
-#filters input[type=number] { width: 6em; }
-#pager { margin: 0.3em 0; }
-#detail { margin-top: 0.8em; border-top: 2px solid #ccc; }
-#detail .lists { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
-#detail .list { max-width: 100%; overflow-x: auto; }
-#detail td.title { max-width: 18em; overflow: hidden; text-overflow: ellipsis; }
-#detail button.more { margin: 0.2em 0 0.6em; font: inherit; font-size: 0.85em; }
-tr.hole td { background: #fff4d6; }
-tr.hole td.label { font-weight: bold; color: #8a5a00; }
-tr.relevant td.label { color: #11651c; font-weight: bold; }
-.hint { color: #666; font-size: 0.85em; }
-caption { text-align: left; white-space: nowrap; font-weight: 600; padding: 0.2em 0; }
-"""
-
-SCRIPT = r"""
 "use strict";
 // The data: JSON, or (a large page) gzip-compressed JSON in base64, which the browser's own
 // DecompressionStream inflates.
@@ -419,4 +372,3 @@ explorerData().then((data) => {
   refresh();
   window.explorerReady = performance.now();
 });
-"""

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..views import Column, count_text, counted, fitted_table, terminal_width, wrap
-from .tables import Explanation
+from ..explain.tables import Explanation
+from ..views import Column, count_text, counted, decimal, fitted_table, is_missing, terminal_width, wrap
 
 _TITLE_WIDTH = 40
 #: Relevant documents not retrieved listed per run before "... N more".
@@ -41,9 +41,9 @@ def query_report(explanation: Explanation, query_id: Any, *, width: int | None =
     header = ["metric", "a"] + (["b", "delta"] if paired else [])
     rows = []
     for name in explanation.metrics:
-        cells = [name, _number(view.row[name])]
+        cells = [name, decimal(view.row[name])]
         if paired:
-            cells += [_number(view.row[name + "_b"]), _number(view.row[name + "_delta"], signed=True)]
+            cells += [decimal(view.row[name + "_b"]), decimal(view.row[name + "_delta"], signed=True)]
         rows.append(cells)
     for what in ("holes", "missed"):
         rows.append([f"{what} (top {explanation.top})" if what == "holes" else what, count_text(view.row[what])]
@@ -77,10 +77,10 @@ def summary_report(explanation: Explanation, *, worst: int = 10, width: int | No
     rows = []
     for name in explanation.metrics:
         mean_a = explanation.means["a"][name]
-        cells = [name, _number(mean_a)]
+        cells = [name, decimal(mean_a)]
         if paired:
             mean_b = explanation.means["b"][name]
-            cells += [_number(mean_b), _number(explanation.delta(name), signed=True)]
+            cells += [decimal(mean_b), decimal(explanation.delta(name), signed=True)]
         rows.append(cells)
     rows.append([f"holes (top {explanation.top}, total)", count_text(queries["holes"].sum())]
                 + ([count_text(queries["holes_b"].sum()), ""] if paired else []))  # fmt: skip
@@ -112,8 +112,8 @@ def _worst(explanation: Explanation, first: str, worst: int, width: int) -> list
     title = f"worst {len(picked)} queries for b by {first} delta:" if paired else f"worst {len(picked)} queries by {first}:"
     texts = picked["text"].notna().any()
     columns = [first, first + "_b"] if paired else [first]
-    rows = [[str(row["query_id"]), *(_number(row[column]) for column in columns)]
-            + ([_number(row[key], signed=True)] if paired else []) + ([_short(row["text"])] if texts else [])
+    rows = [[str(row["query_id"]), *(decimal(row[column]) for column in columns)]
+            + ([decimal(row[key], signed=True)] if paired else []) + ([_short(row["text"])] if texts else [])
             for _, row in picked.iterrows()]  # fmt: skip
     header = ["query", "a"] + (["b", "delta"] if paired else []) + (["text"] if texts else [])
     return wrap(title, width) + _aligned(header, rows, width)
@@ -167,12 +167,6 @@ def _aligned(header: list[str], rows: list[list[str]], width: int, *, drop: list
     return fitted_table(columns, width, drop)
 
 
-def _number(value: Any, *, signed: bool = False) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "NaN"
-    return f"{value:+.4f}" if signed else f"{value:.4f}"
-
-
 def _score(value: float) -> str:
     return f"{value:.6g}"
 
@@ -190,7 +184,7 @@ def _by_judge(source: Any) -> bool:
 
 
 def _short(text: Any) -> str:
-    if text is None or (isinstance(text, float) and math.isnan(text)):
+    if is_missing(text):
         return ""
     text = " ".join(str(text).split())
     return text if len(text) <= _TITLE_WIDTH else text[: _TITLE_WIDTH - 3] + "..."

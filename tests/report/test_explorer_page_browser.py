@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from retrieval_eval.explain import Explanation, explain
-from retrieval_eval.explain.page import write_explorer
+from retrieval_eval.report.explorer_page import write_explorer
 from tests.browser import BROKEN_IMAGES, OVERFLOW, Browser
 
 DATA = Path(__file__).resolve().parents[2] / "data"
