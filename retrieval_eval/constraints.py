@@ -166,15 +166,15 @@ class Interval:
         high_ok = self.high is None or (number < self.high if self.high_open else number <= self.high)
         return low_ok and high_ok
 
-    def check(self, name: str, value: Any) -> int | float:
-        """``value`` as an int (an integer interval) or a float within the bounds, else the error naming ``name``."""
+    def check(self, name: str, value: Any, *, unit: str = "") -> int | float:
+        """``value`` as an int (an integer interval) or a float within the bounds, else the error naming ``name``
+        (and the ``unit`` the number counts in, where given)."""
         kind = numbers.Integral if self.integer else numbers.Real
         # An int is finite (and math.isfinite would overflow on a huge one).
-        if isinstance(value, bool) or not isinstance(value, kind) or (not self.integer and not math.isfinite(value)):
-            raise must_be(name, self.allowed, value)
-        number = int(value) if self.integer else float(value)
-        if not self.contains(number):
-            raise must_be(name, self.allowed, value)
+        ok = not isinstance(value, bool) and isinstance(value, kind) and (self.integer or math.isfinite(value))
+        number = (int(value) if self.integer else float(value)) if ok else None
+        if number is None or not self.contains(number):
+            raise must_be(name, f"{self.allowed} ({unit})" if unit else self.allowed, value)
         return number
 
 

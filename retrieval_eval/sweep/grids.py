@@ -38,7 +38,6 @@ one-line :class:`~retrieval_eval.errors.ConfigError` naming the entry.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import numbers
@@ -49,6 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
+from ..constraints import closest, did_you_mean
 from ..errors import ConfigError, InputError
 from ..io import read_json_file
 from ..fusion.method import FusionMethod
@@ -452,8 +452,7 @@ def _run_names(run_names: Sequence[str]) -> tuple[str, ...]:
 def _unknown_key(key: Any, method: FusionMethod) -> str:
     parameters = [parameter.name for parameter in method.parameters]
     known = ["method", "norm", *parameters]
-    close = difflib.get_close_matches(str(key), known, n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    hint = did_you_mean(closest(str(key), known), before="", after=" ")
     takes = f"its parameters are {', '.join(parameters)}" if parameters else "it takes no parameters"
     return f"no key {key!r} for fusion method {method.name!r}; {hint}an entry has method, norm and the method's parameters ({takes})"
 

@@ -45,6 +45,7 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from ..constraints import check_choice
 from ..errors import ConfigError, InputError
 from ..metrics.evaluator import Evaluator
 from ..metrics.options import EvaluationOptions
@@ -59,7 +60,7 @@ from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
 from .progress import Reporter
 from .settings import (ALPHA, CORRECTION_METHODS, CORRECTIONS, RESAMPLES, ROUNDS, SEED, TEST_METHODS, TESTS,
-                       check_bootstrap_memory, check_choice, decision_column, p_value_columns)
+                       check_bootstrap_memory, decision_column, p_value_columns)
 from .stats import bootstrap_ci, corrected, paired_effect_size, paired_p_values, paired_t_test
 
 
