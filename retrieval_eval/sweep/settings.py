@@ -52,6 +52,11 @@ class Setting:
     help: str = ""
 
     @property
+    def flag_help(self) -> str:
+        """The help of the setting's flag: what it is, what it allows, its default."""
+        return f"{self.help}: {self.allowed} (default {self.default})"
+
+    @property
     def interval(self) -> Interval:
         """The numbers the setting allows (:class:`~retrieval_eval.constraints.Interval`)."""
         return Interval(self.low, self.high, self.open_bounds, self.open_bounds, self.integer)
