@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import operator
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -208,6 +209,18 @@ def integer_at_least(name: str, value: Any, least: int = 1) -> int:
         raise must_be(name, allowed, got=str(number))
     if number > MAX_INTEGER:
         raise must_be(name, f"{allowed} up to 2^63 - 1 = {MAX_INTEGER}", got=number_text(value))
+    return number
+
+
+def documents_per_query(name: str, value: Any, *, optional: bool = False) -> int:
+    """A count of documents per query given as an argument: an int (not a bool) from 1 to :data:`MAX_INTEGER`
+    (the kernels index with int64), else a ConfigError naming ``name``; ``optional``: the caller takes None
+    too (the message says so)."""
+    number = None if isinstance(value, bool) or not hasattr(value, "__index__") else operator.index(value)
+    if number is None or not 1 <= number <= MAX_INTEGER:
+        none = " or None" if optional else ""
+        raise must_be(name, f"a positive integer (documents per query) up to 2^63 - 1{none}", value,
+                      got=None if number is None else number_text(number))
     return number
 
 

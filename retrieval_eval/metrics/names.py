@@ -8,11 +8,10 @@ must fit the kernels' int64.
 
 from __future__ import annotations
 
-import operator
 import re
 from dataclasses import dataclass
 
-from ..constraints import MAX_INTEGER, must_be, number_text, integer_at_least
+from ..constraints import integer_at_least
 
 _GRAMMAR = re.compile(
     r"^(?P<name>[a-z][a-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*))?$"
@@ -73,15 +72,3 @@ def split_name(text: str) -> ParsedName | None:
 def parse_cutoff(text: str) -> int:
     """A cutoff k: a positive integer up to :data:`MAX_INTEGER`."""
     return integer_at_least("the cutoff k", text)
-
-
-def documents_per_query(name: str, value: object, *, optional: bool = False) -> int:
-    """A count of documents per query given as an argument: an int (not a bool) from 1 to :data:`MAX_INTEGER`
-    (the kernels index with int64), else a ConfigError naming ``name``; ``optional``: the caller takes None
-    too (the message says so)."""
-    number = None if isinstance(value, bool) or not hasattr(value, "__index__") else operator.index(value)  # type: ignore[arg-type]
-    if number is None or not 1 <= number <= MAX_INTEGER:
-        none = " or None" if optional else ""
-        raise must_be(name, f"a positive integer (documents per query) up to 2^63 - 1{none}", value,
-                      got=None if number is None else number_text(number))
-    return number
