@@ -47,14 +47,13 @@ def number_text(value: int | str) -> str:
     return text if text and len(text) <= 40 else "a number of more than 40 digits"
 
 
-def must_be(name: str, allowed: str, value: Any = None, *, got: str | None = None, hint: str = "",
-            error: type[Exception] = ConfigError) -> Exception:
+def must_be(name: str, allowed: str, value: Any = None, *, got: str | None = None, hint: str = "") -> ConfigError:
     """The error of every rule: ``<name> must be <allowed>, got <value>`` and the ``hint`` (a :func:`did_you_mean`).
 
     The value is shown as ``repr`` shows it (:func:`shown` first); ``got`` is the text to show
     instead where the value is not what the user wrote (a number past 40 digits, a count).
     """
-    return error(f"{name} must be {allowed}, got {repr(shown(value)) if got is None else got}{hint}")
+    return ConfigError(f"{name} must be {allowed}, got {repr(shown(value)) if got is None else got}{hint}")
 
 
 # Did you mean --------------------------------------------------------------------------------

@@ -70,5 +70,5 @@ def split_name(text: str) -> ParsedName | None:
 
 
 def parse_cutoff(text: str) -> int:
-    """A cutoff k: a positive integer up to :data:`MAX_INTEGER`."""
+    """A cutoff k: a positive integer up to :data:`~retrieval_eval.constraints.MAX_INTEGER`."""
     return integer_at_least("the cutoff k", text)
