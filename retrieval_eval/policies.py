@@ -29,5 +29,12 @@ JUDGMENT_FORMATS = ("qrels", "qrels_jg", "qrels_prefs", "prefs")
 #: How a sweep lines up the runs' queries: those every run was scored on, or all of them with 0
 #: where a run has none.
 QUERY_POLICIES = ("intersection", "zero")
+#: The tie orders a pool ranks by (ranx's order needs ranx's Run of each run; refused rather than guessed).
+POOL_TIES = ("docid", "input")
+#: Which label a merge of two judgment files keeps where both judge a document differently:
+#: none (an error listing the conflicts), the new file's, the old file's, the larger.
+MERGE_POLICIES = ("raise", "new", "old", "max")
+#: How the judge cache is used: read and write, replay only (send nothing), refresh (ask again, overwrite).
+CACHE_MODES = ("read-write", "replay", "refresh")
 #: PartialMatch's ways of comparing a response with the expected text (see retrieval_eval.executions.text_match).
 PARTIAL_MATCH_MODES = ("token_f1", "upstream_v1")

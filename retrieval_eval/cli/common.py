@@ -7,7 +7,6 @@ import argparse
 import glob
 import math
 import os
-import re
 import signal
 import sys
 import time
@@ -15,12 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import progress
+from ..constraints import MAX_INTEGER, integer_text
 from ..errors import ConfigError
 from ..metrics.options import EvaluationOptions
 from ..views import terminal_text
-
-_INT64_MAX = 2**63 - 1
-_TOO_LARGE = _INT64_MAX + 1
 
 EXIT_OK, EXIT_THRESHOLD_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_NOTHING_CHECKED = 3  # `check`: no evaluator ran on any item, which a gate must not take for a pass
@@ -85,11 +82,10 @@ def integer_from(minimum: int) -> Callable[[str], int]:
 
     def integer(text: str) -> int:
         digits = text.strip()
-        if not re.fullmatch(r"[+-]?[0-9]+", digits):
+        value = integer_text(digits) if digits.isascii() else None  # the flags take ASCII digits only
+        if value is None:
             raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
-        # Past 19 digits the value is past 2^63 - 1 (and Python refuses to convert 4,300 digits or more).
-        value = int(digits) if len(digits.lstrip("+-").lstrip("0")) <= 19 else _TOO_LARGE
-        if not minimum <= value <= _INT64_MAX:
+        if not minimum <= value <= MAX_INTEGER:
             shown = digits if len(digits) <= 40 else f"a number of {len(digits)} digits"
             raise argparse.ArgumentTypeError(f"expected an integer from {minimum} to 2^63 - 1, got {shown}")
         return value

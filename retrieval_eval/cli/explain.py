@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import warnings
-from pathlib import Path
 from typing import Any
 
 from ..metrics.options import EvaluationOptions
@@ -16,7 +15,6 @@ from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progre
                      qrels_input, run_input, usage)
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
-_PAGE_SUFFIXES = (".html", ".htm")
 
 _EXPLAIN_EXAMPLES = """\
 examples:
@@ -64,13 +62,15 @@ def add_explain_command(commands: Any) -> None:
 
 
 def explain_command(args: argparse.Namespace) -> int:
-    suffix = Path(args.output).suffix.lower() if args.output else None
-    if suffix is not None and suffix not in (*_PAGE_SUFFIXES, *_TABLE_SUFFIXES):
+    from ..io.formats import PAGE_EXTENSIONS, extension
+
+    suffix = extension(args.output) if args.output else None
+    if suffix is not None and suffix not in (*PAGE_EXTENSIONS, *_TABLE_SUFFIXES):
         raise usage(f"-o {args.output}: expected .html (the page) or {', '.join(_TABLE_SUFFIXES)} (the per-query table)")
     inputs = [args.qrels, args.run, args.run_b, args.topics, args.docs]
     if args.output:
         check_outputs({"-o": args.output}, inputs)
-    if suffix in _PAGE_SUFFIXES and _page_writer() is None:
+    if suffix in PAGE_EXTENSIONS and _page_writer() is None:
         raise usage("the explorer page is not available in this version: write the per-query table (-o X.parquet) instead")
     from ..errors import InputError
     from ..explain import explain
@@ -91,7 +91,7 @@ def explain_command(args: argparse.Namespace) -> int:
         emit(query_report(explanation, args.query))
     elif args.output is None:
         emit(summary_report(explanation, worst=args.worst))
-    if suffix in _PAGE_SUFFIXES:
+    if suffix in PAGE_EXTENSIONS:
         _page_writer()(explanation, args.output, inputs=[item for item in inputs if item is not None])
         emit(terminal_text(f"{counted(len(explanation.queries), 'query', 'queries')} -> {args.output}"))
     elif suffix is not None:

@@ -6,12 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from ..policies import DUPLICATE_POLICIES
+from ..policies import DUPLICATE_POLICIES, POOL_TIES
 from ..views import count_text, counted, terminal_text
 from .common import (EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
                      column_pairs, emit, integer_from, run_input, usage)
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
-from .pool import POOL_TIES
 
 _SHOWN_ERRORS = 5
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from ..policies import CACHE_MODES
 from ..views import count_text, counted
 from .common import checked_type, progress_wanted, usage
 
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from ..judging.outcomes import Totals
     from ..judging.settings import JudgeSettings
 
-CACHE_MODES = ("read-write", "replay", "refresh")  # the judge cache's modes (judging.cache.CACHE_MODES)
 # Flags that only mean something with a model; given without one they are a usage error, not ignored.
 _NEEDS_MODEL = ("embedding_model", "cache", "cache_mode", "concurrency", "requests_per_minute", "tokens_per_minute",
                 "max_retries", "timeout", "budget", "prices")

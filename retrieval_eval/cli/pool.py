@@ -6,15 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from ..policies import DUPLICATE_POLICIES
+from ..policies import DUPLICATE_POLICIES, MERGE_POLICIES, POOL_TIES
 from ..views import count_text, counted, terminal_text
 from .common import (EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, column_pairs, emit,
                      integer_from, qrels_input, run_input)
 
-#: The tie orders and merge policies, kept here as literals so that ``--help`` imports no pandas or numba;
-#: tests check that they are :data:`retrieval_eval.pooling.pools.POOL_TIES` and :data:`~.merge.MERGE_POLICIES`.
-POOL_TIES = ("docid", "input")
-MERGE_POLICIES = ("raise", "new", "old", "max")
 _SHOWN_CONFLICTS = 5
 
 _POOL_EXAMPLES = """\

@@ -59,7 +59,7 @@ def add_sweep_command(commands: Any) -> None:
     for setting in STATISTICS:
         # The text goes to the API's own check, so that a bad value reads as it would from Python.
         ranking.add_argument(f"--{setting.name}", type=setting.from_text, metavar=setting.name.upper(),
-                             help=f"{setting.help}: {setting.allowed} (default {setting.default})")
+                             help=setting.flag_help)
     # Names, not argparse choices: the API's check gives the one-line message (with a close match) Python gives.
     ranking.add_argument("--test", metavar="{" + ",".join(TESTS) + "}",
                          help=f"the paired test that decides tied_with_best and the pairs' significant, its p-values beside "
@@ -166,9 +166,9 @@ def _add_significance_flags(ranking: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--significance", action="store_true", help="compute them (any flag of this group implies it)")
     group.add_argument("--permutations", type=PERMUTATIONS.from_text, metavar="N",
-                       help=f"{PERMUTATIONS.help}: {PERMUTATIONS.allowed} (default {PERMUTATIONS.default})")
+                       help=PERMUTATIONS.flag_help)
     group.add_argument("--power", type=POWER.from_text, metavar="P",
-                       help=f"{POWER.help}: {POWER.allowed} (default {POWER.default})")
+                       help=POWER.flag_help)
     group.add_argument("--min-difference", action="append", type=float, metavar="D",
                        help="a difference of the objective the topic-set sizes are given for, repeatable "
                        "(default 0.01, 0.02, 0.05, 0.1, and the best's lead over the runner-up)")
@@ -176,7 +176,7 @@ def _add_significance_flags(ranking: argparse.ArgumentParser) -> None:
                        help="the variance the topic-set sizes are designed with: residual (V_E of the two-way ANOVA, the "
                        "paired comparisons' noise; default) or within-system (Sakai's, IRJ 2016: larger sizes)")
     group.add_argument("--splits", type=SPLITS.from_text, metavar="N",
-                       help=f"{SPLITS.help}: {SPLITS.allowed} (default {SPLITS.default})")
+                       help=SPLITS.flag_help)
     group.add_argument("--compare", metavar="FILE",
                        help="write the comparison table (each configuration's mean of every metric and the keys of "
                        "those it beats significantly) as .md, .tex, .html or .txt")

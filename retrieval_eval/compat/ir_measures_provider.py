@@ -79,6 +79,7 @@ from ir_measures import measures as ir_measures_measures
 from ir_measures.measures.base import MeanAgg, Measure, SumAgg
 from ir_measures.providers.base import Any as AnyValue
 
+from ..constraints import check_choice
 from ..errors import ConfigError
 from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
 from ..metrics.ir_measures_names import MEASURES, measure_entry
@@ -128,8 +129,7 @@ class RetrievalEvalProvider(ir_measures.providers.Provider):
 
     def __init__(self, duplicates: str = "raise") -> None:
         super().__init__()
-        if duplicates not in DUPLICATE_POLICIES:
-            raise ConfigError(f"duplicates must be one of {list(DUPLICATE_POLICIES)}, got {duplicates!r}")
+        check_choice("duplicates", duplicates, DUPLICATE_POLICIES, bracketed=True)
         self.duplicates = duplicates
 
     def supports(self, measure: Measure) -> bool:

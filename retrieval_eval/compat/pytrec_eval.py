@@ -92,6 +92,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..data.ids import QueryGroups
+from ..constraints import check_choice
 from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
 # arrow_array, not pa.array, for numpy arrays: pa.array of one imports pandas (0.2-0.5 s) to check for a Series.
 from ..io.arrays import arrow_array, numpy_view, read_only, text_array
@@ -214,8 +215,7 @@ class RelevanceEvaluator:
 
         level = _relevance_level(relevance_level)
         judged_only = _flag(judged_docs_only_flag)
-        if score_precision not in SCORE_PRECISIONS:
-            raise ConfigError(f"score_precision must be one of {list(SCORE_PRECISIONS)}, got {score_precision!r}")
+        check_choice("score_precision", score_precision, SCORE_PRECISIONS, bracketed=True)
         self._float32 = score_precision == "float32"
         self._columns = _columns(_requests(measures), level)
         nested = _nested(query_relevance, "qrels", _LABELS)

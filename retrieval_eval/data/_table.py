@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..errors import ConfigError, DuplicateError, InputError
+from ..constraints import check_choice
+from ..errors import DuplicateError, InputError
 from ..policies import DUPLICATE_POLICIES
 from ..kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 
@@ -15,10 +16,7 @@ DUPLICATE_CODES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "rai
 
 def duplicate_policy_code(policy: str, *, what: str) -> int:
     """Kernel code of a duplicates policy; ``what`` names the parameter in the error."""
-    try:
-        return DUPLICATE_CODES[policy]
-    except KeyError:
-        raise ConfigError(f"{what} must be one of {list(DUPLICATE_POLICIES)}, got {policy!r}") from None
+    return DUPLICATE_CODES[check_choice(what, policy, DUPLICATE_POLICIES, bracketed=True)]
 
 
 def require_columns(table: pa.Table, names: tuple[str, ...], source: str) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..constraints import check_choice
 from ..errors import ConfigError, InputError
 from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
@@ -229,8 +230,7 @@ def _join_arguments(qrels: Qrels, run: Run, duplicates: str, ties: str) -> tuple
 def check_tie_order(ties: object, *, family_ranx_lacks: str | None = None) -> None:
     """Raise :class:`ConfigError` unless ``ties`` is one of :data:`~retrieval_eval.policies.TIE_ORDERS`,
     or when it is ``"ranx"`` for a family of measures ranx does not have (``family_ranx_lacks`` names it)."""
-    if ties not in TIE_ORDERS:
-        raise ConfigError(f"ties must be one of {list(TIE_ORDERS)}, got {ties!r}")
+    check_choice("ties", ties, TIE_ORDERS, bracketed=True)
     if ties == "ranx" and family_ranx_lacks is not None:
         raise ConfigError(
             f"ties='ranx' orders ties as ranx does, and ranx has no {family_ranx_lacks} measures: "
@@ -262,8 +262,7 @@ def align_queries(qrels: Qrels, run: Run, query_set: str = "qrels") -> QueryAlig
     nothing. ``"both"``: judged queries the run retrieved for. ``"union"``: judged queries,
     then the run's unjudged queries (all their documents are holes).
     """
-    if query_set not in QUERY_SETS:
-        raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
+    check_choice("query_set", query_set, QUERY_SETS, bracketed=True)
     run_of_qrels = _positions_in(run.query_ids, qrels.query_ids, qrels, run)
     qrels_of_run = _positions_in_qrels(qrels, run.query_ids, run)
     in_run = run_of_qrels >= 0
@@ -291,8 +290,7 @@ def align_run_queries(qrels: Qrels, run: Run, query_set: str) -> QueryAlignment:
     the piece lacks are not its business: whether the whole run lacks them is known only once
     every piece is scored (``n_judged_only`` is 0).
     """
-    if query_set not in QUERY_SETS:
-        raise ConfigError(f"query_set must be one of {list(QUERY_SETS)}, got {query_set!r}")
+    check_choice("query_set", query_set, QUERY_SETS, bracketed=True)
     qrels_query = _positions_in_qrels(qrels, run.query_ids, run)
     judged = qrels_query >= 0
     n_both = int(judged.sum())

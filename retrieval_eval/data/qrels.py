@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..constraints import check_choice
 from ..errors import ConfigError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
@@ -82,8 +83,7 @@ class Qrels(GroupedTable):
     ) -> None:
         policy = duplicate_policy_code("last" if duplicates is None else duplicates, what="qrels duplicates")
         self.duplicates = duplicates
-        if not isinstance(judgments, str) or judgments not in JUDGMENT_FORMATS:
-            raise ConfigError(f"judgments must be one of {list(JUDGMENT_FORMATS)}, got {judgments!r}")
+        check_choice("judgments", judgments, JUDGMENT_FORMATS, bracketed=True)
         super().__init__(table, "relevance", source, queries=queries)
         self.judgments = judgments
         preferences = judgments in _PREFERENCE_LAYOUTS

@@ -29,13 +29,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import views
+from ..constraints import documents_per_query
 from ..data import Qrels, Run
 from ..data.join import RankedRun, rank_run
 from ..errors import ConfigError
 from ..io.label_sources import read_label_sources
 from ..io.text_rows import join_text
 from ..metrics.evaluator import EvaluationPlan, Evaluator
-from ..metrics.names import Metric, documents_per_query
+from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..progress import phase

@@ -14,9 +14,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..constraints import documents_per_query
 from ..data import Run, duplicate_policy_code
 from ..errors import ConfigError, DuplicateError, InputError
-from ..metrics.names import documents_per_query
 from ..io.arrays import arrow_array, numpy_view, read_only, string_buffers
 from ..kernels.fusion.bundles import StackedRuns
 from ..kernels.fusion.fusion_align import align_runs

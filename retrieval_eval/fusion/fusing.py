@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..constraints import documents_per_query
 from ..data import Run
 from ..data.ids import QueryGroups
 from ..errors import ConfigError, InputError
-from ..metrics.names import documents_per_query
 from ..io.arrays import arrow_array, read_only
 from ..kernels.fusion.fusion_order import fused_order
 from .aligned import AlignedRuns, align

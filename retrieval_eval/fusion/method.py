@@ -29,14 +29,13 @@ says so with ``insertion``.
 
 from __future__ import annotations
 
-import difflib
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..constraints import Interval, closest, did_you_mean, must_be
 from ..errors import ConfigError
 
 
@@ -132,8 +131,7 @@ class FusionMethod:
         unknown = [name for name in params if name not in self._by_name]
         if unknown:
             known = list(self._by_name)
-            close = difflib.get_close_matches(unknown[0], known, n=3)
-            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            hint = did_you_mean(closest(unknown[0], known, n=3))
             takes = f"it takes {', '.join(known)}" if known else "it takes no parameters"
             raise ConfigError(f"fusion method {self.name!r} has no parameter {unknown[0]!r} ({takes}){hint}")
         values = {}
@@ -164,15 +162,15 @@ class FusionMethod:
 def weights(value: Any, n_runs: int) -> np.ndarray:
     """One finite weight per run, as read-only float64[n_runs]."""
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (Sequence, np.ndarray)):
-        raise ConfigError(f"weights must be a list of {n_runs} numbers (one per run), got {value!r}")
+        raise must_be("weights", f"a list of {n_runs} numbers (one per run)", value)
     try:
         array = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ConfigError(f"weights must be {n_runs} numbers (one per run), got {value!r}") from None
+        raise must_be("weights", f"{n_runs} numbers (one per run)", value) from None
     if array.ndim != 1 or array.shape[0] != n_runs:
-        raise ConfigError(f"weights must be {n_runs} numbers (one per run), got {len(value)}: {list(value)!r}")
+        raise must_be("weights", f"{n_runs} numbers (one per run)", got=f"{len(value)}: {list(value)!r}")
     if not np.isfinite(array).all():
-        raise ConfigError(f"weights must be finite numbers, got {list(value)!r}")
+        raise must_be("weights", "finite numbers", list(value))
     array.setflags(write=False)
     return array
 
@@ -181,27 +179,12 @@ def number(
     name: str, *, low: float | None = None, high: float | None = None, low_open: bool = False
 ) -> Callable[[Any, int], float]:
     """A check of one finite number in ``[low, high]`` (``(low, high]`` when ``low_open``), as a float."""
-
-    def check(value: Any, n_runs: int) -> float:
-        is_number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-        if is_number and math.isfinite(value):
-            x = float(value)
-            if (low is None or x > low or (x == low and not low_open)) and (high is None or x <= high):
-                return x
-        bounds = []
-        if low is not None:
-            bounds.append(f"{'>' if low_open else '>='} {low:g}")
-        if high is not None:
-            bounds.append(f"<= {high:g}")
-        within = f" {' and '.join(bounds)}" if bounds else ""
-        raise ConfigError(f"{name} must be a finite number{within}, got {value!r}")
-
-    return check
+    interval = Interval(low, high, low_open=low_open, notation="comparisons")
+    return lambda value, n_runs: interval.check(name, value)
 
 
 def unknown_name(kind: str, name: Any, known: Sequence[str], spellings: Sequence[str] = ()) -> ConfigError:
     """The error for a method or normalization name that is neither known nor an accepted spelling, with the closest."""
-    candidates = {k.lower(): k for k in [*spellings, *known]}  # a known name wins over a spelling of it
-    close = difflib.get_close_matches(str(name).lower(), list(candidates), n=3, cutoff=0.5)
-    hint = f"; did you mean {' or '.join(repr(candidates[c]) for c in close)}?" if close else ""
+    # A known name wins over a spelling of it: of the names that lowercase alike, closest answers with the last.
+    hint = did_you_mean(closest(str(name), [*spellings, *known], n=3, cutoff=0.5, casefold=True))
     return ConfigError(f"unknown fusion {kind} {name!r}{hint} (known: {', '.join(known)})")

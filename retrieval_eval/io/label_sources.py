@@ -9,22 +9,21 @@ table) carries them in its own ``source`` column. A source is ``"human"`` or ``"
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.formats import table_format
 from retrieval_eval.io.readers import read_qrels_table
 
 SOURCES_SUFFIX = ".sources.tsv"
-TABLE_EXTENSIONS = (".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson")
 _COLUMNS = ("query_id", "doc_id", "source")
 
 
 def is_table_path(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a table file (by its extension) rather than TREC text."""
-    return Path(os.fspath(path)).suffix.lower() in TABLE_EXTENSIONS
+    return table_format(path) is not None
 
 
 def is_trec_path(qrels: Any) -> bool:
@@ -51,8 +50,8 @@ def source_column(qrels: Any) -> pa.Array | None:
         return qrels["source"].combine_chunks().cast(pa.string()) if "source" in qrels.column_names else None
     if isinstance(qrels, (str, os.PathLike)):
         path = os.fspath(qrels)
-        suffix = Path(path).suffix.lower()
-        if suffix in (".parquet", ".pq"):
+        fmt = table_format(path)
+        if fmt == "parquet":
             import pyarrow.parquet as pq
 
             if "source" not in pq.read_schema(path).names:
@@ -60,10 +59,10 @@ def source_column(qrels: Any) -> pa.Array | None:
             return pq.read_table(path, columns=["source"])["source"].combine_chunks().cast(pa.string())
         import pandas as pd
 
-        if suffix in (".csv", ".tsv"):
-            qrels = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False)
+        if fmt in ("csv", "tsv"):
+            qrels = pd.read_csv(path, sep="\t" if fmt == "tsv" else ",", dtype=str, keep_default_na=False)
         else:
-            qrels = pd.read_json(path, lines=suffix != ".json", dtype=False)
+            qrels = pd.read_json(path, lines=fmt != "json", dtype=False)
     columns = getattr(qrels, "columns", None)
     if columns is None or "source" not in columns:
         return None

@@ -20,11 +20,11 @@ import pyarrow.parquet as pq
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.io.columns import COLUMN_ALIASES, resolve_columns
+from retrieval_eval.io.formats import TABLE_FORMATS
 from retrieval_eval.io.readers import COERCERS, RUN_ROLES
 from retrieval_eval.io.sniff import check_kind
 from retrieval_eval.natural_order import natural_key
 
-_PARQUET_SUFFIXES = (".parquet", ".pq")
 _GLOB_CHARACTERS = re.compile(r"[*?\[]")
 _SAMPLE_ROWS = 1 << 16
 
@@ -85,7 +85,7 @@ def _expand(item: str) -> list[str]:
 
 
 def _is_parquet(path: str) -> bool:
-    return path.lower().endswith(_PARQUET_SUFFIXES)
+    return path.lower().endswith(TABLE_FORMATS["parquet"])
 
 
 def _hidden(path: Path, root: Path) -> bool:

@@ -20,12 +20,11 @@ import pyarrow.compute as pc
 from ..errors import OutputError
 from .arrays import arrow_array, numpy_view
 from .atomic import atomic_write
+from .formats import TREC_EXTENSIONS, extension
 from .output_paths import check_output_paths
 from .text_rows import join_text, text_bytes
 from .writers import write_table
 
-#: The extensions written as TREC run text.
-TREC_EXTENSIONS = (".trec", ".run", ".txt")
 _COLUMNS = ("query_id", "doc_id", "score")
 
 
@@ -68,7 +67,7 @@ def write_run(
     if format is not None:
         is_trec = format.lower().lstrip(".") == "trec"
     else:
-        is_trec = Path(os.fspath(path)).suffix.lower() in TREC_EXTENSIONS
+        is_trec = extension(path) in TREC_EXTENSIONS
     if not is_trec:
         write_table(table, path, format=format, inputs=inputs)
         return

@@ -32,6 +32,7 @@ from retrieval_eval.io.ecosystem import (
     polars_table,
     ranx_kind,
 )
+from retrieval_eval.io.formats import compressed_format
 from retrieval_eval.io.pandas_objects import is_dataframe
 from retrieval_eval.io.sniff import HEAD_BYTES, decompressed_head, is_gzip, read_head, sniffed_format
 
@@ -61,15 +62,6 @@ IN_MEMORY_KINDS = (
 #: File formats a path can have (``format=`` takes these names and the aliases below).
 FILE_FORMATS = ("parquet", "csv", "tsv", "jsonl", "json", "trec")
 
-_EXTENSIONS = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-}
 _FORMAT_ALIASES = {"pq": "parquet", "ndjson": "jsonl", "txt": "trec", "text": "trec"}
 
 # Labels used in error messages for in-memory inputs (there is no file to name).
@@ -132,14 +124,10 @@ def normalize_format(format: str) -> str:
 
 def format_from_name(path: Path) -> tuple[str, bool]:
     """Infer ``(format, gzip)`` from a file name; anything unrecognised is TREC text."""
-    suffixes = [s.lower() for s in path.suffixes]
-    gzip = bool(suffixes) and suffixes[-1] == ".gz"
-    if gzip:
-        suffixes = suffixes[:-1]
     # TREC files are often named like "run.bm25.k1.0.9" or "qrels.2024", so only the
     # last suffix decides, and an unknown one means TREC text rather than an error.
-    fmt = _EXTENSIONS.get(suffixes[-1], "trec") if suffixes else "trec"
-    return fmt, gzip
+    fmt, compression = compressed_format(path)
+    return fmt or "trec", compression == "gzip"
 
 
 def source_label(source: object) -> str:

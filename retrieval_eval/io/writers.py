@@ -20,21 +20,13 @@ import pyarrow as pa
 from retrieval_eval.errors import OutputError
 from retrieval_eval.io.atomic import atomic_write
 from retrieval_eval.io.delimited import delimited_blocks
+from retrieval_eval.io.formats import TABLE_EXTENSIONS, TABLE_FORMATS, extension
 from retrieval_eval.io.output_paths import check_output_paths
 from retrieval_eval.io.pandas_objects import is_dataframe, is_pandas_missing
 
 if TYPE_CHECKING:
     import pandas as pd
 
-_EXTENSIONS = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-}
 
 
 def write_table(
@@ -111,20 +103,20 @@ def write_json(obj: Any, path: str | os.PathLike[str], *, inputs: Iterable[str |
 
 
 def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
-    supported = sorted(set(_EXTENSIONS.values()))
+    supported = sorted(TABLE_FORMATS)
     if format is not None:
         name = format.lower().lstrip(".")
-        name = _EXTENSIONS.get(f".{name}", name)
+        name = TABLE_EXTENSIONS.get(f".{name}", name)
         if name not in supported:
             raise OutputError(f"{os.fspath(path)}: unknown format {format!r}; supported: {supported}")
         return name
-    suffix = Path(os.fspath(path)).suffix.lower()
-    if suffix not in _EXTENSIONS:
+    suffix = extension(path)
+    if suffix not in TABLE_EXTENSIONS:
         raise OutputError(
             f"{os.fspath(path)}: cannot tell the format from the extension {suffix or '(none)'!r}; "
-            f"supported extensions: {', '.join(_EXTENSIONS)}"
+            f"supported extensions: {', '.join(TABLE_EXTENSIONS)}"
         )
-    return _EXTENSIONS[suffix]
+    return TABLE_EXTENSIONS[suffix]
 
 
 def _as_arrow(table: pd.DataFrame | pa.Table) -> pa.Table:

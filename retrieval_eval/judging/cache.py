@@ -33,10 +33,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..constraints import check_choice
 from ..errors import ConfigError, InputError
+from ..policies import CACHE_MODES
 from .backends import Completion
 
-CACHE_MODES = ("read-write", "replay", "refresh")
 _MAGIC = "retrieval_eval_judge_cache"
 _VERSION = 1
 
@@ -56,8 +57,7 @@ class JudgeCache:
 
     def __init__(self, path: str | os.PathLike[str], fingerprint: str, description: dict[str, Any], *,
                  mode: str = "read-write") -> None:
-        if mode not in CACHE_MODES:
-            raise ConfigError(f"cache mode must be one of {list(CACHE_MODES)}, got {mode!r}")
+        check_choice("cache mode", mode, CACHE_MODES, bracketed=True)
         target = Path(os.fspath(path))
         if target.is_dir() or os.fspath(path).endswith(os.sep):
             target.mkdir(parents=True, exist_ok=True)

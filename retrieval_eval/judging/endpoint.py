@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ..constraints import check_choice
 from ..errors import ConfigError
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -50,8 +51,7 @@ class Endpoint:
     bearer: bool = True
 
     def __post_init__(self) -> None:
-        if self.kind not in _KINDS:
-            raise ConfigError(f"endpoint kind must be one of {list(_KINDS)}, got {self.kind!r}")
+        check_choice("endpoint kind", self.kind, _KINDS, bracketed=True)
         parts = urlsplit(self.base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ConfigError(f"endpoint URL must be http(s)://host[:port][/path], got {self.base_url!r}")

@@ -10,13 +10,12 @@ imports it before anything else, and its messages name the option as the user wr
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ..constraints import Choices, check_flag, int64_value, is_integer, integer_at_least, must_be
 from ..errors import ConfigError
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_POLICIES
-from .names import MAX_INTEGER, number_text, positive_integer, relevance_level_value
 
 #: Azure's evaluator scores the top 3.
 DEFAULT_K = 3
@@ -35,11 +34,9 @@ class LabelRange:
     def __post_init__(self) -> None:
         for name in ("label_min", "label_max"):
             value = getattr(self, name)
-            if not _is_integer(value):
-                raise ConfigError(f"{name} must be an integer, got {value!r}")
-            if not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
-                raise ConfigError(f"{name} must be an integer from -2^63 to 2^63 - 1 (the kernels' int64), got {number_text(value)}")
-            object.__setattr__(self, name, int(value))
+            if not is_integer(value):
+                raise must_be(name, "an integer", value)
+            object.__setattr__(self, name, int64_value(name, value, why=" (the kernels' int64)"))
         if self.label_min >= self.label_max:
             raise ConfigError(f"label_max ({self.label_max}) must be greater than label_min ({self.label_min})")
 
@@ -131,14 +128,14 @@ class EvaluationOptions:
     judgments: str = "qrels"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", _positive("the cutoff k", self.k))
-        object.__setattr__(self, "rel_level", _relevance_level(self.rel_level))
+        object.__setattr__(self, "k", integer_at_least("the cutoff k", self.k))
+        # trec_eval's -l takes any long: 0 and negative levels too.
+        object.__setattr__(self, "rel_level", int64_value("rel_level", self.rel_level))
         if self.max_docs is not None:
-            object.__setattr__(self, "max_docs", _count("max_docs", self.max_docs))
+            object.__setattr__(self, "max_docs", integer_at_least("max_docs", self.max_docs, least=0))
         if self.collection_size is not None:
-            object.__setattr__(self, "collection_size", _count("collection_size", self.collection_size))
-        if not isinstance(self.judged_only, bool):
-            raise ConfigError(f"judged_only must be True or False, got {self.judged_only!r}")
+            object.__setattr__(self, "collection_size", integer_at_least("collection_size", self.collection_size, least=0))
+        check_flag("judged_only", self.judged_only)
         _choice("judgments", self.judgments, JUDGMENT_FORMATS)
         labels = LabelRange(self.label_min, self.label_max)  # checks the range
         object.__setattr__(self, "label_min", labels.label_min)
@@ -168,37 +165,5 @@ class EvaluationOptions:
 
 
 def _choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
-    if value is not None and value not in choices:
-        raise ConfigError(f"{name} must be one of {list(choices)}, got {value!r}")
-
-
-def _is_integer(value: Any) -> bool:
-    # numpy integers register as Integral; bools are Integral too but are no count.
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _relevance_level(value: Any) -> int:
-    """trec_eval's ``-l`` takes any long: an integer that fits int64 (0 and negative levels too)."""
-    if not (_is_integer(value) or isinstance(value, str)):
-        raise ConfigError(f"rel_level must be an integer, got {value!r}")
-    return relevance_level_value("rel_level", int(value) if _is_integer(value) else value)
-
-
-def _count(name: str, value: Any) -> int:
-    """A count option (0 included) up to 2^63 - 1: trec_eval's -M and -N take 0."""
-    if _is_integer(value) and value == 0 or isinstance(value, str) and value.strip() == "0":
-        return 0
-    try:
-        return _positive(name, value)
-    except ConfigError as error:
-        raise ConfigError(str(error).replace("a positive integer", "an integer >= 0", 1)) from None
-
-
-def _positive(name: str, value: Any) -> int:
-    """A positive integer option up to 2^63 - 1 (an int, or text such as "10")."""
-    if not (_is_integer(value) or isinstance(value, str)):
-        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-    try:
-        return positive_integer(name, int(value) if _is_integer(value) else value)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
+    if value is not None:
+        Choices(choices, bracketed=True).check(name, value)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
+from ..constraints import closest, did_you_mean, int64_value, integer_at_least
 from ..errors import ConfigError, UnknownMetricError
 from .definition import MetricDefinition
 from .families import FAMILIES
 from .family import Family
-from .names import Metric, parse_cutoff, positive_integer, relevance_level_value, split_name
+from .names import Metric, parse_cutoff, split_name
 
 
 class Registry:
@@ -136,7 +136,7 @@ class Registry:
     ) -> Metric:
         if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral)):
             raise ConfigError(f"the cutoff k must be a positive integer, got {k!r}")
-        k = None if k is None else _positive("the cutoff k", int(k))
+        k = None if k is None else integer_at_least("the cutoff k", int(k))
         allowed = dict(definition.params)
         if not all(isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) for pair in given):
             raise ConfigError(f"parameters are (name, value) pairs, got {given!r:.60}")
@@ -177,8 +177,7 @@ class Registry:
     def _unknown(self, text: str) -> UnknownMetricError:
         known = sorted({d.name for d in self} | {a for d in self for a in d.aliases})
         base = text.strip().lower().split("@")[0].split("(")[0]
-        close = difflib.get_close_matches(base, known, n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = did_you_mean(closest(base, known, n=3, cutoff=0.5))
         return UnknownMetricError(f"unknown metric {_quoted(text)}{hint} (see `retrieval-eval metrics` for the list)")
 
 
@@ -209,15 +208,7 @@ def _relevance_level(key: str, value: str) -> str:
     trec_eval's ``-l`` takes any long: 0 makes label 0 relevant, a negative level also the
     documents marked unjudged.
     """
-    return str(relevance_level_value(f"parameter {key}", value))
-
-
-def _positive(name: str, value: int | str) -> int:
-    """:func:`~retrieval_eval.metrics.names.positive_integer`, its ``ValueError`` a :class:`ConfigError`."""
-    try:
-        return positive_integer(name, value)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
+    return str(int64_value(f"parameter {key}", value))
 
 
 def _fraction(key: str, value: str) -> str:
@@ -268,7 +259,7 @@ def _gains(key: str, value: str) -> str:
         label, colon, gain = item.partition(":")
         if not colon or not re.fullmatch(r"[+-]?\d+", label):
             raise ConfigError(f"parameter {key} must be label:gain pairs separated by ';' (such as 1:3;2:9), got {item!r}")
-        pairs.append(f"{relevance_level_value(f'parameter {key}', label)}:{repr(_decimal(key, gain))}")
+        pairs.append(f"{int64_value(f'parameter {key}', label)}:{repr(_decimal(key, gain))}")
     return ";".join(pairs)
 
 

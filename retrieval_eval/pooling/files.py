@@ -24,14 +24,15 @@ import pyarrow.compute as pc
 from ..io import write_table
 from ..io.atomic import atomic_write
 from ..io.delimited import formula_cell_count
+from ..io.formats import table_format
 from ..io.run_files import trec_field
 from ..io.text_rows import join_text, text_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
 
-_TABLE_EXTENSIONS = (".parquet", ".pq", ".csv", ".tsv", ".json", ".jsonl", ".ndjson")
-_JOINED = (".csv", ".tsv")
+#: The formats whose cells are text: a pool's run names are joined there.
+_JOINED = ("csv", "tsv")
 
 
 def write_pool(pool: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
@@ -41,7 +42,7 @@ def write_pool(pool: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
     Returns the number of cells written with a leading ``'`` (see the module; 0 but in TSV and CSV).
     """
     table = pool if isinstance(pool, pa.Table) else pa.Table.from_pandas(pool, preserve_index=False)
-    joined = Path(os.fspath(path)).suffix.lower() in _JOINED
+    joined = table_format(path) in _JOINED
     if joined:
         runs = table["runs"].combine_chunks()
         table = table.set_column(table.schema.get_field_index("runs"), "runs", pc.binary_join(runs, ","))
@@ -54,7 +55,7 @@ def write_qrels(qrels: pd.DataFrame | pa.Table, path: str | os.PathLike[str], *,
                 inputs: Iterable[str | os.PathLike[str]] = ()) -> None:
     """Write judgments (``query_id``, ``doc_id``, ``relevance``): a table by a table extension, else TREC qrels text."""
     table = qrels if isinstance(qrels, pa.Table) else pa.Table.from_pandas(qrels, preserve_index=False)
-    if Path(os.fspath(path)).suffix.lower() in _TABLE_EXTENSIONS:
+    if table_format(path) is not None:
         write_table(table, path, inputs=inputs)
         return
     fields = [trec_field(table[name], name, os.fspath(path)) for name in ("query_id", "doc_id")]

@@ -17,14 +17,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ConfigError, DuplicateError, InputError
+from ..constraints import check_choice
+from ..errors import DuplicateError, InputError
 from ..io import read_qrels_table, source_label
 from ..io.arrays import numpy_view
+from ..policies import MERGE_POLICIES
 
 if TYPE_CHECKING:
     import pandas as pd
 
-MERGE_POLICIES = ("raise", "new", "old", "max")
 MERGED_COLUMNS = ("query_id", "doc_id", "relevance")
 CONFLICT_COLUMNS = ("query_id", "doc_id", "old_label", "new_label")
 
@@ -85,8 +86,7 @@ def merge_qrels(
     >>> merged["relevance"].tolist(), conflicts[["doc_id", "old_label", "new_label"]].values.tolist()
     ([1, 2, 1], [['d2', 0, 2]])
     """
-    if duplicates not in MERGE_POLICIES:
-        raise ConfigError(f"duplicates must be one of {list(MERGE_POLICIES)}, got {duplicates!r}")
+    check_choice("duplicates", duplicates, MERGE_POLICIES, bracketed=True)
     old_label, new_label = source_label(old), source_label(new)
     old_table, new_table = _judgments(old, old_label, columns), _judgments(new, new_label, columns)
     for field in ("query_id", "doc_id"):

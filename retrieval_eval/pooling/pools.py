@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..constraints import is_integer, must_be
 from ..data.join import docid_tie_keys
 from ..data.qrels import Qrels
 from ..data.run import Run, distinct_files
@@ -25,12 +26,11 @@ from ..errors import ConfigError, DuplicateError, InputError
 from ..io.arrays import numpy_view
 from ..io.pandas_objects import is_dataframe
 from ..metrics.options import EvaluationOptions
+from ..policies import POOL_TIES
 
 if TYPE_CHECKING:
     import pandas as pd
 
-#: The tie orders a pool ranks by (ranx's order needs ranx's Run of each run; refused rather than guessed).
-POOL_TIES = ("docid", "input")
 POOL_COLUMNS = ("query_id", "doc_id", "runs", "best_rank", "n_runs")
 
 
@@ -121,8 +121,8 @@ def pool_table(
 
 
 def _depth(depth: Any) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ConfigError(f"depth must be a positive integer (the ranks 1..depth of each run are pooled), got {depth!r}")
+    if not is_integer(depth) or depth < 1:
+        raise must_be("depth", "a positive integer (the ranks 1..depth of each run are pooled)", depth)
     return int(depth)
 
 

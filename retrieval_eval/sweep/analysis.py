@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..constraints import check_flag
 from ..errors import ConfigError
 from ..io import write_table
 from .. import views
@@ -98,8 +99,7 @@ def sweep(
     """
     unknown_settings(ranking, RankingSettings.__annotations__)
     check_runs(runs)
-    if not isinstance(significance, bool):
-        raise ConfigError(f"significance must be True or False, got {significance!r}")
+    check_flag("significance", significance)
     if parameters is not None and not isinstance(parameters, pd.DataFrame):
         raise ConfigError(f"parameters must be a pandas DataFrame indexed by configuration, got {type(parameters).__name__}")
     known = parameters if parameters is not None else pd.DataFrame(index=pd.Index(list(runs), name="configuration"))

@@ -25,9 +25,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..constraints import shown
 from ..errors import ConfigError, InputError
 from ..io import read_json_file
-from .settings import shown
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?$")

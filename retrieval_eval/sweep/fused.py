@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from ..constraints import documents_per_query
 from ..data import Run
 from ..data.ids import QueryGroups
 from ..data.join import RowLabels, docid_tie_keys
@@ -66,8 +67,8 @@ class FusedRuns(Mapping[str, Run]):
     """
 
     def __init__(self, aligned: AlignedRuns, grid: FusionGrid, *, top_k_out: int | None = None, qrels: Any = None) -> None:
-        if top_k_out is not None and (isinstance(top_k_out, bool) or not isinstance(top_k_out, int) or top_k_out < 1):
-            raise ConfigError(f"top_k_out must be a positive integer (documents per query) or None, got {top_k_out!r}")
+        if top_k_out is not None:
+            documents_per_query("top_k_out", top_k_out, optional=True)
         if aligned.run_names != grid.run_names:
             raise ConfigError(f"the fusion grid was built for the runs {list(grid.run_names)}, not {list(aligned.run_names)}")
         trained = sorted({config.method for config in grid if fusion_method(config.method).trained})

@@ -38,7 +38,6 @@ one-line :class:`~retrieval_eval.errors.ConfigError` naming the entry.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import numbers
@@ -49,6 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
+from ..constraints import Interval, closest, did_you_mean
 from ..errors import ConfigError, InputError
 from ..io import read_json_file
 from ..fusion.method import FusionMethod
@@ -245,8 +245,7 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     ...
     retrieval_eval.errors.ConfigError: the weight grid at step 0.3 has no 2 weights summing to exactly 1 (its weights are 0, 0.3, 0.6, 0.9, 1.2); use a step that divides 1, such as 0.1, 0.2, 0.25 or 0.5
     """
-    if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (0 < step <= 1):
-        raise ConfigError(f"the weight grid's step must be a number in (0, 1], got {_shown(step)}")
+    Interval(0, 1, low_open=True).check("the weight grid's step", step)
     if 1 / step + 1 > MAX_CONFIGURATIONS:  # before numpy makes the weights
         raise ConfigError(f"the weight grid at step {step} has more than {MAX_CONFIGURATIONS} weights; use a coarser step")
     digits = str(step)[::-1].find(".")  # ranx's count of decimals: str(step) reversed, up to the point
@@ -452,8 +451,7 @@ def _run_names(run_names: Sequence[str]) -> tuple[str, ...]:
 def _unknown_key(key: Any, method: FusionMethod) -> str:
     parameters = [parameter.name for parameter in method.parameters]
     known = ["method", "norm", *parameters]
-    close = difflib.get_close_matches(str(key), known, n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    hint = did_you_mean(closest(str(key), known), before="", after=" ")
     takes = f"its parameters are {', '.join(parameters)}" if parameters else "it takes no parameters"
     return f"no key {key!r} for fusion method {method.name!r}; {hint}an entry has method, norm and the method's parameters ({takes})"
 

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..constraints import check_choice
 from ..views import counted
 from .progress import Reporter
-from .settings import CORRECTIONS, TESTS, check_choice, decision_column, p_value_columns
+from .settings import CORRECTIONS, TESTS, decision_column, p_value_columns
 from .stats import corrected, paired_p_values, t_test_of_differences
 
 #: The columns of :func:`head_to_head`.

@@ -29,16 +29,16 @@ evaluation of the noncentral distributions.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import ConfigError, InputError
+from ..constraints import Interval
+from ..errors import InputError
 from .anova import check_score_matrix, two_way_anova
-from .settings import ALPHA, POWER, shown
+from .settings import ALPHA, POWER
 
 #: The columns of :func:`topic_set_sizes`.
 SIZE_COLUMNS = ("min_difference", "t_test_topics", "t_test_power", "anova_topics", "anova_power")
@@ -186,19 +186,12 @@ def _smallest(power_of: Callable[[int], float], target: float) -> int:
 
 def _count(name: str, value: int) -> int:
     """``value`` as an int >= 2 (``queries``, ``systems``), or a :class:`~retrieval_eval.ConfigError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
-        raise ConfigError(f"{name} must be an integer >= 2, got {shown(value)!r}")
-    return int(value)
+    return Interval(2, integer=True).check(name, value)
 
 
 def _number(name: str, value: float, *, positive: bool, unit: str) -> float:
     """``value`` as a finite float >= 0 (> 0 where ``positive``), or a :class:`~retrieval_eval.ConfigError` naming it and its ``unit``."""
-    if (
-        isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
-        or value < 0 or (positive and value == 0)
-    ):  # fmt: skip
-        raise ConfigError(f"{name} must be a finite number {'>' if positive else '>='} 0 ({unit}), got {shown(value)!r}")
-    return float(value)
+    return Interval(0, low_open=positive).check(name, value, unit=unit)
 
 
 def _variance(variance: float) -> float:

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..constraints import Interval
 from ..errors import ConfigError, InputError
 from .settings import ALPHA
 from .stats import holm, t_test_of_differences
@@ -317,9 +318,7 @@ def verdicts(
 
 def persistence(p: Any) -> float:
     """RBO's persistence ``p`` as a float in (0, 1), else a :class:`~retrieval_eval.ConfigError`."""
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not 0 < p < 1:
-        raise ConfigError(f"rbo_p must be a number in (0, 1) (RBO's persistence), got {p!r}")
-    return float(p)
+    return Interval(0, 1, low_open=True, high_open=True).check("rbo_p", p, unit="RBO's persistence")
 
 
 # -- checks ------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from ..constraints import check_choice, check_flag
 from ..errors import ConfigError, InputError
 from ..metrics.evaluator import Evaluator
 from ..metrics.options import EvaluationOptions
@@ -59,7 +60,7 @@ from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
 from .progress import Reporter
 from .settings import (ALPHA, CORRECTION_METHODS, CORRECTIONS, RESAMPLES, ROUNDS, SEED, TEST_METHODS, TESTS,
-                       check_bootstrap_memory, check_choice, decision_column, p_value_columns)
+                       check_bootstrap_memory, decision_column, p_value_columns)
 from .stats import bootstrap_ci, corrected, paired_effect_size, paired_p_values, paired_t_test
 
 
@@ -207,8 +208,7 @@ def leaderboard(
     columns) ranks configurations with exactly equal means the cheaper first.
     """
     check_runs(runs)
-    if query_policy not in QUERY_POLICIES:
-        raise ConfigError(f"query_policy must be one of {', '.join(QUERY_POLICIES)}, got {query_policy!r}")
+    check_choice("query_policy", query_policy, QUERY_POLICIES)
     alpha, resamples, rounds, seed = ALPHA.check(alpha), RESAMPLES.check(resamples), ROUNDS.check(rounds), SEED.check(seed)
     check_bootstrap_memory(resamples, len(runs))
     test, correction = check_choice("test", test, TESTS), check_choice("correction", correction, CORRECTIONS)
@@ -216,8 +216,7 @@ def leaderboard(
         raise ConfigError(f"objective must be a metric name such as 'ndcg@10', got {objective!r}")
     if options is not None and not isinstance(options, EvaluationOptions):
         raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
-    if not isinstance(all_pairs, bool):
-        raise ConfigError(f"all_pairs must be True or False, got {all_pairs!r}")
+    check_flag("all_pairs", all_pairs)
     if progress is not None and not callable(progress):
         raise ConfigError(f"progress must be a function progress(done, total, name), got {progress!r}")
     report = Reporter(progress)

@@ -22,13 +22,11 @@ The bounds on the resampling counts:
 
 from __future__ import annotations
 
-import difflib
-import math
-import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..constraints import Interval, closest, did_you_mean
 from ..errors import ConfigError
 
 #: The most bootstrap resamples or randomization rounds (see the module docstring).
@@ -54,26 +52,23 @@ class Setting:
     help: str = ""
 
     @property
+    def flag_help(self) -> str:
+        """The help of the setting's flag: what it is, what it allows, its default."""
+        return f"{self.help}: {self.allowed} (default {self.default})"
+
+    @property
+    def interval(self) -> Interval:
+        """The numbers the setting allows (:class:`~retrieval_eval.constraints.Interval`)."""
+        return Interval(self.low, self.high, self.open_bounds, self.open_bounds, self.integer)
+
+    @property
     def allowed(self) -> str:
         """What the setting allows, as the error messages and ``--help`` say it."""
-        if not self.integer:
-            return f"a number in ({self.low:g}, {self.high:g})" if self.open_bounds else f"a number in [{self.low:g}, {self.high:g}]"
-        if self.high is None:
-            return f"an integer >= {int(self.low)}"
-        return f"an integer from {int(self.low)} to {int(self.high)}"
+        return self.interval.allowed
 
     def check(self, value: Any) -> int | float:
         """``value`` as an int or float within the bounds, else a :class:`~retrieval_eval.ConfigError` naming the setting."""
-        kind = numbers.Integral if self.integer else numbers.Real
-        # An int is finite (and math.isfinite would overflow on a huge one).
-        if isinstance(value, bool) or not isinstance(value, kind) or (not self.integer and not math.isfinite(value)):
-            raise self._error(value)
-        number = int(value) if self.integer else float(value)
-        low_ok = number > self.low if self.open_bounds else number >= self.low
-        high_ok = self.high is None or (number < self.high if self.open_bounds else number <= self.high)
-        if not (low_ok and high_ok):
-            raise self._error(value)
-        return number
+        return self.interval.check(self.name, value)
 
     def from_text(self, text: str) -> Any:
         """The number ``text`` reads as (an int for an integer setting, a float otherwise), or else ``text`` itself.
@@ -85,14 +80,6 @@ class Setting:
             return int(text) if self.integer else float(text)
         except ValueError:
             return text
-
-    def _error(self, value: Any) -> ConfigError:
-        return ConfigError(f"{self.name} must be {self.allowed}, got {shown(value)!r}")
-
-
-def shown(value: Any) -> Any:
-    """A numpy number as the Python number it holds (``inf``, not ``np.float64(inf)``), for messages."""
-    return value.item() if isinstance(value, numbers.Number) and hasattr(value, "item") else value
 
 
 ALPHA = Setting("alpha", 0.05, integer=False, low=0.0, high=1.0, open_bounds=True,
@@ -162,17 +149,6 @@ CORRECTIONS = tuple(CORRECTION_METHODS)
 TOPIC_SET_VARIANCES = ("residual", "within-system")
 
 
-def check_choice(setting: str, value: Any, allowed: Iterable[str]) -> str:
-    """``value`` if it is one of ``allowed``, else a :class:`~retrieval_eval.ConfigError` naming the setting,
-    the allowed names and the closest of them."""
-    allowed = list(allowed)
-    if isinstance(value, str) and value in allowed:
-        return value
-    close = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ConfigError(f"{setting} must be one of {', '.join(allowed)}, got {shown(value)!r}{hint}")
-
-
 def p_value_columns(test: str, correction: str) -> tuple[str, ...]:
     """The p-value columns of a leaderboard or of its pairs: the t-test's ``p_t`` and, unless
     ``correction`` is ``"none"``, ``p_t_{correction}``, then the same two of ``test`` (once, where it is the t-test)."""
@@ -203,6 +179,5 @@ def unknown_settings(given: Iterable[str], known: Iterable[str]) -> None:
     known = list(known)
     for name in given:
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
+            hint = did_you_mean(closest(name, known), before="", after=" ")
             raise ConfigError(f"unknown sweep setting {name!r}; {hint}the settings are {', '.join(known)}")

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from ..constraints import check_choice
 from ..errors import ConfigError
 from ..views import counted
 from .anova import sakai_effect_sizes, tukey_margin_of_error, two_way_anova
@@ -54,7 +55,7 @@ from .power import SIZE_COLUMNS, topic_set_sizes, within_system_variance
 from .progress import Reporter
 from .rank_correlation import metric_correlation
 from .ranking import Leaderboard
-from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS, TOPIC_SET_VARIANCES, check_choice, unknown_settings
+from .settings import LEVEL, PERMUTATIONS, POWER, RESAMPLES, SEED, SPLITS, TOPIC_SET_VARIANCES, unknown_settings
 from .tukey import randomised_tukey_hsd
 
 if TYPE_CHECKING:

@@ -24,8 +24,9 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
+from ..constraints import check_choice
 from ..kernels.core.resampling import resample_counts, sign_flips
-from .settings import CORRECTIONS, LEVEL, RESAMPLES, ROUNDS, SEED, TESTS, check_bootstrap_memory, check_choice
+from .settings import CORRECTIONS, LEVEL, RESAMPLES, ROUNDS, SEED, TESTS, check_bootstrap_memory
 
 _BATCH_CELLS = 4_000_000  # draws x queries per batch: about 32 MB of float64
 

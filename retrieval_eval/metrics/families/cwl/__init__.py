@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ....constraints import check_choice
 from ....errors import ConfigError, InputError
 from ....kernels.cwl.framework import expectations
 from ...family import Family
@@ -48,8 +49,7 @@ def user_model(metric: Metric) -> tuple[UserModel, str]:
     if measure.cutoff and metric.k is not None and metric.k > DEPTH + 1:
         raise ConfigError(f"{metric}: the cutoff can be at most {DEPTH + 1} (cwl_eval's depth + 1)")
     out = given.get("out", "eu")
-    if out not in OUTS:
-        raise ConfigError(f"{metric}: out must be one of {', '.join(OUTS)}, got {out!r}")
+    check_choice(f"{metric}: out", out, OUTS)
     return UserModel(metric.name, metric.k, args, GainRule.of(metric, given)), out
 
 
