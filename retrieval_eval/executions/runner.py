@@ -52,16 +52,16 @@ import pandas as pd
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
 from .. import views
-from ._validation import path_argument
-from .document import DocumentLike, Unit, read_document, units
-from .evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
-from .tool_use import INVOKED_TOOLS
-from .log import iter_execution_records
-from .matching import SUBSTRING, ExtractMatcher
-from .normalize import ExecutionsLike, load_executions
+from .model.validation import path_argument
+from .model.document import DocumentLike, Unit, read_document, units
+from .checks.evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
+from .checks.tool_use import INVOKED_TOOLS
+from .batch.log import iter_execution_records
+from .checks.matching import SUBSTRING, ExtractMatcher
+from .model.normalize import ExecutionsLike, load_executions
 from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
-from .rollup import thread_summary, turn_status
-from .text_match import PARTIAL_MATCH_MODES
+from .rules import thread_summary, turn_status
+from .checks.text_match import PARTIAL_MATCH_MODES
 
 if TYPE_CHECKING:
     from ..judging.outcomes import Totals
@@ -210,8 +210,8 @@ def _judge(
     """The score objects of the judged evaluators (and of RetrievalResult by entailment), by (unit, name), judged in one batch."""
     if judge is None:
         return {}, None
-    from .judged.base import Texts
-    from .judged.document import UnitToJudge, judge_document
+    from .checks.judged.base import Texts
+    from .checks.judged.document import UnitToJudge, judge_document
 
     wanted = set(JUDGED) | ({"RetrievalResult"} if entailment else set())
     to_judge = []

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import RetrievalQuery, RetrievalResult
-from retrieval_eval.executions.batch import (
+from retrieval_eval.executions.batch.engine import (
     PLAN_SCHEMA,
     RESULT_SCHEMA,
     CheckPlan,
@@ -20,8 +20,8 @@ from retrieval_eval.executions.batch import (
     run_checks,
     score_objects,
 )
-from retrieval_eval.executions.casefold import casefold
-from retrieval_eval.executions.tables import ExecutionTables, flatten_records
+from retrieval_eval.executions.batch.casefold import casefold
+from retrieval_eval.executions.batch.tables import ExecutionTables, flatten_records
 from retrieval_eval.kernels.text import contains
 
 from . import strategies

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.executions import citations
-from retrieval_eval.executions.citations import CITATION_FORMATS, Citations, markers
-from retrieval_eval.executions.evaluator import errored
+from retrieval_eval.executions.checks import citations
+from retrieval_eval.executions.checks.citations import CITATION_FORMATS, Citations, markers
+from retrieval_eval.executions.checks.evaluator import errored
 from tests.reference.citations import oracle_count, regex_markers, scanned_markers
 
 KEYS = ["count", "result", "threshold", "format", "reason"]
@@ -321,7 +321,7 @@ def test_no_character_is_searched_twice_for_the_end_of_a_url(monkeypatch, piece,
 
 _HANG_GUARD = """
 import sys
-from retrieval_eval.executions.citations import CITATION_FORMATS, Citations
+from retrieval_eval.executions.checks.citations import CITATION_FORMATS, Citations
 for piece in sys.argv[1:]:
     text = (piece * ({size} // len(piece) + 1))[:{size}]
     for citation_format in CITATION_FORMATS:

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from retrieval_eval.executions import check_document
-from retrieval_eval.executions.evaluators import near_miss
+from retrieval_eval.executions.checks.evaluators import near_miss
 
 from tests.judging.server import Reply, ScriptedServer
 from .fixtures import ODSP, example_telemetry

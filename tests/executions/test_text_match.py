@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.executions.evaluator import errored
-from retrieval_eval.executions.text_match import PARTIAL_MATCH_MODES, ExactMatch, PartialMatch, token_f1, tokens
+from retrieval_eval.executions.checks.evaluator import errored
+from retrieval_eval.executions.checks.text_match import PARTIAL_MATCH_MODES, ExactMatch, PartialMatch, token_f1, tokens
 from tests.reference.answer_f1 import multiset_overlap
 
 PARTIAL_KEYS = ["score", "result", "threshold", "reason", "mode"]

@@ -17,8 +17,8 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import ConfigError, RetrievalEvalError
-from ._validation import first_error
+from ...errors import ConfigError, RetrievalEvalError
+from ..model.validation import first_error
 
 
 def errored(message: str) -> dict[str, Any]:

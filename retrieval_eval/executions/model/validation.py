@@ -6,7 +6,7 @@ import os
 
 from pydantic import ValidationError
 
-from ..errors import ConfigError
+from ...errors import ConfigError
 
 
 def first_error(exc: ValidationError) -> tuple[str | None, str]:

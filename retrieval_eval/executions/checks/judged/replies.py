@@ -14,8 +14,8 @@ import json
 import math
 from typing import Any
 
-from ...judging.backends import Completion
-from ...judging.judge import ReplyError, content_of
+from ....judging.backends import Completion
+from ....judging.judge import ReplyError, content_of
 
 
 def strict_object(completion: Completion) -> dict[str, Any]:

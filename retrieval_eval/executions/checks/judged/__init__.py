@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..._lazy import lazy_attributes
+from ...._lazy import lazy_attributes
 
 _EXPORTS = {
     "Relevance": ".likert",

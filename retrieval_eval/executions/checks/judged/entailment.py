@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...errors import InputError
-from ...judging.backends import Completion
-from ...judging.judge import ReplyError
+from ....errors import InputError
+from ....judging.backends import Completion
+from ....judging.judge import ReplyError
 from ..matching import Verdict
-from ..models import RetrievalHit
+from ...model.models import RetrievalHit
 from . import prompts, replies
 from .batch import Answer, Ask
 

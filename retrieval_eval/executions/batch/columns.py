@@ -10,9 +10,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data.ids import read_only
-from ..errors import InputError
-from ..kernels.text.contains import contains_pairs
+from ...data.ids import read_only
+from ...errors import InputError
+from ...kernels.text.contains import contains_pairs
 from .casefold import casefold, string_buffers
 
 

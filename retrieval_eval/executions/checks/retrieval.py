@@ -24,11 +24,11 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
 
-from ..errors import ConfigError
+from ...errors import ConfigError
 from .evaluator import DeterministicEvaluator
 from .matching import SUBSTRING, ExtractMatcher, Verdict, contains
-from .models import RetrievalExecution, RetrievalTelemetry
-from .normalize import ExecutionsLike, load_executions
+from ..model.models import RetrievalExecution, RetrievalTelemetry
+from ..model.normalize import ExecutionsLike, load_executions
 
 THRESHOLD = 1.0
 OK_STATUSES = frozenset({"success", "succeeded", "completed"})

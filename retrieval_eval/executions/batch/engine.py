@@ -30,19 +30,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data.ids import read_only
-from ..errors import ConfigError, InputError, RetrievalEvalError
-from ..kernels.text.bundles import BestHits, HitCandidates, Needles
-from ..kernels.text.contains import best_hits_in, contains_pairs
-from . import _columns as col
+from ...data.ids import read_only
+from ...errors import ConfigError, InputError, RetrievalEvalError
+from ...kernels.text.bundles import BestHits, HitCandidates, Needles
+from ...kernels.text.contains import best_hits_in, contains_pairs
+from . import columns as col
 from .answer_checks import KeywordChecks, ToolChecks
 from .casefold import Haystacks
-from .checks import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
-from .evaluator import errored
-from .evaluators import near_miss
-from .keyword_match import KeywordMatch, keyword_score
+from ..checks.retrieval import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
+from ..checks.evaluator import errored
+from ..checks.evaluators import near_miss
+from ..checks.keyword_match import KeywordMatch, keyword_score
 from .tables import ExecutionTables
-from .tool_use import ToolUse, tool_score
+from ..checks.tool_use import ToolUse, tool_score
 
 EVALUATORS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult, "KeywordMatch": KeywordMatch,
               "ToolUse": ToolUse}  # fmt: skip

@@ -45,9 +45,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import InputError
-from ..io import read_json_file
-from ._validation import field_path, first_error
+from ...errors import InputError
+from ...io import read_json_file
+from .validation import field_path, first_error
 from .models import RetrievalTelemetry
 
 ExecutionsLike = RetrievalTelemetry | Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]

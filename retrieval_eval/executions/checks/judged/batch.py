@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ...judging.backends import Completion, embedding_body
-from ...judging.judge import Judge, ReplyError
-from ...judging.outcomes import Totals
-from ...judging.settings import JudgeSettings
-from ...judging.templates import PromptTemplate
+from ....judging.backends import Completion, embedding_body
+from ....judging.judge import Judge, ReplyError
+from ....judging.outcomes import Totals
+from ....judging.settings import JudgeSettings
+from ....judging.templates import PromptTemplate
 from .prompts import PARAMS
 
 #: ``read(completion) -> value``; raises ReplyError for a reply it cannot read.

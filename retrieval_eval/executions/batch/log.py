@@ -47,14 +47,14 @@ import pyarrow as pa
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
-from ..errors import InputError
-from ..io.jsonio import MAX_DEPTH, parse_json_line
-from ..io.sniff import PRETTY_JSON, check_kind, is_pretty_json, read_head
-from ..kernels.text.json_depth import json_nesting
-from .models import RetrievalTelemetry
-from .normalize import load_executions
+from ...errors import InputError
+from ...io.jsonio import MAX_DEPTH, parse_json_line
+from ...io.sniff import PRETTY_JSON, check_kind, is_pretty_json, read_head
+from ...kernels.text.json_depth import json_nesting
+from ..model.models import RetrievalTelemetry
+from ..model.normalize import load_executions
 from .tables import ExecutionTables, flatten_nested, flatten_records
-from .tool_use import INVOKED_TOOLS, tool_names
+from ..checks.tool_use import INVOKED_TOOLS, tool_names
 
 _TEXT = pa.string()
 _NUMBER = pa.float64()

@@ -21,9 +21,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
-from ..errors import InputError
-from ..io import read_json_file
-from ._validation import first_error
+from ...errors import InputError
+from ...io import read_json_file
+from .validation import first_error
 
 SUPPORTED_MAJOR = 1
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")

@@ -38,8 +38,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
-from ..errors import ConfigError, InputError
-from ._validation import known
+from ...errors import ConfigError, InputError
+from ..model.validation import known
 from .evaluator import DeterministicEvaluator
 
 # A [N] (N positive, no leading zero) cannot begin inside another one, so finditer finds them all.

@@ -30,16 +30,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ConfigError, InputError, OutputError
-from ..io import read_json_file, write_json, write_table
-from ..io.atomic import atomic_write
-from ._validation import path_argument
-from .batch import EVALUATORS, plan_checks, plan_per_record, run_checks, score_objects
-from .evaluator import OptionError
-from .evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
+from ...errors import ConfigError, InputError, OutputError
+from ...io import read_json_file, write_json, write_table
+from ...io.atomic import atomic_write
+from ..model.validation import path_argument
+from .engine import EVALUATORS, plan_checks, plan_per_record, run_checks, score_objects
+from ..checks.evaluator import OptionError
+from ..checks.evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from .log import read_execution_log
-from .. import views
-from .outcomes import CheckSummary, verdict
+from ... import views
+from ..outcomes import CheckSummary, verdict
 from .tables import ExecutionTables
 
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]

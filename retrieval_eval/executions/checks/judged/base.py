@@ -22,10 +22,10 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ValidationError
 
-from ...errors import ConfigError, InputError
-from .._validation import first_error
-from ..checks import is_ok_status
-from ..normalize import load_executions
+from ....errors import ConfigError, InputError
+from ...model.validation import first_error
+from ..retrieval import is_ok_status
+from ...model.normalize import load_executions
 from .batch import Ask
 
 

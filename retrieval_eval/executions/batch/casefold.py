@@ -18,10 +18,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data.ids import read_only
-from ..io.arrays import string_buffers
-from ..kernels.text.bundles import TextBuffer
-from ..kernels.text.contains import (
+from ...data.ids import read_only
+from ...io.arrays import string_buffers
+from ...kernels.text.bundles import TextBuffer
+from ...kernels.text.contains import (
     CODE_POINTS,
     code_points_in_rows,
     fold_into,

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictStr, field_validator
 
-from ..errors import InputError
-from ..policies import PARTIAL_MATCH_MODES
-from ._validation import known
+from ...errors import InputError
+from ...policies import PARTIAL_MATCH_MODES
+from ..model.validation import known
 from .evaluator import DeterministicEvaluator
 
 

@@ -22,10 +22,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError
-from .models import RetrievalTelemetry
-from .normalize import ExecutionsLike, load_executions
-from .tool_use import tool_names
+from ...errors import InputError
+from ..model.models import RetrievalTelemetry
+from ..model.normalize import ExecutionsLike, load_executions
+from ..checks.tool_use import tool_names
 
 _INDEX = pa.int64()
 _NAMES = pa.list_(pa.string())

@@ -35,8 +35,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator, model_validator
 
-from ...judging.backends import Completion
-from ...judging.judge import ReplyError
+from ....judging.backends import Completion
+from ....judging.judge import ReplyError
 from . import prompts, replies
 from .base import JudgedEvaluator, Texts, context_text, required
 from .batch import Ask

@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import ConfigError, RetrievalEvalError
-from ...judging.outcomes import Totals
-from ...judging.settings import JudgeSettings
-from ..checks import RetrievalResult
+from ....errors import ConfigError, RetrievalEvalError
+from ....judging.outcomes import Totals
+from ....judging.settings import JudgeSettings
+from ..retrieval import RetrievalResult
 from ..evaluator import errored
 from .base import JudgedEvaluator, Texts
 from .batch import Answer, Ask, run_asks

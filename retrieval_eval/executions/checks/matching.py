@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .models import RetrievalHit
+from ..model.models import RetrievalHit
 
 
 def contains(haystack: str, needle: str) -> bool:

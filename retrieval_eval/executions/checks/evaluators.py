@@ -30,16 +30,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .checks import RetrievalQuery, RetrievalResult
+from .retrieval import RetrievalQuery, RetrievalResult
 from .citations import Citations
 from .keyword_match import KeywordMatch
 from .matching import ExtractMatcher
-from .normalize import ExecutionsLike
+from ..model.normalize import ExecutionsLike
 from .text_match import ExactMatch, PartialMatch
 from .tool_use import INVOKED_TOOLS, ToolUse
 
 if TYPE_CHECKING:
-    from ..judging.settings import JudgeSettings
+    from ...judging.settings import JudgeSettings
 
 LLM_JUDGED = ("Relevance", "Coherence", "Groundedness", "Similarity")
 STUDIO_JUDGED = ("GeneralQuality", "CompareMeaning", "TextSimilarity", "Custom")

@@ -16,14 +16,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError
-from ..io.arrays import read_only, string_buffers
-from ..kernels.text.contains import CODE_POINTS, code_points_in_rows
-from ..kernels.text.keywords import keywords_found
-from . import _columns as col
+from ...errors import InputError
+from ...io.arrays import read_only, string_buffers
+from ...kernels.text.contains import CODE_POINTS, code_points_in_rows
+from ...kernels.text.keywords import keywords_found
+from . import columns as col
 from .casefold import casefold
-from .keyword_match import NO_RESPONSE, is_word_character
-from .tool_use import not_recorded
+from ..checks.keyword_match import NO_RESPONSE, is_word_character
+from ..checks.tool_use import not_recorded
 
 TERMS = pa.list_(pa.string())
 _ASCII_WORD = np.array([is_word_character(chr(point)) for point in range(0x80)], dtype=np.uint8)

@@ -26,8 +26,8 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from ...judging.backends import Completion
-from ...judging.templates import PromptTemplate
+from ....judging.backends import Completion
+from ....judging.templates import PromptTemplate
 from . import prompts, replies
 from .base import JudgedEvaluator, Texts, context_text, required
 from .batch import Ask

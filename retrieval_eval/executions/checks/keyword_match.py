@@ -27,8 +27,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator, model_validator
 
-from ..errors import InputError
-from ._validation import known
+from ...errors import InputError
+from ..model.validation import known
 from .expectations import MATCH_MODES, ExpectationEvaluator, expectation_score, no_expectations
 
 NO_RESPONSE = "KeywordMatch: no response to check"

@@ -14,7 +14,7 @@ reply each one asks for:
 
 from __future__ import annotations
 
-from ...judging.templates import PromptTemplate
+from ....judging.templates import PromptTemplate
 
 #: The request parameters of every chat judge here: deterministic sampling, a JSON object, a short answer.
 PARAMS = {"temperature": 0.0, "top_p": 1.0, "max_tokens": 400, "response_format": {"type": "json_object"}}
