@@ -23,7 +23,7 @@ from .._lazy import lazy_attributes
 
 # Loaded on first use: scoring a document does not load the log engine (pandas) and the reverse.
 _EXPORTS = {
-    "OK_STATUSES": ".checks.retrieval",
+    "OK_STATUSES": ".rules",
     "THRESHOLD": ".checks.retrieval",
     "RetrievalQuery": ".checks.retrieval",
     "RetrievalResult": ".checks.retrieval",

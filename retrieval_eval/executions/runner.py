@@ -13,7 +13,7 @@ failed gets the errored record with the reason, never a score. Evaluators that c
 reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
 already has in the input is kept and counts towards the status. Then ``status`` (and
 ``error``) of each item and turn, and ``summary`` of each thread, follow the rollup rules
-of :mod:`.rollup`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) is that of
+of :mod:`.rules`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) is that of
 :mod:`.outcomes`.
 
 A name close to a built-in evaluator's but not one (``RetreivalQuery``, ``retrievalquery``;
@@ -60,7 +60,7 @@ from .batch.log import iter_execution_records
 from .checks.matching import SUBSTRING, ExtractMatcher
 from .model.normalize import ExecutionsLike, load_executions
 from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
-from .rules import thread_summary, turn_status
+from .rules import evaluators_of, thread_summary, turn_status
 from .checks.text_match import PARTIAL_MATCH_MODES
 
 if TYPE_CHECKING:
@@ -190,8 +190,7 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def _configured(record: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
-    own = record.get("evaluators") or {}
-    return dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
+    return evaluators_of(defaults, record.get("evaluators") or {}, record.get("evaluators_mode"))
 
 
 def _no_response(record: Mapping[str, Any]) -> bool:

@@ -37,11 +37,12 @@ from ...kernels.text.contains import best_hits_in, contains_pairs
 from . import columns as col
 from .answer_checks import KeywordChecks, ToolChecks
 from .casefold import Haystacks
-from ..checks.retrieval import RetrievalQuery, RetrievalResult, is_ok_status, query_score, result_score
+from ..checks.retrieval import RetrievalQuery, RetrievalResult, query_score, result_score
 from ..checks.evaluator import errored
 from ..checks.evaluators import near_miss
 from ..checks.keyword_match import KeywordMatch, keyword_score
 from .tables import ExecutionTables
+from ..rules import CODES, QUERY_CODES, RESULT_CODES, is_ok_status, is_retrieval_failure, result_score_value
 from ..checks.tool_use import ToolUse, tool_score
 
 EVALUATORS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult, "KeywordMatch": KeywordMatch,
@@ -99,18 +100,7 @@ RESULT_SCHEMA = pa.schema(
         ("invoked_tools", _TERMS),
     ]
 )
-CODES = (
-    "pass",
-    "retrieval_failure",
-    "no_matching_query",
-    "required_terms_missing",
-    "excluded_terms_found",
-    "mixed_term_failure",
-    "error",
-    "not_retrieved",
-    "count_below_minimum",
-)
-PASS, FAILURE, NO_MATCH, MISSING, EXCLUDED, MIXED, ERROR, NOT_RETRIEVED, BELOW_MINIMUM = range(len(CODES))
+_PASS = CODES.index("pass")
 
 
 @dataclass(frozen=True)
@@ -262,7 +252,7 @@ def run_checks(tables: ExecutionTables, plan: CheckPlan) -> pa.Table:
     errors = pc.coalesce(options.column("error"), pa.array(np.where(is_keyword, keyword.error, tool.error), pa.string()))
     judged = col.booleans(errors.is_null())
     answer_passed = np.where(is_keyword, keyword.passed, tool.passed)
-    passed = np.where(retrieval, code == PASS, answer_passed)
+    passed = np.where(retrieval, code == _PASS, answer_passed)
     messages = pc.unique(errors).drop_null()
     texts = pa.array([errored(message)["error"] for message in messages.to_pylist()], pa.string())
     columns = {
@@ -428,7 +418,7 @@ class _Scope:
         n_own = np.bincount(row[own], minlength=n)
         n_ok = np.bincount(row[ok], minlength=n)
         recorded = np.diff(layout.executions)[record]
-        failure = valid & ((recorded == 0) | ((n_own > 0) & (n_ok == 0)))
+        failure = valid & is_retrieval_failure(recorded, n_own, n_ok)
         return cls(row[ok], execution[ok], failure, n_own)
 
     def children(self, rows: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -470,12 +460,10 @@ class _QueryChecks:
         missing_row, missing = col.sorted_unique(row[missing_owner], includes.values.take(missing_term), failing)
         found_row, found = col.sorted_unique(row[found_owner], excludes.values.take(found_term), failing)
         n_missing, n_found = np.bincount(missing_row, minlength=n), np.bincount(found_row, minlength=n)
-        self.code = np.select(
-            [scope.failure, n_matched == 0, has_pass, (n_missing > 0) & (n_found > 0), n_found > 0],
-            [FAILURE, NO_MATCH, PASS, MIXED, EXCLUDED],
-            MISSING,
+        self.code = QUERY_CODES.select(
+            CODES, failure=scope.failure, no_match=n_matched == 0, passed=has_pass, missing=n_missing > 0, found=n_found > 0
         )
-        self.score = (self.code == PASS).astype(np.float64)
+        self.score = (self.code == _PASS).astype(np.float64)
         position = np.full(n, -1, dtype=np.int64)
         position[row[passing]] = np.arange(len(passing))
         self.passing = col.take(strings, query[passing]).take(pa.array(position, mask=position < 0))
@@ -522,20 +510,16 @@ class _ResultChecks:
         failures = missing & (self.count[item_row] > 0)
         self.failures = col.lists(n, item_row[failures], snippets.filter(pa.array(failures)), rows, _TERMS)
         count_passed = self.count >= col.integers(options.column("min_expected_count"))
-        self.code = np.select(
-            [
-                scope.failure,
-                (n_items == 0) & count_passed,
-                n_items == 0,
-                self.count == 0,
-                ~count_passed,
-                n_matched == n_items,
-            ],
-            [ERROR, PASS, BELOW_MINIMUM, NOT_RETRIEVED, BELOW_MINIMUM, PASS],
-            NOT_RETRIEVED,
+        self.code = RESULT_CODES.select(
+            CODES,
+            failure=scope.failure,
+            no_items=n_items == 0,
+            count_passed=count_passed,
+            no_candidates=self.count == 0,
+            all_found=n_matched == n_items,
         )
-        share = n_matched / np.maximum(n_items, 1)
-        self.score = np.where(self.code == PASS, 1.0, np.where(self.code == NOT_RETRIEVED, share, 0.0))
+        passed, not_retrieved = self.code == _PASS, self.code == CODES.index("not_retrieved")
+        self.score = result_score_value(passed, not_retrieved, n_matched, n_items)
 
 
 def _best_hits(

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -41,6 +42,8 @@ from .log import read_execution_log
 from ... import views
 from ..outcomes import CheckSummary, verdict
 from .tables import ExecutionTables
+from . import columns as col
+from ..rules import evaluators_of, item_statuses
 
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
 _PER_RECORD = ("default_evaluators", "items")
@@ -53,7 +56,7 @@ class LogCheck:
 
     ``results`` has one row per (record, evaluator), as :func:`~.batch.run_checks` gives it,
     with the record's ``id``; ``statuses`` is each record's status (the rollup of
-    :mod:`.rollup`: ``partial`` if a check errored, ``pass`` if all passed, else ``fail``).
+    :mod:`..rules`: ``partial`` if a check errored, ``pass`` if all passed, else ``fail``).
     ``sources`` are the files the check read (the log and the configuration, when given as
     paths): :meth:`write` refuses them.
     """
@@ -222,7 +225,7 @@ def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str |
             raise InputError(
                 f"must be 'extend' or 'replace', got {mode!r}", source=label, field=f"{where}.evaluators_mode"
             )
-        resolved[record_id] = dict(own) if mode == "replace" else {**defaults, **own}
+        resolved[record_id] = evaluators_of(defaults, own, mode)
     ids = tables.records.column("id").to_pylist()
     unknown = sorted(set(resolved) - set(ids))
     if unknown:
@@ -233,10 +236,9 @@ def _per_record(tables: ExecutionTables, config: Mapping[str, Any], label: str |
 
 
 def _statuses(results: pa.Table, records: int) -> pd.Series:
-    frame = results.select(["record", "result"]).to_pandas()
-    errored = frame["result"].eq("error").groupby(frame["record"]).any()
-    failed = frame["result"].ne("pass").groupby(frame["record"]).any()
-    status = pd.Series("pass", index=pd.RangeIndex(records), name="status")
-    status[failed.index[failed.to_numpy()]] = "fail"
-    status[errored.index[errored.to_numpy()]] = "partial"
-    return status
+    """Each record's status by the rollup of :mod:`..rules`, from the results of its checks."""
+    record = results.column("record").to_numpy()
+    result = results.column("result")
+    errored = np.bincount(record, weights=col.booleans(pc.equal(result, "error")), minlength=records) > 0
+    failed = np.bincount(record, weights=col.booleans(pc.not_equal(result, "pass")), minlength=records) > 0
+    return pd.Series(item_statuses(errored, ~failed), index=pd.RangeIndex(records), name="status")

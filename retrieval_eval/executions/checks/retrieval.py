@@ -29,9 +29,9 @@ from .evaluator import DeterministicEvaluator
 from .matching import SUBSTRING, ExtractMatcher, Verdict, contains
 from ..model.models import RetrievalExecution, RetrievalTelemetry
 from ..model.normalize import ExecutionsLike, load_executions
+from ..rules import QUERY_CODES, RESULT_CODES, is_ok_status, is_retrieval_failure, result_score_value
 
 THRESHOLD = 1.0
-OK_STATUSES = frozenset({"success", "succeeded", "completed"})
 
 _Text = Annotated[StrictStr, Field(min_length=1)]
 
@@ -120,31 +120,33 @@ class RetrievalQuery(_Check):
     def __call__(self, executions: ExecutionsLike | None) -> dict[str, Any]:
         """The ``retrievalQuery`` score object for these executions (None: no telemetry)."""
         options = self.options
-        includes = list(options.includes)
         scope, failed = _scope(executions, options.capability)
-        score = partial(query_score, capability=options.capability, selector=options.selector, failed=failed)
-        if failed is not None:
-            return score("retrieval_failure", matched=[], includes_missing=includes, excludes_found=[])
         matched = [
             query.queryString
             for execution in scope
             for query in execution.queries
             if query.queryString and contains(query.queryString, options.selector)
         ]
-        if not matched:
-            return score("no_matching_query", matched=[], includes_missing=includes, excludes_found=[])
         missing: set[str] = set()
         found: set[str] = set()
+        passing = None
         for query in matched:
             query_missing = {term for term in options.includes if not contains(query, term)}
             query_found = {term for term in options.excludes if contains(query, term)}
             if not query_missing and not query_found:
-                return score("pass", matched=matched, includes_missing=[], excludes_found=[], passing=query)
+                passing = query
+                break
             missing |= query_missing
             found |= query_found
-        includes_missing, excludes_found = sorted(missing), sorted(found)
-        code = term_failure_code(includes_missing, excludes_found)
-        return score(code, matched=matched, includes_missing=includes_missing, excludes_found=excludes_found)
+        code = QUERY_CODES.first(
+            failure=failed is not None, no_match=not matched, passed=passing is not None, missing=bool(missing), found=bool(found)
+        )
+        score = partial(query_score, code, capability=options.capability, selector=options.selector, failed=failed)
+        if code in ("retrieval_failure", "no_matching_query"):
+            return score(matched=[], includes_missing=list(options.includes), excludes_found=[])
+        if code == "pass":
+            return score(matched=matched, includes_missing=[], excludes_found=[], passing=passing)
+        return score(matched=matched, includes_missing=sorted(missing), excludes_found=sorted(found))
 
 
 class RetrievalResult(_Check):
@@ -213,19 +215,12 @@ class RetrievalResult(_Check):
         options = self.options
         scope, failed = _scope(executions, options.capability)
         max_rank, minimum = options.max_rank, options.min_expected_count
-        score = partial(result_score, capability=options.capability, max_rank=max_rank, minimum=minimum, failed=failed)
-        if failed is not None:
-            return score("error", count=0, matched=[], missing=[])
         candidates = [hit for execution in scope for hit in execution.retrievalHits if hit.rank <= max_rank]
-        count = len(candidates)
-        count_passed = minimum is None or count >= minimum
         snippets = options.expected_items or ()
-        if not snippets:
-            return score("pass" if count_passed else "count_below_minimum", count=count, matched=[], missing=[])
-        if not candidates:
-            return score("not_retrieved", count=0, matched=[], missing=[{"extractMatch": snippet} for snippet in snippets])
         matched, missing = [], []
-        for snippet in snippets:
+        if not candidates:
+            missing = [{"extractMatch": snippet} for snippet in snippets] if failed is None else []
+        for snippet in snippets if candidates else ():
             verdict = self.matcher(snippet, candidates)
             # A hit from elsewhere would report a url and rank that were never within max_rank.
             if not isinstance(verdict, Verdict) or not (verdict.hit is None or verdict.hit in candidates):
@@ -239,13 +234,20 @@ class RetrievalResult(_Check):
             else:
                 hit = {"matchedHitUrl": verdict.hit.webUrl or "", "matchedHitRank": verdict.hit.rank}
                 matched.append({"extractMatch": snippet, **hit, **because})
-        code = "count_below_minimum" if not count_passed else "not_retrieved" if missing else "pass"
-        return score(code, count=count, matched=matched, missing=missing)
-
-
-def is_ok_status(status: str | None) -> bool:
-    """Whether an execution with this status counts: none or empty, or ``status.lower()`` in :data:`OK_STATUSES`."""
-    return not status or status.lower() in OK_STATUSES
+        count = len(candidates)
+        code = RESULT_CODES.first(
+            failure=failed is not None,
+            no_items=not snippets,
+            count_passed=minimum is None or count >= minimum,
+            no_candidates=not candidates,
+            all_found=not missing,
+        )
+        if code == "error" or not snippets:
+            matched, missing = [], []
+        return result_score(
+            code, capability=options.capability, max_rank=max_rank, minimum=minimum, failed=failed, count=count,
+            matched=matched, missing=missing,
+        )
 
 
 def _scope(executions: ExecutionsLike | None, capability: str) -> tuple[list[RetrievalExecution], int | None]:
@@ -258,7 +260,7 @@ def _scope(executions: ExecutionsLike | None, capability: str) -> tuple[list[Ret
         return [], 0
     own = [execution for execution in telemetry.retrieval_executions if execution.capability == capability]
     scope = [execution for execution in own if is_ok_status(execution.status)]
-    if own and not scope:
+    if is_retrieval_failure(len(telemetry.retrieval_executions), len(own), len(scope)):
         return [], len(own)
     return scope, None
 
@@ -268,13 +270,6 @@ def failure_reason(capability: str, failed: int) -> str:
     if failed == 0:
         return "Retrieval telemetry unavailable: no retrieval executions were recorded"
     return f"All {failed} {capability} retrieval executions failed"
-
-
-def term_failure_code(includes_missing: Sequence[str], excludes_found: Sequence[str]) -> str:
-    """The diagnostic code of a RetrievalQuery whose matched queries all miss a term or have an excluded one."""
-    if includes_missing and excludes_found:
-        return "mixed_term_failure"
-    return "excluded_terms_found" if excludes_found else "required_terms_missing"
 
 
 def query_score(
@@ -347,7 +342,7 @@ def result_score(
         reason = f"No {capability} results within rank {max_rank}; missing: {snippets!r}"
     else:
         reason = f"Found {len(matched)} of {expected} expected items within rank {max_rank}; missing: {snippets!r}"
-    score = 1.0 if code == "pass" else len(matched) / expected if code == "not_retrieved" else 0.0
+    score = result_score_value(code == "pass", code == "not_retrieved", len(matched), expected)
     return {
         "score": score,
         "result": "pass" if code == "pass" else "fail",

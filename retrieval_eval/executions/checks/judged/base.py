@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from ....errors import ConfigError, InputError
 from ...model.validation import first_error
-from ..retrieval import is_ok_status
+from ...rules import is_ok_status
 from ...model.normalize import load_executions
 from .batch import Ask
 
