@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.executions.batch import log
+from retrieval_eval.io import execution_logs as raw
 from retrieval_eval.executions.batch.log import ExecutionRecord, iter_execution_records, read_execution_log
 from retrieval_eval.executions.batch.tables import flatten_records
 
@@ -46,7 +47,7 @@ def write_parquet(
 
 def by_arrow(path: Path):
     """Arrow's reading alone (None: it declined)."""
-    return (log._read_parquet_with_arrow if log._is_parquet(str(path)) else log._read_with_arrow)(str(path))
+    return (log._read_parquet_with_arrow if raw.is_parquet_log(str(path)) else log._read_with_arrow)(str(path))
 
 
 def spec_log() -> list[dict]:
@@ -91,9 +92,9 @@ def test_blank_lines_a_byte_order_mark_and_crlf_are_read_by_arrow(tmp_path, end)
 
 @pytest.mark.parametrize("window", [1, 3000])  # shorter than every line, than some lines
 def test_many_chunks_give_the_same_tables(tmp_path, monkeypatch, window):
-    monkeypatch.setattr(log, "_BLOCK_BYTES", 4096)
-    monkeypatch.setattr(log, "_SCAN_BYTES", 1000)
-    monkeypatch.setattr(log, "_WINDOW_BYTES", window)
+    monkeypatch.setattr(raw, "_BLOCK_BYTES", 4096)
+    monkeypatch.setattr(raw, "_SCAN_BYTES", 1000)
+    monkeypatch.setattr(raw, "_WINDOW_BYTES", window)
     path = write(tmp_path, [{**record, "id": f"{i}-{record.get('id')}"} for i in range(20) for record in spec_log()])
     tables = by_arrow(path)
     assert tables is not None and tables.executions.column("record").num_chunks > 1
@@ -231,7 +232,7 @@ _plausible = st.builds(
 def test_any_log_reads_as_the_reference_reads_it(tmp_path, lines, window):
     path = write(tmp_path, lines)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(log, "_WINDOW_BYTES", window)
+        patch.setattr(raw, "_WINDOW_BYTES", window)
         try:
             expected = reference(path)
         except InputError as exc:
@@ -279,13 +280,13 @@ def test_what_arrow_declines_reads_as_in_json_lines(tmp_path, records, by_arrow_
 
 def test_parquet_written_with_the_log_schema_is_read_by_arrow_for_the_fields_the_checks_read(tmp_path):
     jsonl = write(tmp_path, spec_log())
-    table = pa_json.read_json(jsonl, parse_options=log._PARSE).select(["id", "retrieval_executions"])
+    table = pa_json.read_json(jsonl, parse_options=raw._PARSE).select(["id", "retrieval_executions"])
     parquet = tmp_path / "log.parquet"
     pq.write_table(table, parquet)
     tables = by_arrow(parquet)
     assert tables is not None and tables.equals(read_execution_log(jsonl))
     with pq.ParquetFile(parquet) as file:
-        read = {column.rsplit(".", 1)[-1] for column in log._read_columns(file)}
+        read = {column.rsplit(".", 1)[-1] for column in raw._read_columns(file)}
     assert read == {"id", "capability", "status", "queryString", "rank", "webUrl", "text"}
 
 
@@ -305,17 +306,17 @@ def test_wider_types_are_read_by_arrow(tmp_path):
     assert tables is not None and tables.equals(read_execution_log(write(tmp_path, records)))
 
 
-_EXTRACTS = pa.list_(log._EXTRACT)
+_EXTRACTS = pa.list_(raw._EXTRACT)
 
 
 @pytest.mark.parametrize(
     ("actual", "expected", "fits"),
     [
-        (pa.large_string(), log._TEXT, True), (pa.null(), log._TEXT, True), (pa.binary(), log._TEXT, False),
-        (pa.int32(), log._INTEGER, True), (pa.uint32(), log._INTEGER, True), (pa.uint64(), log._INTEGER, False),
-        (pa.float64(), log._INTEGER, False), (pa.int8(), log._NUMBER, True), (pa.float32(), log._NUMBER, True),
-        (pa.float16(), log._NUMBER, False), (pa.bool_(), log._NUMBER, False), (pa.decimal128(5, 2), log._NUMBER, False),
-        (pa.string(), log._NUMBER, False), (pa.null(), _EXTRACTS, False), (pa.list_(pa.string()), _EXTRACTS, False),
+        (pa.large_string(), raw._TEXT, True), (pa.null(), raw._TEXT, True), (pa.binary(), raw._TEXT, False),
+        (pa.int32(), raw._INTEGER, True), (pa.uint32(), raw._INTEGER, True), (pa.uint64(), raw._INTEGER, False),
+        (pa.float64(), raw._INTEGER, False), (pa.int8(), raw._NUMBER, True), (pa.float32(), raw._NUMBER, True),
+        (pa.float16(), raw._NUMBER, False), (pa.bool_(), raw._NUMBER, False), (pa.decimal128(5, 2), raw._NUMBER, False),
+        (pa.string(), raw._NUMBER, False), (pa.null(), _EXTRACTS, False), (pa.list_(pa.string()), _EXTRACTS, False),
         (pa.large_list(pa.struct([("text", pa.string()), ("other", pa.binary())])), _EXTRACTS, True),
         (pa.list_(pa.struct([("text", pa.int64())])), _EXTRACTS, False),
         (pa.struct([("x", pa.int8())]), pa.struct([]), True),
@@ -323,7 +324,7 @@ _EXTRACTS = pa.list_(log._EXTRACT)
 )  # fmt: skip
 def test_which_types_arrow_reads(actual, expected, fits):
     """Arrow reads a column only where the models would take each of its values as they are."""
-    assert log._fits(actual, expected) is fits
+    assert raw._fits(actual, expected) is fits
 
 
 def test_a_null_field_of_parquet_is_a_missing_one(tmp_path):
