@@ -30,8 +30,8 @@ from retrieval_eval.io.arrays import string_buffers
 from retrieval_eval.kernels.text import contains, keywords
 from retrieval_eval.kernels._config import read_only
 
-from . import response_strategies as rs
-from . import strategies
+from .. import response_strategies as rs
+from .. import strategies
 from .test_batch import _rechunked
 
 CHECKS = {"KeywordMatch": KeywordMatch, "ToolUse": ToolUse, "RetrievalQuery": RetrievalQuery}

@@ -24,8 +24,8 @@ from retrieval_eval.executions.batch.casefold import casefold
 from retrieval_eval.executions.batch.tables import ExecutionTables, flatten_records
 from retrieval_eval.kernels.text import contains
 
-from . import strategies
-from .fixtures import ODSP, example_telemetry
+from .. import strategies
+from ..fixtures import ODSP, example_telemetry
 
 CHECKS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult}
 

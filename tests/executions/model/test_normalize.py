@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from retrieval_eval.errors import InputError
 from retrieval_eval.executions import RetrievalTelemetry, contains, load_executions, normalize_executions
 
-from .fixtures import GUIDEBOOK, ODSP, example_telemetry
+from ..fixtures import GUIDEBOOK, ODSP, example_telemetry
 
 RAW = {
     "executions": [

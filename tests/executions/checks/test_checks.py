@@ -19,9 +19,9 @@ from retrieval_eval.executions import (
     extract_matcher,
 )
 
-from .fixtures import DEFINITIONS, GUIDEBOOK, ODSP, QUERY_1, QUERY_2, example_telemetry
+from ..fixtures import DEFINITIONS, GUIDEBOOK, ODSP, QUERY_1, QUERY_2, example_telemetry
 
-SCHEMAS = Path(__file__).resolve().parents[3] / "shared" / "schemas" / "m365-copilot-eval"
+SCHEMAS = Path(__file__).resolve().parents[4] / "shared" / "schemas" / "m365-copilot-eval"
 CHECKS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult}
 QUERY_KEYS = ["score", "result", "threshold", "diagnostic_code", "reason", "matched_queries", "includes_missing", "excludes_found"]
 RESULT_KEYS = [

@@ -19,8 +19,8 @@ from retrieval_eval.io import execution_logs as raw
 from retrieval_eval.executions.batch.log import ExecutionRecord, iter_execution_records, read_execution_log
 from retrieval_eval.executions.batch.tables import flatten_records
 
-from . import strategies
-from .fixtures import ODSP, example_telemetry
+from .. import strategies
+from ..fixtures import ODSP, example_telemetry
 
 
 def write(tmp_path: Path, lines: list, name: str = "log.jsonl", end: str = "\n") -> Path:

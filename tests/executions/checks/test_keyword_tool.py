@@ -16,8 +16,8 @@ from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import KeywordMatch, ToolUse, check_document
 from retrieval_eval.executions.checks.keyword_match import is_word_character, keyword_found, smallest_period
 
-from . import response_strategies as rs
-from .schema_validation import schema_errors
+from .. import response_strategies as rs
+from ..schema_validation import schema_errors
 
 
 def without_reason(score: dict) -> dict:
