@@ -3,11 +3,11 @@
 For each single-turn item and each turn of a thread, the evaluators are the document's
 ``default_evaluators`` extended by the item's own ``evaluators`` (an item's options win), or
 the item's alone with ``evaluators_mode: "replace"``. Each deterministic evaluator's result
-goes into ``scores`` under its key (:func:`~.evaluators.score_key`); an evaluator that fails
+goes into ``scores`` under its key (:func:`~.checks.evaluators.score_key`); an evaluator that fails
 (invalid options, no response to judge) gets the errored record and the rest are still
 scored. With a judge (``judge=``, a :class:`~retrieval_eval.judging.settings.JudgeSettings`),
-the judged evaluators (:data:`~.evaluators.JUDGED`) of every item are scored too, all
-requests of the document sent as one batch (:mod:`.judged.document`); an item whose judgment
+the judged evaluators (:data:`~.checks.evaluators.JUDGED`) of every item are scored too, all
+requests of the document sent as one batch (:mod:`.checks.judged.document`); an item whose judgment
 failed gets the errored record with the reason, never a score. Evaluators that cannot run
 (judged ones without a judge, custom ones) are listed, with the
 reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
@@ -17,7 +17,7 @@ of :mod:`.rules`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) 
 :mod:`.outcomes`.
 
 A name close to a built-in evaluator's but not one (``RetreivalQuery``, ``retrievalquery``;
-the rule is :func:`~.evaluators.near_miss`) is refused before anything is scored, naming
+the rule is :func:`~.checks.evaluators.near_miss`) is refused before anything is scored, naming
 where it is and the name it is close to: taken for a custom evaluator, it would be skipped
 and its item would pass unchecked. A custom evaluator that really has such a name is
 declared in ``custom_evaluators``.
@@ -28,13 +28,13 @@ An item or turn whose input ``error`` says the agent gave no response (``agentRe
 Retrieval executions come from the item's ``diagnostics.retrieval_executions``, and the tools
 or topics the agent invoked (for ToolUse) from its ``diagnostics.invoked_tools``; or either from
 an execution log (JSON Lines or Parquet) whose records are matched to items by ``extensions.id``
-(a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.log`; its ``response``
+(a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.batch.log`; its ``response``
 is not read: an item's response is the document's). What came from the log is then written to
 the item's diagnostics, so the output document holds what was checked.
 
 RetrievalResult's expected items are matched by casefolded substring (the v1 contract) unless
 the document's ``schemaVersion`` is 1.6.0 or later and a judge is configured: then each is a
-claim that the judge must find supported by the candidate hits (:mod:`.judged.entailment`),
+claim that the judge must find supported by the candidate hits (:mod:`.checks.judged.entailment`),
 and each such score object says ``"matcher": "entailment"``. A ``matcher=`` given by the
 caller is used whatever the version. :attr:`DocumentCheck.extract_matcher` says which it was.
 """
@@ -158,7 +158,7 @@ def check_document(
     ConfigError
         An argument of the wrong type or value (named), or a custom name that is a built-in one.
     InputError
-        The document, or the log, is not what is expected (see :func:`.read_document`), or an
+        The document, or the log, is not what is expected (see :func:`.model.document.read_document`), or an
         evaluator's name is close to a built-in one's (``items[0].evaluators.RetreivalQuery``).
     """
     custom = _arguments(document, executions, matcher, partial_match_mode, custom_evaluators, judge)
@@ -260,7 +260,7 @@ def _arguments(
 
 
 def _check_names(output: dict[str, Any], all_units: list[Unit], custom: frozenset[str], label: str | None) -> None:
-    """Refuse a name close to a built-in evaluator's (:func:`~.evaluators.near_miss`), unless declared custom."""
+    """Refuse a name close to a built-in evaluator's (:func:`~.checks.evaluators.near_miss`), unless declared custom."""
     maps = [("default_evaluators", output.get("default_evaluators"))]
     maps += [(f"{unit.path}.evaluators", unit.record.get("evaluators")) for unit in all_units]
     for where, evaluators in maps:

@@ -1,13 +1,13 @@
 """KeywordMatch and ToolUse over many records at once, column-wise: the batch engine's checks of the agent's answer.
 
-:func:`~.batch.run_checks` hands each class the plan rows of its evaluator (valid options only)
+:func:`~.engine.run_checks` hands each class the plan rows of its evaluator (valid options only)
 and the records' ``response`` and ``invoked_tools`` columns (:class:`~.tables.ExecutionTables`).
 The (row, expected keyword) pairs are searched by :func:`~retrieval_eval.kernels.text.keywords.keywords_found`
 in the casefolded (or, for case-sensitive rows, the raw) buffers; the (row, expected tool) pairs
 are matched to the invoked names on integer keys of (record, case mode, name). No Python
 loop runs over records, rows or pairs; the only Python loop is over the distinct non-ASCII code
 points of the responses, to decide which are word characters. The results equal the per-item
-evaluators' (:mod:`.keyword_match`, :mod:`.tool_use`), errors included.
+evaluators' (:mod:`..checks.keyword_match`, :mod:`..checks.tool_use`), errors included.
 """
 
 from __future__ import annotations

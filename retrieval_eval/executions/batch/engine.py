@@ -9,10 +9,11 @@ KeywordMatch and ToolUse read the records' responses and invoked tools (:mod:`.a
 :func:`score_objects` turns its rows into the score objects of the per-item checks, equal key
 for key to ``RetrievalQuery.run(options, telemetry)``, ``RetrievalResult.run(options,
 telemetry)``, ``KeywordMatch.run(options, response)`` and ``ToolUse.run(options,
-invoked_tools)``, reasons included (both paths build them with the same functions).
+invoked_tools)``, reasons included (both paths build them with the same functions, and decide codes,
+scopes and scores by the same rules, :mod:`..rules`).
 
 Only the default matcher (casefolded containment) runs here. A custom
-:class:`~.matching.ExtractMatcher`, such as an entailment judge, is per-item only:
+:class:`~..checks.matching.ExtractMatcher`, such as an entailment judge, is per-item only:
 ``RetrievalResult(..., matcher=...)``. ``max_rank`` and ``min_expected_count`` must fit in 64
 bits here (a larger value gives the errored record; the per-item checks take any integer).
 """

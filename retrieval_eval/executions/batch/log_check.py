@@ -12,8 +12,8 @@ The retrieval checks read a record's executions; KeywordMatch its ``response`` a
 errored record, as an item without them does in a document. The other evaluators need what a
 log does not hold (an expected response, citations, a language model); any of them in the
 configuration is an error, and so is any other name (with the built-in name it is close to,
-by the rule of :func:`~.evaluators.near_miss`). Invalid options of a check become its
-errored record, per record. The run's verdict is that of :mod:`.outcomes`: a log without
+by the rule of :func:`~..checks.evaluators.near_miss`). Invalid options of a check become its
+errored record, per record. The run's verdict is that of :mod:`..outcomes`: a log without
 records, or a configuration that gives no record a check, is ``nothing_checked``.
 """
 
@@ -54,7 +54,7 @@ _ITEM = ("evaluators", "evaluators_mode")
 class LogCheck:
     """The checks of every record of a log.
 
-    ``results`` has one row per (record, evaluator), as :func:`~.batch.run_checks` gives it,
+    ``results`` has one row per (record, evaluator), as :func:`~.engine.run_checks` gives it,
     with the record's ``id``; ``statuses`` is each record's status (the rollup of
     :mod:`..rules`: ``partial`` if a check errored, ``pass`` if all passed, else ``fail``).
     ``sources`` are the files the check read (the log and the configuration, when given as

@@ -6,9 +6,9 @@ child table lists its rows in parent order (all children of parent 0, then of pa
 in the order the input gave them: the checks rely on both.
 
 Two ways in, with the same result: :func:`flatten_records` from telemetry objects (or anything
-:func:`~.normalize.load_executions` reads), and :func:`flatten_nested` from the nested Arrow
+:func:`~..model.normalize.load_executions` reads), and :func:`flatten_nested` from the nested Arrow
 columns of a log read by Arrow (JSON Lines or Parquet, see :mod:`.log`). Both apply the loader rules of
-:mod:`.normalize`: the first by loading each record, the second by keeping to the inputs on
+:mod:`..model.normalize`: the first by loading each record, the second by keeping to the inputs on
 which it is sure to agree with loading them (it declines the others).
 """
 
@@ -79,11 +79,11 @@ def flatten_records(
     responses: Sequence[str | None] | None = None,
     invoked_tools: Sequence[Any] | None = None,
 ) -> ExecutionTables:
-    """The tables of ``records``: each is telemetry in any form :func:`~.normalize.load_executions` reads.
+    """The tables of ``records``: each is telemetry in any form :func:`~..model.normalize.load_executions` reads.
 
     None stands for a record without telemetry. ``ids`` (default: none) names the records;
     ``responses`` (strings) and ``invoked_tools`` (each an ``invoked_tools`` value, see
-    :mod:`.tool_use`) are theirs (default: none recorded; None for one record: not recorded).
+    :mod:`..checks.tool_use`) are theirs (default: none recorded; None for one record: not recorded).
 
     Raises
     ------

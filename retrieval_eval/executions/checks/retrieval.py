@@ -2,7 +2,8 @@
 
 Both reproduce the v1 (deterministic) behaviour of the CLI, with its output keys and
 diagnostic codes; the exact rules and worked examples are in ``specs/m365-retrieval-checks.md``
-(sections 4.3, 6, 7 and 8). Both are scoped to one ``capability`` (exact, case-sensitive) and
+(sections 4.3, 6, 7 and 8); the codes are decided by the tables of :mod:`..rules`, which the
+column-wise engine follows too. Both are scoped to one ``capability`` (exact, case-sensitive) and
 look only at the executions of it whose status is OK (``success``, ``succeeded``,
 ``completed`` in any case, or no status): call that set *E*.
 
@@ -218,9 +219,9 @@ class RetrievalResult(_Check):
         candidates = [hit for execution in scope for hit in execution.retrievalHits if hit.rank <= max_rank]
         snippets = options.expected_items or ()
         matched, missing = [], []
-        if not candidates:
-            missing = [{"extractMatch": snippet} for snippet in snippets] if failed is None else []
-        for snippet in snippets if candidates else ():
+        if failed is None and not candidates:  # the capability returned nothing: every item is missing
+            missing = [{"extractMatch": snippet} for snippet in snippets]
+        for snippet in snippets if candidates else ():  # each judged only when there is something to search
             verdict = self.matcher(snippet, candidates)
             # A hit from elsewhere would report a url and rank that were never within max_rank.
             if not isinstance(verdict, Verdict) or not (verdict.hit is None or verdict.hit in candidates):
@@ -242,8 +243,6 @@ class RetrievalResult(_Check):
             no_candidates=not candidates,
             all_found=not missing,
         )
-        if code == "error" or not snippets:
-            matched, missing = [], []
         return result_score(
             code, capability=options.capability, max_rank=max_rank, minimum=minimum, failed=failed, count=count,
             matched=matched, missing=missing,
