@@ -49,19 +49,19 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .. import views
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
-from .. import views
-from .model.validation import path_argument
-from .model.document import DocumentLike, Unit, read_document, units
-from .checks.evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
-from .checks.tool_use import INVOKED_TOOLS
 from .batch.log import iter_execution_records
+from .checks.evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
 from .checks.matching import SUBSTRING, ExtractMatcher
+from .checks.text_match import PARTIAL_MATCH_MODES
+from .checks.tool_use import INVOKED_TOOLS
+from .model.document import DocumentLike, Unit, read_document, units
 from .model.normalize import ExecutionsLike, load_executions
+from .model.validation import path_argument
 from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
 from .rules import evaluators_of, thread_summary, turn_status
-from .checks.text_match import PARTIAL_MATCH_MODES
 
 if TYPE_CHECKING:
     from ..judging.outcomes import Totals

@@ -20,10 +20,10 @@ from ...errors import InputError
 from ...io.arrays import read_only, string_buffers
 from ...kernels.text.contains import CODE_POINTS, code_points_in_rows
 from ...kernels.text.keywords import keywords_found
-from . import columns as col
-from .casefold import casefold
 from ..checks.keyword_match import NO_RESPONSE, is_word_character
 from ..checks.tool_use import not_recorded
+from . import columns as col
+from .casefold import casefold
 
 TERMS = pa.list_(pa.string())
 _ASCII_WORD = np.array([is_word_character(chr(point)) for point in range(0x80)], dtype=np.uint8)

@@ -35,16 +35,16 @@ from ...data.ids import read_only
 from ...errors import ConfigError, InputError, RetrievalEvalError
 from ...kernels.text.bundles import BestHits, HitCandidates, Needles
 from ...kernels.text.contains import best_hits_in, contains_pairs
-from . import columns as col
-from .answer_checks import KeywordChecks, ToolChecks
-from .casefold import Haystacks
-from ..checks.retrieval import RetrievalQuery, RetrievalResult, query_score, result_score
 from ..checks.evaluator import errored
 from ..checks.evaluators import near_miss
 from ..checks.keyword_match import KeywordMatch, keyword_score
-from .tables import ExecutionTables
-from ..rules import CODES, QUERY_CODES, RESULT_CODES, is_ok_status, is_retrieval_failure, result_score_value
+from ..checks.retrieval import RetrievalQuery, RetrievalResult, query_score, result_score
 from ..checks.tool_use import ToolUse, tool_score
+from ..rules import CODES, QUERY_CODES, RESULT_CODES, is_ok_status, is_retrieval_failure, result_score_value
+from . import columns as col
+from .answer_checks import KeywordChecks, ToolChecks
+from .casefold import Haystacks
+from .tables import ExecutionTables
 
 EVALUATORS = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult, "KeywordMatch": KeywordMatch,
               "ToolUse": ToolUse}  # fmt: skip

@@ -31,19 +31,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ... import views
 from ...errors import ConfigError, InputError, OutputError
 from ...io import read_json_file, write_json, write_table
 from ...io.atomic import atomic_write
-from ..model.validation import path_argument
-from .engine import EVALUATORS, plan_checks, plan_per_record, run_checks, score_objects
 from ..checks.evaluator import OptionError
 from ..checks.evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
-from .log import read_execution_log
-from ... import views
+from ..model.validation import path_argument
 from ..outcomes import CheckSummary, verdict
-from .tables import ExecutionTables
-from . import columns as col
 from ..rules import evaluators_of, item_statuses
+from . import columns as col
+from .engine import EVALUATORS, plan_checks, plan_per_record, run_checks, score_objects
+from .log import read_execution_log
+from .tables import ExecutionTables
 
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
 _PER_RECORD = ("default_evaluators", "items")

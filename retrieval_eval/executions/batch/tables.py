@@ -23,9 +23,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...errors import InputError
+from ..checks.tool_use import tool_names
 from ..model.models import RetrievalTelemetry
 from ..model.normalize import ExecutionsLike, load_executions
-from ..checks.tool_use import tool_names
 
 _INDEX = pa.int64()
 _NAMES = pa.list_(pa.string())

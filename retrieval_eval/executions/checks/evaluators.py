@@ -30,11 +30,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .retrieval import RetrievalQuery, RetrievalResult
+from ..model.normalize import ExecutionsLike
 from .citations import Citations
 from .keyword_match import KeywordMatch
 from .matching import ExtractMatcher
-from ..model.normalize import ExecutionsLike
+from .retrieval import RetrievalQuery, RetrievalResult
 from .text_match import ExactMatch, PartialMatch
 from .tool_use import INVOKED_TOOLS, ToolUse
 

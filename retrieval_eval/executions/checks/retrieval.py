@@ -23,14 +23,23 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from ...errors import ConfigError
-from .evaluator import DeterministicEvaluator
-from .matching import SUBSTRING, ExtractMatcher, Verdict, contains
 from ..model.models import RetrievalExecution, RetrievalTelemetry
 from ..model.normalize import ExecutionsLike, load_executions
 from ..rules import QUERY_CODES, RESULT_CODES, is_ok_status, is_retrieval_failure, result_score_value
+from .evaluator import DeterministicEvaluator
+from .matching import SUBSTRING, ExtractMatcher, Verdict, contains
 
 THRESHOLD = 1.0
 

@@ -47,8 +47,8 @@ from pydantic import ValidationError
 
 from ...errors import InputError
 from ...io import read_json_file
-from .validation import field_path, first_error
 from .models import RetrievalTelemetry
+from .validation import field_path, first_error
 
 ExecutionsLike = RetrievalTelemetry | Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
 

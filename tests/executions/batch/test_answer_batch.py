@@ -21,14 +21,21 @@ from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import KeywordMatch, RetrievalQuery, ToolUse, check_log
 from retrieval_eval.executions.batch import log as log_module
 from retrieval_eval.executions.batch.answer_checks import word_table
-from retrieval_eval.executions.batch.engine import EVALUATORS, RESULT_SCHEMA, plan_checks, plan_per_record, run_checks, score_objects
-from retrieval_eval.executions.checks.evaluator import OptionError
+from retrieval_eval.executions.batch.engine import (
+    EVALUATORS,
+    RESULT_SCHEMA,
+    plan_checks,
+    plan_per_record,
+    run_checks,
+    score_objects,
+)
 from retrieval_eval.executions.batch.log import read_execution_log
 from retrieval_eval.executions.batch.tables import flatten_records
+from retrieval_eval.executions.checks.evaluator import OptionError
 from retrieval_eval.executions.checks.tool_use import tool_names
 from retrieval_eval.io.arrays import string_buffers
-from retrieval_eval.kernels.text import contains, keywords
 from retrieval_eval.kernels._config import read_only
+from retrieval_eval.kernels.text import contains, keywords
 
 from .. import response_strategies as rs
 from .. import strategies

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import RetrievalQuery, RetrievalResult
+from retrieval_eval.executions.batch.casefold import casefold
 from retrieval_eval.executions.batch.engine import (
     PLAN_SCHEMA,
     RESULT_SCHEMA,
@@ -20,7 +21,6 @@ from retrieval_eval.executions.batch.engine import (
     run_checks,
     score_objects,
 )
-from retrieval_eval.executions.batch.casefold import casefold
 from retrieval_eval.executions.batch.tables import ExecutionTables, flatten_records
 from retrieval_eval.kernels.text import contains
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.executions.batch import log
-from retrieval_eval.io import execution_logs as raw
 from retrieval_eval.executions.batch.log import ExecutionRecord, iter_execution_records, read_execution_log
 from retrieval_eval.executions.batch.tables import flatten_records
+from retrieval_eval.io import execution_logs as raw
 
 from .. import strategies
 from ..fixtures import ODSP, example_telemetry

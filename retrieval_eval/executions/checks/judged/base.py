@@ -23,9 +23,9 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ValidationError
 
 from ....errors import ConfigError, InputError
+from ...model.normalize import load_executions
 from ...model.validation import first_error
 from ...rules import is_ok_status
-from ...model.normalize import load_executions
 from .batch import Ask
 
 

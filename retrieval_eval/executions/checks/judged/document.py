@@ -18,8 +18,8 @@ from typing import Any
 from ....errors import ConfigError, RetrievalEvalError
 from ....judging.outcomes import Totals
 from ....judging.settings import JudgeSettings
-from ..retrieval import RetrievalResult
 from ..evaluator import errored
+from ..retrieval import RetrievalResult
 from .base import JudgedEvaluator, Texts
 from .batch import Answer, Ask, run_asks
 from .entailment import AnsweredMatcher, RecordingMatcher, annotate, questions_asks

@@ -25,8 +25,8 @@ from typing import Any
 from ....errors import InputError
 from ....judging.backends import Completion
 from ....judging.judge import ReplyError
-from ..matching import Verdict
 from ...model.models import RetrievalHit
+from ..matching import Verdict
 from . import prompts, replies
 from .batch import Answer, Ask
 

@@ -8,8 +8,8 @@ import pytest
 
 from retrieval_eval.executions import check_document
 from retrieval_eval.executions.checks.evaluators import near_miss
-
 from tests.judging.server import Reply, ScriptedServer
+
 from ...fixtures import ODSP, example_telemetry
 from ...judged_support import by_prompt, judge_at
 from ...schema_validation import schema_errors

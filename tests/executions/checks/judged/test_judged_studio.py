@@ -6,8 +6,8 @@ import pytest
 
 from retrieval_eval.errors import ConfigError
 from retrieval_eval.executions import CompareMeaning, Custom, check_document
-
 from tests.judging.server import ScriptedServer
+
 from ...fixtures import example_telemetry
 from ...judged_support import by_prompt, judge_at
 from ...schema_validation import schema_errors
