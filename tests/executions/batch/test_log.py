@@ -306,27 +306,6 @@ def test_wider_types_are_read_by_arrow(tmp_path):
     assert tables is not None and tables.equals(read_execution_log(write(tmp_path, records)))
 
 
-_EXTRACTS = pa.list_(raw._EXTRACT)
-
-
-@pytest.mark.parametrize(
-    ("actual", "expected", "fits"),
-    [
-        (pa.large_string(), raw._TEXT, True), (pa.null(), raw._TEXT, True), (pa.binary(), raw._TEXT, False),
-        (pa.int32(), raw._INTEGER, True), (pa.uint32(), raw._INTEGER, True), (pa.uint64(), raw._INTEGER, False),
-        (pa.float64(), raw._INTEGER, False), (pa.int8(), raw._NUMBER, True), (pa.float32(), raw._NUMBER, True),
-        (pa.float16(), raw._NUMBER, False), (pa.bool_(), raw._NUMBER, False), (pa.decimal128(5, 2), raw._NUMBER, False),
-        (pa.string(), raw._NUMBER, False), (pa.null(), _EXTRACTS, False), (pa.list_(pa.string()), _EXTRACTS, False),
-        (pa.large_list(pa.struct([("text", pa.string()), ("other", pa.binary())])), _EXTRACTS, True),
-        (pa.list_(pa.struct([("text", pa.int64())])), _EXTRACTS, False),
-        (pa.struct([("x", pa.int8())]), pa.struct([]), True),
-    ],
-)  # fmt: skip
-def test_which_types_arrow_reads(actual, expected, fits):
-    """Arrow reads a column only where the models would take each of its values as they are."""
-    assert raw._fits(actual, expected) is fits
-
-
 def test_a_null_field_of_parquet_is_a_missing_one(tmp_path):
     parquet = write_parquet(tmp_path, [{"retrieval_executions": [{"capability": "E", "queries": None, "retrievalHits": [
         {"rank": 1, "webUrl": None, "extracts": None}]}]}])  # fmt: skip
