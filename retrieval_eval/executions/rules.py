@@ -125,11 +125,11 @@ def is_retrieval_failure(recorded: Any, own: Any, ok: Any) -> Any:
 def result_score_value(passed: Any, not_retrieved: Any, found: Any, expected: Any) -> Any:
     """RetrievalResult's score: 1.0 on ``pass``, ``found / expected`` (unrounded) on ``not_retrieved``, else 0.0.
 
-    Elementwise over arrays (then ``expected`` may be 0 where the code is not ``not_retrieved``), or on one case.
+    On one case (booleans and integers: a float) or elementwise on arrays (then ``expected`` may be 0
+    where the code is not ``not_retrieved``). Plain arithmetic, so that one case costs no array.
     """
-    share = np.divide(found, np.maximum(expected, 1), dtype=np.float64)
-    score = np.where(passed, 1.0, np.where(not_retrieved, share, 0.0))
-    return float(score) if score.ndim == 0 else score
+    share = found / (expected + (expected == 0))
+    return passed * 1.0 + not_retrieved * share
 
 
 def turn_status(results: Mapping[str, str]) -> tuple[str, dict[str, str] | None]:
