@@ -174,11 +174,11 @@ def child_to_parquet(log: Path, tiny: Path, out: Path) -> None:
     import pyarrow.json as pa_json
     import pyarrow.parquet as pq
 
-    from retrieval_eval.executions import log as log_module
+    from retrieval_eval.io import execution_logs as raw
 
     start = time.perf_counter()
     for source in (log, tiny):
-        table = pa_json.read_json(str(source), pa_json.ReadOptions(block_size=log_module._BLOCK_BYTES), log_module._PARSE)
+        table = pa_json.read_json(str(source), pa_json.ReadOptions(block_size=raw._BLOCK_BYTES), raw._PARSE)
         # The records have no other keys; the read schema's raw_artifact (any object) is a struct
         # without fields, which Parquet cannot hold.
         pq.write_table(table.select(["id", "retrieval_executions"]), source.with_suffix(".parquet"))
@@ -189,8 +189,8 @@ def child_to_parquet(log: Path, tiny: Path, out: Path) -> None:
 def child_batch(log: Path, tiny: Path, out: Path, sample_records: int) -> None:
     """The batch path over ``log`` (JSON Lines or Parquet), after a warm-up over ``tiny`` (the same format)."""
     t0 = time.perf_counter()
-    from retrieval_eval.executions.batch import plan_checks, run_checks, score_objects
-    from retrieval_eval.executions.log import read_execution_log
+    from retrieval_eval.executions.batch.engine import plan_checks, run_checks, score_objects
+    from retrieval_eval.executions.batch.log import read_execution_log
 
     _one_core()
     imported = time.perf_counter() - t0
@@ -242,11 +242,11 @@ def child_floor(log: Path, out: Path) -> None:
     import pyarrow as pa
     import pyarrow.json as pa_json
 
-    from retrieval_eval.executions import log as log_module
+    from retrieval_eval.io import execution_logs as raw
 
     _one_core()
     t0 = time.perf_counter()
-    table = pa_json.read_json(str(log), pa_json.ReadOptions(block_size=log_module._BLOCK_BYTES), log_module._PARSE)
+    table = pa_json.read_json(str(log), pa_json.ReadOptions(block_size=raw._BLOCK_BYTES), raw._PARSE)
     t1 = time.perf_counter()
     out.write_text(json.dumps({"read_json_s": t1 - t0, "rows": table.num_rows, "arrow_mb": pa.total_allocated_bytes() / 2**20}))
 
@@ -255,7 +255,7 @@ def child_per_item(log: Path, out: Path, sample_records: int) -> None:
     from itertools import islice
 
     from retrieval_eval.executions import RetrievalQuery, RetrievalResult
-    from retrieval_eval.executions.log import iter_execution_records
+    from retrieval_eval.executions.batch.log import iter_execution_records
 
     checks = {"RetrievalQuery": RetrievalQuery, "RetrievalResult": RetrievalResult}
     t0 = time.perf_counter()
@@ -270,8 +270,8 @@ def child_per_item(log: Path, out: Path, sample_records: int) -> None:
 
 def child_first_call(tiny: Path, out: Path) -> None:
     t0 = time.perf_counter()
-    from retrieval_eval.executions.batch import plan_checks, run_checks, score_objects
-    from retrieval_eval.executions.log import read_execution_log
+    from retrieval_eval.executions.batch.engine import plan_checks, run_checks, score_objects
+    from retrieval_eval.executions.batch.log import read_execution_log
 
     _one_core()
     t1 = time.perf_counter()

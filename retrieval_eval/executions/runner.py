@@ -3,21 +3,21 @@
 For each single-turn item and each turn of a thread, the evaluators are the document's
 ``default_evaluators`` extended by the item's own ``evaluators`` (an item's options win), or
 the item's alone with ``evaluators_mode: "replace"``. Each deterministic evaluator's result
-goes into ``scores`` under its key (:func:`~.evaluators.score_key`); an evaluator that fails
+goes into ``scores`` under its key (:func:`~.checks.evaluators.score_key`); an evaluator that fails
 (invalid options, no response to judge) gets the errored record and the rest are still
 scored. With a judge (``judge=``, a :class:`~retrieval_eval.judging.settings.JudgeSettings`),
-the judged evaluators (:data:`~.evaluators.JUDGED`) of every item are scored too, all
-requests of the document sent as one batch (:mod:`.judged.document`); an item whose judgment
+the judged evaluators (:data:`~.checks.evaluators.JUDGED`) of every item are scored too, all
+requests of the document sent as one batch (:mod:`.checks.judged.document`); an item whose judgment
 failed gets the errored record with the reason, never a score. Evaluators that cannot run
 (judged ones without a judge, custom ones) are listed, with the
 reason, under ``extensions.retrieval_eval.skipped_evaluators``; a score such an evaluator
 already has in the input is kept and counts towards the status. Then ``status`` (and
 ``error``) of each item and turn, and ``summary`` of each thread, follow the rollup rules
-of :mod:`.rollup`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) is that of
+of :mod:`.rules`; the run's verdict (``pass``, ``fail`` or ``nothing_checked``) is that of
 :mod:`.outcomes`.
 
 A name close to a built-in evaluator's but not one (``RetreivalQuery``, ``retrievalquery``;
-the rule is :func:`~.evaluators.near_miss`) is refused before anything is scored, naming
+the rule is :func:`~.checks.evaluators.near_miss`) is refused before anything is scored, naming
 where it is and the name it is close to: taken for a custom evaluator, it would be skipped
 and its item would pass unchecked. A custom evaluator that really has such a name is
 declared in ``custom_evaluators``.
@@ -28,13 +28,13 @@ An item or turn whose input ``error`` says the agent gave no response (``agentRe
 Retrieval executions come from the item's ``diagnostics.retrieval_executions``, and the tools
 or topics the agent invoked (for ToolUse) from its ``diagnostics.invoked_tools``; or either from
 an execution log (JSON Lines or Parquet) whose records are matched to items by ``extensions.id``
-(a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.log`; its ``response``
+(a record's ``retrieval_executions`` and ``invoked_tools``, see :mod:`.batch.log`; its ``response``
 is not read: an item's response is the document's). What came from the log is then written to
 the item's diagnostics, so the output document holds what was checked.
 
 RetrievalResult's expected items are matched by casefolded substring (the v1 contract) unless
 the document's ``schemaVersion`` is 1.6.0 or later and a judge is configured: then each is a
-claim that the judge must find supported by the candidate hits (:mod:`.judged.entailment`),
+claim that the judge must find supported by the candidate hits (:mod:`.checks.judged.entailment`),
 and each such score object says ``"matcher": "entailment"``. A ``matcher=`` given by the
 caller is used whatever the version. :attr:`DocumentCheck.extract_matcher` says which it was.
 """
@@ -49,19 +49,19 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .. import views
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
-from .. import views
-from ._validation import path_argument
-from .document import DocumentLike, Unit, read_document, units
-from .evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
-from .tool_use import INVOKED_TOOLS
-from .log import iter_execution_records
-from .matching import SUBSTRING, ExtractMatcher
-from .normalize import ExecutionsLike, load_executions
+from .batch.log import iter_execution_records
+from .checks.evaluators import BUILT_IN, JUDGED, Settings, Turn, near_miss, run_evaluator, score_key, skip_reason
+from .checks.matching import SUBSTRING, ExtractMatcher
+from .checks.text_match import PARTIAL_MATCH_MODES
+from .checks.tool_use import INVOKED_TOOLS
+from .model.document import DocumentLike, Unit, read_document, units
+from .model.normalize import ExecutionsLike, load_executions
+from .model.validation import path_argument
 from .outcomes import OUTCOME_COLUMNS, CheckSummary, verdict
-from .rollup import thread_summary, turn_status
-from .text_match import PARTIAL_MATCH_MODES
+from .rules import evaluators_of, thread_summary, turn_status
 
 if TYPE_CHECKING:
     from ..judging.outcomes import Totals
@@ -158,7 +158,7 @@ def check_document(
     ConfigError
         An argument of the wrong type or value (named), or a custom name that is a built-in one.
     InputError
-        The document, or the log, is not what is expected (see :func:`.read_document`), or an
+        The document, or the log, is not what is expected (see :func:`.model.document.read_document`), or an
         evaluator's name is close to a built-in one's (``items[0].evaluators.RetreivalQuery``).
     """
     custom = _arguments(document, executions, matcher, partial_match_mode, custom_evaluators, judge)
@@ -190,8 +190,7 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def _configured(record: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
-    own = record.get("evaluators") or {}
-    return dict(own) if record.get("evaluators_mode") == "replace" else {**defaults, **own}
+    return evaluators_of(defaults, record.get("evaluators") or {}, record.get("evaluators_mode"))
 
 
 def _no_response(record: Mapping[str, Any]) -> bool:
@@ -210,8 +209,8 @@ def _judge(
     """The score objects of the judged evaluators (and of RetrievalResult by entailment), by (unit, name), judged in one batch."""
     if judge is None:
         return {}, None
-    from .judged.base import Texts
-    from .judged.document import UnitToJudge, judge_document
+    from .checks.judged.base import Texts
+    from .checks.judged.document import UnitToJudge, judge_document
 
     wanted = set(JUDGED) | ({"RetrievalResult"} if entailment else set())
     to_judge = []
@@ -261,7 +260,7 @@ def _arguments(
 
 
 def _check_names(output: dict[str, Any], all_units: list[Unit], custom: frozenset[str], label: str | None) -> None:
-    """Refuse a name close to a built-in evaluator's (:func:`~.evaluators.near_miss`), unless declared custom."""
+    """Refuse a name close to a built-in evaluator's (:func:`~.checks.evaluators.near_miss`), unless declared custom."""
     maps = [("default_evaluators", output.get("default_evaluators"))]
     maps += [(f"{unit.path}.evaluators", unit.record.get("evaluators")) for unit in all_units]
     for where, evaluators in maps:

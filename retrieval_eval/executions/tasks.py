@@ -39,8 +39,8 @@ from ..io.jsonio import check_json_bytes, parse_json
 from ..judging.backends import Completion
 from ..judging.outcomes import Totals
 from ..judging.settings import JudgeSettings
-from .judged import prompts, replies
-from .judged.batch import Ask, run_asks
+from .checks.judged import prompts, replies
+from .checks.judged.batch import Ask, run_asks
 
 CRITERIA_COLUMNS = ("task", "criterion", "score", "reason", "error")
 TASK_COLUMNS = ("task", "criteria", "judged", "met", "score", "fully_met", "status", "error")

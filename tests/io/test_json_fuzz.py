@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.executions.log import iter_execution_records, read_execution_log
+from retrieval_eval.executions.batch.log import iter_execution_records, read_execution_log
 from retrieval_eval.io.jsonio import MAX_DEPTH, read_json_records, read_json_source
 from retrieval_eval.io.sources import resolve_source
 from retrieval_eval.kernels.text.json_depth import _json_nesting_numpy, json_nesting

@@ -17,8 +17,8 @@ import retrieval_eval as rev
 from benchmarks.workload import make_workload
 from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.data.join import align_queries
-from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
-from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.executions.batch.engine import plan_checks, plan_per_record, run_checks
+from retrieval_eval.executions.batch.tables import flatten_records
 from retrieval_eval.fusion import METHODS as FUSION_METHODS
 from retrieval_eval.fusion import NORMALIZATIONS, align, fused_run, fused_scores, normalize
 from retrieval_eval.io.jsonio import check_json_bytes

@@ -15,8 +15,8 @@ import pytest
 
 import retrieval_eval as rev
 from retrieval_eval.azure import DocumentRetrievalEvaluator
-from retrieval_eval.executions.batch import plan_checks, plan_per_record, run_checks
-from retrieval_eval.executions.tables import flatten_records
+from retrieval_eval.executions.batch.engine import plan_checks, plan_per_record, run_checks
+from retrieval_eval.executions.batch.tables import flatten_records
 from retrieval_eval.kernels import _config, compile_all
 from retrieval_eval.kernels.ahead_of_time import compile_in_processes
 from retrieval_eval.sweep.tukey import randomised_tukey_hsd
