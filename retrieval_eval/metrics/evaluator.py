@@ -52,7 +52,8 @@ class EvaluationPlan:
     from its reference), so each piece of a run scored apart (a chunk of a stream, a partition
     on a cluster) follows the same rules. ``names``: each name asked for with its metric, in
     order; ``metrics``: the distinct metrics, computed once each. ``groups``: per family and tie
-    order, its metrics.
+    order, its metrics. ``objective``: the metric that ranks runs (a leaderboard's) under its name,
+    one of ``names`` (by default the first).
     """
 
     names: tuple[tuple[str, Metric], ...]
@@ -62,6 +63,7 @@ class EvaluationPlan:
     groups: tuple[tuple[str, str, tuple[Metric, ...]], ...]
     integer_metrics: frozenset[Metric]
     geometric_metrics: frozenset[Metric]
+    objective: tuple[str, Metric]
 
     @classmethod
     def resolve(
@@ -69,12 +71,19 @@ class EvaluationPlan:
         metrics: Iterable[str | Metric] | str | None = None,
         thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
+        objective: str | None = None,
     ) -> "EvaluationPlan":
-        """Parse the metrics and thresholds and settle the options (see :class:`EvaluationOptions`)."""
+        """Parse the metrics, the objective and the thresholds and settle the options (see :class:`EvaluationOptions`).
+
+        An ``objective`` not among the metrics is computed too (see
+        :func:`~.selection.resolve_metrics_and_thresholds`).
+        """
         options = EvaluationOptions() if options is None else options
         if not isinstance(options, EvaluationOptions):
             raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
-        named, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, options.k, options.rel_level)
+        named, threshold_list, goal = resolve_metrics_and_thresholds(
+            metrics, thresholds, options.k, options.rel_level, objective
+        )
         metric_list = list(dict.fromkeys(metric for _, metric in named))
         by_family: dict[tuple[str, str], list[Metric]] = {}
         for metric in metric_list:
@@ -91,6 +100,7 @@ class EvaluationPlan:
             tuple((family, ties, tuple(group)) for (family, ties), group in by_family.items()),
             frozenset(m for m, d in definitions.items() if d.integer),
             frozenset(m for m, d in definitions.items() if d.geometric),
+            goal,
         )
 
     @property
@@ -152,6 +162,10 @@ class Evaluator:
         An :class:`~retrieval_eval.EvaluationOptions` (default: every option at its default).
     qrels_columns
         Which columns of ``qrels`` are query_id, doc_id and relevance, when the defaults do not find them.
+    objective
+        The metric that ranks runs (a leaderboard's; :attr:`objective`): by default the first of
+        ``metrics``; one of them under any of its names goes by its name there, another joins the
+        metrics last under its own name.
 
     Examples
     --------
@@ -167,9 +181,10 @@ class Evaluator:
         thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
         qrels_columns: Mapping[str, str] | None = None,
+        objective: str | None = None,
     ) -> None:
         from ..data import Qrels
-        self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
+        self.plan = EvaluationPlan.resolve(metrics, thresholds, options, objective)
         settled = self.plan.options
         self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=settled.qrels_duplicates, judgments=settled.judgments)
         # Built qrels follow the same duplicate rule as qrels read here.
@@ -200,6 +215,12 @@ class Evaluator:
     def names(self) -> tuple[tuple[str, Metric], ...]:
         """Each metric's name as asked, with the metric."""
         return self.plan.names
+
+    @property
+    def objective(self) -> tuple[str, Metric]:
+        """The metric that ranks runs, under its name (one of :attr:`names`)."""
+        return self.plan.objective
+
     def __repr__(self) -> str:
         return f"Evaluator({self.qrels!r}, metrics=[{', '.join(name for name, _ in self.names)}])"
 
