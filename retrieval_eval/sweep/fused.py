@@ -34,7 +34,7 @@ import pyarrow as pa
 
 from ..data import JoinSource, Run
 from ..data.ids import QueryGroups
-from ..data.join import RowLabels, docid_tie_keys
+from ..data.join import JudgedRanks, RankedRun, RowLabels, docid_tie_keys
 from ..errors import ConfigError
 from ..fusion import AlignedRuns, align, fused_run, fused_scores, fusion_method, normalize
 from ..fusion.fusing import Fused, fused_rows
@@ -178,19 +178,25 @@ class FusedConfiguration(JoinSource):
         self._runs = runs
         self._fused: Fused | None = None
         self._run: Run | None = None
+        self._gathered: tuple[Qrels, str, tuple[RankedRun, JudgedRanks] | None] | None = None
 
     def join(self, kind: JoinBuilder, qrels: Qrels, duplicates: str, ties: str) -> Any:
-        gathered = _GATHERED.get(kind)
+        position = _GATHERED.get(kind)
         # A fused run has each document once per query: no duplicate policy applies to the gathered joins.
-        ranked = None if gathered is None else self._runs.ranked_rows(self._fused_scores(), ties)
-        if ranked is None:
+        joins = None if position is None else self._gathered_joins(qrels, ties)
+        if joins is None:
             return self.run().join(kind, qrels, duplicates, ties)
-        return self._runs.row_labels(qrels).joins(*ranked, ties)[gathered]
+        return joins[position]
 
-    def _fused_scores(self) -> Fused:
-        if self._fused is None:
-            self._fused = self._runs.fused(self.name)
-        return self._fused
+    def _gathered_joins(self, qrels: Qrels, ties: str) -> tuple[RankedRun, JudgedRanks] | None:
+        """Both gathered joins under the tie order ``ties`` (gathered once for the two kinds), None where ranx's
+        ties re-sort the fused run."""
+        if self._gathered is None or self._gathered[0] is not qrels or self._gathered[1] != ties:
+            if self._fused is None:
+                self._fused = self._runs.fused(self.name)
+            ranked = self._runs.ranked_rows(self._fused, ties)
+            self._gathered = (qrels, ties, None if ranked is None else self._runs.row_labels(qrels).joins(*ranked, ties))
+        return self._gathered[2]
 
     def run(self) -> Run:
         """The fused run itself (made once, when a join must be made from it)."""
@@ -202,7 +208,8 @@ class FusedConfiguration(JoinSource):
         return f"FusedConfiguration({self.name!r})"
 
 
-#: The join kinds a configuration gathers, each the position of its join in what :meth:`RowLabels.joins` gives.
+#: The join kinds a configuration gathers, each the position of its join in what
+#: :meth:`~retrieval_eval.data.join.RowLabels.joins` gives.
 _GATHERED: dict[JoinBuilder, int] = {RANKED_RUN: 0, JUDGED_RANKS: 1}
 
 
