@@ -8,6 +8,6 @@ from .qrels import Qrels
 from .run import Run
 
 __all__ = [
-    "AzureCollection", "JoinSource", "JudgedRanks", "Qrels", "RankedRun", "Run", "describe_row", "duplicate_policy_code", "load_azure_rows",
-    "rank_judged", "rank_run",
+    "AzureCollection", "JoinSource", "JudgedRanks", "Qrels", "RankedRun", "Run", "describe_row", "duplicate_policy_code",
+    "load_azure_rows", "rank_judged", "rank_run",
 ]
