@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -19,9 +19,14 @@ from ..progress import phase
 from ._grouped import GroupedTable
 from ._table import describe_row, first_true
 from .ids import QueryGroups, read_only
+from .join_source import JoinSource
+
+if TYPE_CHECKING:
+    from .join_source import JoinBuilder
+    from .qrels import Qrels
 
 
-class Run(GroupedTable):
+class Run(GroupedTable, JoinSource):
     """Retrieved documents ``(query_id, doc_id, score)`` grouped by query.
 
     Scores are float64; NaN is an error (it has no place in an order), infinities are ordered
@@ -68,6 +73,10 @@ class Run(GroupedTable):
         """The rows grouped by query, their id keys and bytes and their scores, as the join kernels take them (built once)."""
         groups = self.queries
         return RunArrays(groups.offsets, groups.order, self.doc_ids.keys, self.doc_ids.offsets, self.doc_ids.data, self.scores)
+
+    def join(self, kind: JoinBuilder, qrels: Qrels, duplicates: str, ties: str) -> Any:
+        """The join ``kind`` of this run against ``qrels``, computed from its rows."""
+        return kind(qrels, self, duplicates, ties)
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, queries={self.n_queries}, rows={len(self)})"

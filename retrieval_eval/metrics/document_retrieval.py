@@ -21,11 +21,12 @@ from ..kernels.core import docret
 from ..kernels.core.bundles import IdealArrays, RankedArrays
 from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
+from .joins import RANKED_RUN
 from .names import Metric
 from .options import Conventions, EvaluationOptions, LabelRange
 
 if TYPE_CHECKING:
-    from ..data import Qrels, RankedRun, Run
+    from ..data import Qrels, RankedRun
     from ..data.join import QueryAlignment
 
 FAMILY = "document_retrieval"
@@ -158,12 +159,6 @@ def metric_matrix(
     )
 
 
-def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedRun:
-    from ..data import rank_run
-
-    return rank_run(qrels, run, duplicates=duplicates, ties=ties)
-
-
 def _passes(
     qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[DocumentRetrievalPass, Sequence[Metric]]]:
@@ -179,5 +174,5 @@ def _passes(
 #: of repeated rows wins; holes, fidelity and xdcg read every ranked document's label.
 DOCUMENT_RETRIEVAL = Family(
     FAMILY, DEFINITIONS, ties="input", conventions=Conventions(query_set="qrels", duplicates="last"),
-    join=_join, passes=_passes, title="azure-ai-evaluation's document retrieval, at any cutoff (graded labels)",
+    join=RANKED_RUN, passes=_passes, title="azure-ai-evaluation's document retrieval, at any cutoff (graded labels)",
 )

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import warnings
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..progress import phase
 from ..views import counted
+from .joins import TIED_RUN, JoinKind
 from .names import Metric
 from .options import EvaluationOptions
 from . import tie_average
@@ -28,9 +28,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-    from ..data import Qrels, Run
+    from ..data import JoinSource, Qrels
     from ..data.join import QueryAlignment
-    from .family import Family
 
 
 class NoSharedQueriesWarning(UserWarning):
@@ -53,7 +52,8 @@ class EvaluationPlan:
     from its reference), so each piece of a run scored apart (a chunk of a stream, a partition
     on a cluster) follows the same rules. ``names``: each name asked for with its metric, in
     order; ``metrics``: the distinct metrics, computed once each. ``groups``: per family and tie
-    order, its metrics.
+    order, its metrics. ``objective``: the metric that ranks runs (a leaderboard's) under its name,
+    one of ``names`` (by default the first).
     """
 
     names: tuple[tuple[str, Metric], ...]
@@ -63,6 +63,7 @@ class EvaluationPlan:
     groups: tuple[tuple[str, str, tuple[Metric, ...]], ...]
     integer_metrics: frozenset[Metric]
     geometric_metrics: frozenset[Metric]
+    objective: tuple[str, Metric]
 
     @classmethod
     def resolve(
@@ -70,12 +71,19 @@ class EvaluationPlan:
         metrics: Iterable[str | Metric] | str | None = None,
         thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
+        objective: str | None = None,
     ) -> "EvaluationPlan":
-        """Parse the metrics and thresholds and settle the options (see :class:`EvaluationOptions`)."""
+        """Parse the metrics, the objective and the thresholds and settle the options (see :class:`EvaluationOptions`).
+
+        An ``objective`` not among the metrics is computed too (see
+        :func:`~.selection.resolve_metrics_and_thresholds`).
+        """
         options = EvaluationOptions() if options is None else options
         if not isinstance(options, EvaluationOptions):
             raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
-        named, threshold_list = resolve_metrics_and_thresholds(metrics, thresholds, options.k, options.rel_level)
+        named, threshold_list, goal = resolve_metrics_and_thresholds(
+            metrics, thresholds, options.k, options.rel_level, objective
+        )
         metric_list = list(dict.fromkeys(metric for _, metric in named))
         by_family: dict[tuple[str, str], list[Metric]] = {}
         for metric in metric_list:
@@ -92,31 +100,25 @@ class EvaluationPlan:
             tuple((family, ties, tuple(group)) for (family, ties), group in by_family.items()),
             frozenset(m for m, d in definitions.items() if d.integer),
             frozenset(m for m, d in definitions.items() if d.geometric),
+            goal,
         )
 
     @property
     def query_set(self) -> str:
         return self.options.query_set
 
-    def score(self, qrels: Qrels, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
+    def score(self, qrels: Qrels, run: JoinSource, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's value for each query of ``alignment``, in ``self.metrics`` order.
 
-        Families with the same join and tie order share one join of the run against the qrels.
-        """
-        duplicates = self.options.run_duplicates
-        return self.score_joins(qrels, lambda family, ties: family_join(family, qrels, run, duplicates, ties), alignment)
-
-    def score_joins(
-        self, qrels: Qrels, join: Callable[[Family, str], Any], alignment: QueryAlignment
-    ) -> dict[Metric, np.ndarray]:
-        """As :meth:`score`, each family reading the join ``join(family, ties)`` gives (what
-        ``family.join`` makes of a run under the tie order ``ties``, built some other way).
-
-        ``join`` is called once per distinct ``(family.join, ties)``, when a family first needs it.
+        Each family reads the join it names (:attr:`~.family.Family.join`; under ``ties="average"`` the
+        tie-grouped :data:`~.joins.TIED_RUN`), which ``run`` supplies
+        (:meth:`~retrieval_eval.data.JoinSource.join`: a Run computes it); the families that read
+        the same kind under the same tie order share one join, asked for when one first needs it.
         """
         from .families import FAMILIES
 
-        joins: dict[tuple[Any, str], Any] = {}
+        duplicates = self.options.run_duplicates
+        joins: dict[tuple[JoinKind, str], Any] = {}
         columns: dict[Metric, np.ndarray] = {}
         # A measure that cannot read the judgments' layout or labels is refused before any join is built.
         for name, _, metrics in self.groups:
@@ -124,44 +126,15 @@ class EvaluationPlan:
             FAMILIES[name].check_labels(qrels, metrics)
         for name, ties, metrics in self.groups:
             family = FAMILIES[name]
-            key = (family.join, ties)
+            averaged = tie_average.is_average(ties)
+            key = (TIED_RUN if averaged else family.join, ties)
             if key not in joins:
-                joins[key] = join(family, ties)
-            if tie_average.is_average(ties):
+                joins[key] = run.join(key[0], qrels, duplicates, ties)
+            if averaged:
                 columns.update(tie_average.compute(family, qrels, joins[key], alignment, metrics, self.options))
             else:
                 columns.update(family.compute(qrels, joins[key], alignment, metrics, self.options))
         return {metric: columns[metric] for metric in self.metrics}
-
-
-def family_join(family: Family, qrels: Qrels, run: Run, duplicates: str, ties: str) -> Any:
-    """``family.join`` of ``run`` under the tie order ``ties``, or under ``"average"`` the join with tie groups."""
-    if tie_average.is_average(ties):
-        return tie_average.tied_join(qrels, run, duplicates)
-    return family.join(qrels, run, duplicates, ties)
-
-
-class PrejoinedRun(ABC):
-    """A run that can build the joins of some families against qrels without being a :class:`~retrieval_eval.Run`.
-
-    :meth:`Evaluator.evaluate` scores it as it would score :meth:`run`, the run it stands for,
-    to the bit: each family reads :meth:`join` where that gives its join (say, labels found once
-    for many runs of the same documents, gathered in this run's order: a fusion sweep's
-    configurations), else ``family.join`` of :meth:`run`. It holds ``name``, ``source`` and
-    ``query_ids`` (the run's queries, in the run's order), as a Run does.
-    """
-
-    name: str
-    source: str
-    query_ids: Any
-
-    @abstractmethod
-    def join(self, qrels: Qrels, family: Family, duplicates: str, ties: str) -> Any | None:
-        """What ``family.join(qrels, self.run(), duplicates, ties)`` gives, or None where this run does not build it."""
-
-    @abstractmethod
-    def run(self) -> Run:
-        """The run itself (made when a family needs it)."""
 
 
 class Evaluator:
@@ -189,6 +162,10 @@ class Evaluator:
         An :class:`~retrieval_eval.EvaluationOptions` (default: every option at its default).
     qrels_columns
         Which columns of ``qrels`` are query_id, doc_id and relevance, when the defaults do not find them.
+    objective
+        The metric that ranks runs (a leaderboard's; :attr:`objective`): by default the first of
+        ``metrics``; one of them under any of its names goes by its name there, another joins the
+        metrics last under its own name.
 
     Examples
     --------
@@ -204,9 +181,10 @@ class Evaluator:
         thresholds: Thresholds | None = None,
         options: EvaluationOptions | None = None,
         qrels_columns: Mapping[str, str] | None = None,
+        objective: str | None = None,
     ) -> None:
         from ..data import Qrels
-        self.plan = EvaluationPlan.resolve(metrics, thresholds, options)
+        self.plan = EvaluationPlan.resolve(metrics, thresholds, options, objective)
         settled = self.plan.options
         self.qrels = Qrels.read(qrels, columns=qrels_columns, duplicates=settled.qrels_duplicates, judgments=settled.judgments)
         # Built qrels follow the same duplicate rule as qrels read here.
@@ -238,6 +216,11 @@ class Evaluator:
         """Each metric's name as asked, with the metric."""
         return self.plan.names
 
+    @property
+    def objective(self) -> tuple[str, Metric]:
+        """The metric that ranks runs, under its name (one of :attr:`names`)."""
+        return self.plan.objective
+
     def __repr__(self) -> str:
         return f"Evaluator({self.qrels!r}, metrics=[{', '.join(name for name, _ in self.names)}])"
 
@@ -247,25 +230,24 @@ class Evaluator:
         """Score one run: a per-query table and a summary.
 
         ``run``: a :class:`~retrieval_eval.Run`, or a path, DataFrame, Table or rows (as for the
-        qrels), or a :class:`PrejoinedRun` (scored as the run it stands for, under its own name);
+        qrels), or any other :class:`~retrieval_eval.data.JoinSource` (scored as the run it stands
+        for, under its own name: a fusion sweep's configuration);
         ``name`` labels it in the result (default: its source). A run that shares no
         query with the qrels is scored (NaN means, or zeros for judged queries counted as
         retrieving nothing) with a :class:`NoSharedQueriesWarning`; the command line refuses it.
         """
-        from ..data import Run
+        from ..data import JoinSource, Run
         from ..data.join import align_queries
+
         given = run
-        if not isinstance(run, PrejoinedRun):
+        if not isinstance(run, JoinSource):
             run = Run.read(run, columns=run_columns, name=name)
         alignment = align_queries(self.qrels, run, self.plan.query_set)
         if alignment.n_both == 0:
             warnings.warn(NoSharedQueriesWarning(no_shared_queries(run.source, self.qrels.source)), stacklevel=2)
         plan = self.plan
         with phase(f"scoring {run.name} ({alignment.n_both:,} queries x {counted(len(plan.names), 'metric')})"):
-            if isinstance(run, PrejoinedRun):
-                columns = plan.score_joins(self.qrels, self._prejoined(run), alignment)
-            else:
-                columns = plan.score(self.qrels, run, alignment)
+            columns = plan.score(self.qrels, run, alignment)
         by_name = dict(plan.names)
         rows, verdict = summarize(lambda name: columns[by_name[name]], list(plan.names), list(plan.thresholds), plan.geometric_metrics)
         counts = {
@@ -280,18 +262,7 @@ class Evaluator:
             plan.names, sources=sources,
         )
 
-    def _prejoined(self, run: PrejoinedRun) -> Callable[[Family, str], Any]:
-        """The joins of ``run``: its own where it has them, else ``family.join`` of the run it stands for."""
-        duplicates = self.plan.options.run_duplicates
-
-        def join(family: Family, ties: str) -> Any:
-            # The prejoined joins order ties; the tie-averaged join is always the run's own.
-            joined = None if tie_average.is_average(ties) else run.join(self.qrels, family, duplicates, ties)
-            return family_join(family, self.qrels, run.run(), duplicates, ties) if joined is None else joined
-
-        return join
-
-    def score(self, run: Run, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
+    def score(self, run: JoinSource, alignment: QueryAlignment) -> dict[Metric, np.ndarray]:
         """Each metric's values for the queries of ``alignment`` (a piece of a run, say)."""
         return self.plan.score(self.qrels, run, alignment)
 

@@ -1,8 +1,8 @@
 """``Family``: a group of metrics that share one reference, one tie order, one join and one kernel pass.
 
-A family is a value: its definitions, the tie order and conventions of its reference, the join
-its kernels read (a full ranking, or only where the judged documents rank), and its kernel
-passes. Each metric definition then takes its own values out of a pass's output
+A family is a value: its definitions, the tie order and conventions of its reference, the kind
+of join its kernels read (:mod:`.joins`: a full ranking, or only where the judged documents rank,
+...), and its kernel passes. Each metric definition then takes its own values out of a pass's output
 (:attr:`MetricDefinition.extract`), so the family knows nothing of individual metric names.
 """
 
@@ -14,17 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, LayoutError
 from .definition import MetricDefinition
+from .joins import JoinKind
 from .names import Metric
 from .options import Conventions, EvaluationOptions
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..data import Qrels, Run
+    from ..data import Qrels
     from ..data.join import QueryAlignment
 
-#: ``join(qrels, run, duplicates, ties)``: the relevance join a family's kernels read.
-Join = Callable[["Qrels", "Run", str, str], Any]
 #: ``passes(qrels, joined, alignment, metrics, options)``: each kernel pass's output with the
 #: metrics that read it.
 Passes = Callable[
@@ -40,7 +39,8 @@ class Family:
     definitions: tuple[MetricDefinition, ...]
     ties: str
     conventions: Conventions
-    join: Join
+    #: The join its kernels read; the Evaluator asks the scored run for it.
+    join: JoinKind
     passes: Passes
     #: The judgment layouts (:data:`~retrieval_eval.policies.JUDGMENT_FORMATS`) its metrics read.
     judgments: tuple[str, ...] = ("qrels",)

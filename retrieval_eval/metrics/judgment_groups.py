@@ -18,6 +18,7 @@ import numpy as np
 from ..kernels.trec.judgment_groups import judgment_group_measures
 from .definition import MetricDefinition, unit_interval
 from .family import Family
+from .joins import JoinKind
 from .names import Metric
 from .options import Conventions, EvaluationOptions
 
@@ -82,6 +83,10 @@ def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
     return group_run(qrels, run, duplicates, ties)
 
 
+#: The ranked run labelled in each judgment group (:class:`~retrieval_eval.data.group_join.GroupedRun`).
+GROUPED_RUN = JoinKind("grouped run", _join)
+
+
 def _passes(
     qrels: Qrels, grouped: GroupedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[GroupPass, list[Metric]]]:
@@ -110,5 +115,5 @@ def _passes(
 #: a repeated document an error); the qrels must be in the ``qrels_jg`` layout.
 JUDGMENT_GROUPS = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, judgments=("qrels_jg",), title="trec_eval 10 over judgment groups (-R qrels_jg)",
+    join=GROUPED_RUN, passes=_passes, judgments=("qrels_jg",), title="trec_eval 10 over judgment groups (-R qrels_jg)",
 )

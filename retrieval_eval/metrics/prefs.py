@@ -29,6 +29,7 @@ from ..errors import InputError
 from ..kernels.trec import prefs as kernel
 from .definition import MetricDefinition, non_negative, unit_interval
 from .family import Family
+from .joins import JoinKind
 from .names import Metric
 from .options import Conventions, EvaluationOptions
 
@@ -111,6 +112,10 @@ def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> PreferenceRanks
     return rank_preferences(qrels, run, duplicates, ties)
 
 
+#: Where each query's documents of the preference judgments rank (:class:`~.prefs_join.PreferenceRanks`).
+PREFERENCE_RANKS = JoinKind("preference ranks", _join)
+
+
 def _passes(
     qrels: Qrels, ranks: PreferenceRanks, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[PrefsPass, Sequence[Metric]]]:
@@ -157,6 +162,6 @@ def _raise(qrels: Qrels, error: int, row: int) -> None:
 #: its preference measures' tie order, ascending document id; the qrels must hold preferences.
 PREFS = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, judgments=("prefs", "qrels_prefs"),
+    join=PREFERENCE_RANKS, passes=_passes, judgments=("prefs", "qrels_prefs"),
     title="trec_eval 10 over preferences (-R prefs, qrels_prefs)",
 )

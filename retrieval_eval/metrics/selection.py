@@ -139,14 +139,37 @@ def resolve_metrics_and_thresholds(
     thresholds: Thresholds | None,
     k: int,
     rel_level: int = 1,
-) -> tuple[NamedMetrics, list[Threshold]]:
-    """The metrics to compute under their names (a thresholded metric not asked for comes last, under
-    its threshold's name) and the parsed thresholds."""
+    objective: str | None = None,
+) -> tuple[NamedMetrics, list[Threshold], tuple[str, Metric]]:
+    """The metrics to compute under their names, the parsed thresholds and the objective under its name.
+
+    The objective (:func:`resolve_objective`) not asked for comes after the metrics asked for, under
+    its own name; then a thresholded metric not asked for, under its threshold's name.
+    """
     named = resolve_named_metrics(metrics, k, rel_level)
+    goal = resolve_objective(objective, named, k, rel_level)
+    if goal not in named:
+        named.append(goal)
     threshold_list = resolve_thresholds(thresholds, k, rel_level)
     asked = {metric for _, metric in named}
     named += [(threshold.name, threshold.metric) for threshold in threshold_list if threshold.metric not in asked]
-    return named, threshold_list
+    return named, threshold_list, goal
+
+
+def resolve_objective(objective: str | None, named: NamedMetrics, k: int, rel_level: int = 1) -> tuple[str, Metric]:
+    """The metric that ranks runs (a leaderboard's) under its name: the first of ``named`` by default; a metric of
+    ``named`` (under any of its names) goes by its name there; another by its own name. One name of several
+    metrics (trec_eval's ``P``) is a :class:`ConfigError`."""
+    if objective is None:
+        return named[0]
+    by_name = dict(named)
+    if objective in by_name:
+        return objective, by_name[objective]
+    asked = resolve_named_metrics([objective], k, rel_level)
+    if len(asked) != 1:
+        raise ConfigError(f"the objective is one metric, and {objective} means {len(asked)}: {', '.join(n for n, _ in asked)}")
+    name, metric = asked[0]
+    return next(((listed, metric) for listed, listed_metric in named if listed_metric == metric), (name, metric))
 
 
 def conventions_for(metrics: Iterable[Metric]) -> Conventions:

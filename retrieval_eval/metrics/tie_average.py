@@ -26,7 +26,7 @@ from .names import Metric
 from .options import EvaluationOptions
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
+    from ..data import Qrels
     from ..data.join import QueryAlignment, TiedRun
     from .family import Family
 
@@ -88,13 +88,6 @@ def check_supported(metrics: Sequence[Metric], family_of: Callable[[Metric], str
         )
 
 
-def tied_join(qrels: Qrels, run: Run, duplicates: str) -> TiedRun:
-    """The join every averaged family reads (see :class:`~retrieval_eval.data.join.TiedRun`)."""
-    from ..data.join import rank_tied
-
-    return rank_tied(qrels, run, duplicates=duplicates)
-
-
 def compute(
     family: Family, qrels: Qrels, tied: TiedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> dict[Metric, np.ndarray]:
@@ -104,7 +97,8 @@ def compute(
     order_free = [metric for metric in metrics if not averaging.is_averaged(metric)]
     columns = averaging.values(qrels, tied, alignment, averaged, options) if averaged else {}
     if order_free:
-        joined = family.join(qrels, tied.ranked.run, tied.duplicates, family.ties)
+        # The family's own join of the same run, under its reference's tie order.
+        joined = tied.ranked.run.join(family.join, qrels, tied.duplicates, family.ties)
         columns.update(family.compute(qrels, joined, alignment, order_free, options))
     return columns
 

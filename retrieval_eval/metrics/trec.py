@@ -31,12 +31,13 @@ from ..kernels.trec import trec_gains
 from . import trec_ranked
 from .definition import non_negative
 from .family import Family
+from .joins import JUDGED_RANKS
 from .names import Metric
 from .options import Conventions, EvaluationOptions
 from .trec_common import FAMILY, MAIN, TrecInputs, measure, parameter, relevance_level, unbounded
 
 if TYPE_CHECKING:
-    from ..data import JudgedRanks, Qrels, Run
+    from ..data import JudgedRanks, Qrels
     from ..data.join import QueryAlignment
 
 __all__ = ["DEFINITIONS", "FAMILY", "TREC", "TrecPass", "relevance_level"]
@@ -300,12 +301,6 @@ DEFINITIONS = (
 )
 
 
-def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> JudgedRanks:
-    from ..data import rank_judged
-
-    return rank_judged(qrels, run, duplicates=duplicates, ties=ties)
-
-
 def _passes(
     qrels: Qrels, ranked: JudgedRanks, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[object, list[Metric]]]:
@@ -344,6 +339,6 @@ def _main_passes(inputs: TrecInputs, metrics: list[tuple[Metric, tuple]]) -> Ite
 #: judged documents rank.
 TREC = Family(
     FAMILY, DEFINITIONS + trec_ranked.DEFINITIONS, ties="docid",
-    conventions=Conventions(query_set="both", duplicates="raise"), join=_join, passes=_passes,
+    conventions=Conventions(query_set="both", duplicates="raise"), join=JUDGED_RANKS, passes=_passes,
     title="trec_eval 10's measures (relevant: label >= -l; ties by descending doc id)",
 )

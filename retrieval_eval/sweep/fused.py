@@ -33,18 +33,16 @@ import numpy as np
 import pyarrow as pa
 
 from ..constraints import documents_per_query
-from ..data import Run
+from ..data import JoinSource, Run
 from ..data.ids import QueryGroups
-from ..data.join import RowLabels, docid_tie_keys
+from ..data.join import JudgedRanks, RankedRun, RowLabels, docid_tie_keys
 from ..errors import ConfigError
 from ..fusion import AlignedRuns, align, fused_run, fused_scores, fusion_method, normalize
 from ..fusion.fusing import Fused, fused_rows
 from ..io.arrays import arrow_array, read_only
 from ..kernels.fusion.fused_ranking import order_by_score_then_key
-from ..metrics.document_retrieval import DOCUMENT_RETRIEVAL
-from ..metrics.evaluator import PrejoinedRun
+from ..metrics.joins import JUDGED_RANKS, RANKED_RUN
 from ..metrics.options import EvaluationOptions
-from ..metrics.trec import TREC
 from .analysis import SweepResult, sweep
 from .grids import FusionConfig, FusionGrid, fusion_grid
 from .ranking import RankingSettings
@@ -54,7 +52,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ..data import Qrels
-    from ..metrics.family import Family
+    from ..data.join_source import JoinBuilder
     from ..fusion import Normalized
 
 
@@ -162,15 +160,16 @@ class FusedRuns(Mapping[str, Run]):
         return f"FusedRuns({len(self)} configurations of {list(self.aligned.run_names)})"
 
 
-class FusedConfiguration(PrejoinedRun):
+class FusedConfiguration(JoinSource):
     """One configuration of :class:`FusedRuns`, scored by the :class:`~retrieval_eval.Evaluator` as its fused run, without making it.
 
-    Every configuration ranks the same aligned rows, so the joins of the trec_eval and
-    document-retrieval families are gathered from the aligned rows' labels, looked up once per
-    qrels (:meth:`FusedRuns.row_labels`), in the configuration's ranked order
-    (:meth:`FusedRuns.ranked_rows`). The other families, and ``ties="ranx"`` for a method whose
-    ranx order is not determined (the fused run is then re-sorted by ranx's ties), join the
-    fused run itself (:meth:`run`), made once.
+    Every configuration ranks the same aligned rows, so the joins of the kinds
+    :data:`~retrieval_eval.metrics.joins.RANKED_RUN` and :data:`~retrieval_eval.metrics.joins.JUDGED_RANKS`
+    (the trec_eval, document-retrieval, gdeval, C/W/L and accuracy families) are gathered from the
+    aligned rows' labels, looked up once per qrels (:meth:`FusedRuns.row_labels`), in the
+    configuration's ranked order (:meth:`FusedRuns.ranked_rows`). The other kinds, and
+    ``ties="ranx"`` for a method whose ranx order is not determined (the fused run is then
+    re-sorted by ranx's ties), are joins of the fused run itself (:meth:`run`), made once.
     """
 
     def __init__(self, runs: FusedRuns, name: str) -> None:
@@ -180,26 +179,39 @@ class FusedConfiguration(PrejoinedRun):
         self._runs = runs
         self._fused: Fused | None = None
         self._run: Run | None = None
+        self._gathered: tuple[Qrels, str, tuple[RankedRun, JudgedRanks] | None] | None = None
 
-    def join(self, qrels: Qrels, family: Family, duplicates: str, ties: str) -> Any | None:
-        # A fused run has each document once per query: no duplicate policy applies.
-        if family is not DOCUMENT_RETRIEVAL and family is not TREC:
-            return None
-        if self._fused is None:
-            self._fused = self._runs.fused(self.name)
-        ranked = self._runs.ranked_rows(self._fused, ties)
-        if ranked is None:
-            return None
-        ranked_run, judged_ranks = self._runs.row_labels(qrels).joins(*ranked, ties)
-        return ranked_run if family is DOCUMENT_RETRIEVAL else judged_ranks
+    def join(self, kind: JoinBuilder, qrels: Qrels, duplicates: str, ties: str) -> Any:
+        position = _GATHERED.get(kind)
+        # A fused run has each document once per query: no duplicate policy applies to the gathered joins.
+        joins = None if position is None else self._gathered_joins(qrels, ties)
+        if joins is None:
+            return self.run().join(kind, qrels, duplicates, ties)
+        return joins[position]
+
+    def _gathered_joins(self, qrels: Qrels, ties: str) -> tuple[RankedRun, JudgedRanks] | None:
+        """Both gathered joins under the tie order ``ties`` (gathered once for the two kinds), None where ranx's
+        ties re-sort the fused run."""
+        if self._gathered is None or self._gathered[0] is not qrels or self._gathered[1] != ties:
+            if self._fused is None:
+                self._fused = self._runs.fused(self.name)
+            ranked = self._runs.ranked_rows(self._fused, ties)
+            self._gathered = (qrels, ties, None if ranked is None else self._runs.row_labels(qrels).joins(*ranked, ties))
+        return self._gathered[2]
 
     def run(self) -> Run:
+        """The fused run itself (made once, when a join must be made from it)."""
         if self._run is None:
             self._run = self._runs[self.name]
         return self._run
 
     def __repr__(self) -> str:
         return f"FusedConfiguration({self.name!r})"
+
+
+#: The join kinds a configuration gathers, each the position of its join in what
+#: :meth:`~retrieval_eval.data.join.RowLabels.joins` gives.
+_GATHERED: dict[JoinBuilder, int] = {RANKED_RUN: 0, JUDGED_RANKS: 1}
 
 
 class PrejoinedFusions(Mapping[str, FusedConfiguration]):

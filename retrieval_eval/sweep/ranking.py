@@ -51,7 +51,6 @@ from ..metrics.evaluator import Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
 from ..metrics.names import Metric
-from ..metrics.selection import resolve_named_metrics
 from ..natural_order import natural_key
 from ..policies import QUERY_POLICIES
 from .. import views
@@ -93,8 +92,8 @@ class Leaderboard:
     ``tied_with_best`` and ``queries_lost``. ``per_query``: the objective's scores that the tests
     pair, configurations x queries (the compared queries where it is defined for every run); each
     metric's mean is over the compared queries (``queries_compared`` of them) where that metric is defined. ``metrics``: the metric
-    columns, objective included, by the names asked for (``canonical`` maps each to the registry's
-    name). ``notes``: what the reader should know (no test with fewer than two configurations,
+    columns, objective included, by the names asked for; ``metric_of``: the Evaluator's metric of each
+    (``canonical``: its registry name). ``notes``: what the reader should know (no test with fewer than two configurations,
     queries left out, metrics undefined on some queries). ``alpha``: the level of the tests
     (``tied_with_best`` is the column ``p_column`` above it). ``test`` and ``correction``: the
     chosen test and correction (:data:`~.settings.TESTS`, :data:`~.settings.CORRECTIONS`).
@@ -116,7 +115,7 @@ class Leaderboard:
     objective: str
     metrics: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    canonical: dict[str, str] = field(default_factory=dict)
+    metric_of: dict[str, Metric] = field(default_factory=dict)
     alpha: float = ALPHA.default
     pairwise: pd.DataFrame | None = None
     head_to_head: pd.DataFrame | None = None
@@ -146,13 +145,23 @@ class Leaderboard:
         return f"{self.correction_words} {TEST_METHODS[self.test].short}"
 
     @property
+    def canonical(self) -> dict[str, str]:
+        """Each metric column's registry name, by its name here."""
+        return {name: str(metric) for name, metric in self.metric_of.items()}
+
+    @property
+    def objective_metric(self) -> Metric:
+        """The metric that ranks the configurations (:attr:`objective` is its column)."""
+        return self.metric_of[self.objective]
+
+    @property
     def higher_is_better(self) -> bool:
         """Whether a higher mean of the objective is better (and ranks first)."""
         return self.metric_higher_is_better(self.objective)
 
     def metric_higher_is_better(self, metric: str) -> bool:
         """Whether a higher mean of ``metric`` (one of :attr:`metrics`, by its name here) is better."""
-        return REGISTRY.definition(REGISTRY.parse(self.canonical.get(metric, metric))).higher_is_better
+        return REGISTRY.definition(self.metric_of[metric]).higher_is_better
 
     def queries_text(self, said: str) -> str:
         """The queries the means are over, as the terminal and the report say it: ``25 queries {said}``, or
@@ -221,13 +230,10 @@ def leaderboard(
         raise ConfigError(f"progress must be a function progress(done, total, name), got {progress!r}")
     report = Reporter(progress)
     options = EvaluationOptions() if options is None else options
-    named = resolve_named_metrics(metrics, options.k, options.rel_level)
-    goal, goal_metric = _objective(objective, named, options)
-    if goal not in dict(named):
-        named.append((goal, goal_metric))
-    metric_list = [name for name, _ in named]
-    # Each metric by its name: a name given again means what it meant (the names resolve to themselves).
-    evaluator = Evaluator(qrels, metric_list, options=options)
+    # The metrics and the objective resolved once, by the Evaluator: its names are the columns.
+    evaluator = Evaluator(qrels, metrics, options=options, objective=objective)
+    goal, goal_metric = evaluator.objective
+    metric_list = [name for name, _ in evaluator.names]
     names = sorted(runs)
     per_query = {}
     for done, name in enumerate(names, start=1):
@@ -270,10 +276,9 @@ def leaderboard(
         means_in_order = table[goal].to_numpy(np.float64)
         pairwise = compare_all_pairs(matrix, order, means_in_order, alpha=alpha, rounds=rounds, seed=seed, test=test,
                                      correction=correction, report=report)  # fmt: skip
-    canonical = {name: str(metric) for name, metric in named}
     per_query_scores = scores.loc[order]
     return Leaderboard(
-        table, per_query_scores, goal, metric_list, notes, canonical, alpha,
+        table, per_query_scores, goal, metric_list, notes, dict(evaluator.names), alpha,
         pairwise=pairwise, head_to_head=head_to_head(per_query_scores, higher_is_better=higher), queries_compared=len(compared),
         metric_scores={metric: aligned[metric].loc[order] for metric in metric_list}, test=test, correction=correction,
     )  # fmt: skip
@@ -303,20 +308,6 @@ def _identical_runs(matrix: np.ndarray, order: list[str], goal: str, by_cost: bo
         f"ordered {rule}"
         for start, end in zip(starts, ends)
     ]
-
-
-def _objective(objective: str | None, named: list[tuple[str, Metric]], options: EvaluationOptions) -> tuple[str, Metric]:
-    """The objective's name and metric: the first metric by default; a metric listed (under any of its names) goes by its listed name."""
-    if objective is None:
-        return named[0]
-    by_name = dict(named)
-    if objective in by_name:
-        return objective, by_name[objective]
-    asked = resolve_named_metrics([objective], options.k, options.rel_level)
-    if len(asked) != 1:
-        raise ConfigError(f"the objective is one metric, and {objective} means {len(asked)}: {', '.join(n for n, _ in asked)}")
-    name, metric = asked[0]
-    return next(((listed, metric) for listed, listed_metric in named if listed_metric == metric), (name, metric))
 
 
 def _scored(evaluator: Evaluator, run: Any, name: str) -> pd.DataFrame:

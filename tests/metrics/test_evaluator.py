@@ -125,3 +125,37 @@ def test_the_data_layer_has_a_kernel_code_for_every_choice_of_the_policies():
 
     assert set(TIE_CODES) == set(policies.TIE_ORDERS) and set(DUPLICATE_CODES) == set(policies.DUPLICATE_POLICIES)
     assert len(set(TIE_CODES.values())) == len(TIE_CODES) and len(set(DUPLICATE_CODES.values())) == len(DUPLICATE_CODES)
+
+
+def test_the_objective_is_one_of_the_names_or_joins_them_last():
+    assert Evaluator(QRELS, ["nDCG@5", "P@3"]).objective == ("nDCG@5", REGISTRY.parse("ndcg@5"))
+    listed = Evaluator(QRELS, ["nDCG@5", "P@3"], objective="precision@3")
+    assert listed.objective == ("P@3", REGISTRY.parse("P@3")) and [name for name, _ in listed.names] == ["nDCG@5", "P@3"]
+    added = Evaluator(QRELS, ["P@3"], objective="RR")
+    assert added.objective == ("RR", REGISTRY.parse("recip_rank")) and [name for name, _ in added.names] == ["P@3", "RR"]
+    with pytest.raises(ConfigError, match="^the objective is one metric, and P means 9"):
+        Evaluator(QRELS, ["map"], objective="P")
+
+
+def test_the_evaluator_asks_the_scored_run_for_each_join_kind_once():
+    from retrieval_eval.data import JoinSource, Run
+
+    class Counting(JoinSource):
+        """A run that counts the joins asked of it, by kind."""
+
+        def __init__(self, run: Run) -> None:
+            self.run, self.name, self.source, self.query_ids, self.asked = run, run.name, run.source, run.query_ids, []
+
+        def join(self, kind, qrels, duplicates, ties):
+            self.asked.append((kind.name, ties))
+            return self.run.join(kind, qrels, duplicates, ties)
+
+    metrics = ["ndcg_exp@3", "err@5", "cwl_rbp", "map", "P@5"]
+    options = EvaluationOptions(ties="docid")
+    source = Counting(Run.read(RUN))
+    evaluator = Evaluator(QRELS, metrics, options=options)
+    got, expected = evaluator.evaluate(source), evaluator.evaluate(RUN)
+    # Document retrieval, gdeval and C/W/L read one ranked run; the trec_eval measures one judged-ranks join.
+    assert sorted(source.asked) == [("judged ranks", "docid"), ("ranked run", "docid")]
+    for metric in metrics:
+        assert got.values(metric).tobytes() == expected.values(metric).tobytes()

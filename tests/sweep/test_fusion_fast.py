@@ -81,6 +81,25 @@ def test_each_configuration_scores_as_its_fused_run_to_the_bit(collection, ties,
         assert (fast._run is not None) == (ties == "ranx" and not slow.in_ranx_order), name
 
 
+# The other families that read a ranked run (gdeval's, C/W/L's, ir_measures' Accuracy): gathered as document retrieval's.
+RANKED = ["err@5", "gdeval_ndcg@5", "cwl_rbp", "cwl_inst", "accuracy@3"]
+
+
+@settings(max_examples=max(5, settings.default.max_examples // 4))
+@given(collections(), st.sampled_from([None, "input", "docid", "ranx"]), st.sampled_from([None, 2]))
+def test_every_family_of_a_gathered_join_scores_as_the_fused_run_to_the_bit(collection, ties, top_k_out):
+    qrels, runs = collection
+    fused = fused_runs(runs, GRID, top_k_out=top_k_out)
+    prejoined = fused.prejoined()
+    evaluator = Evaluator(qrels, RANKED, options=EvaluationOptions(ties=ties))
+    for name in fused:
+        fast, slow = prejoined[name], fused[name]
+        expected, got = evaluator.evaluate(slow), evaluator.evaluate(fast)
+        for metric in RANKED:
+            assert got.values(metric).tobytes() == expected.values(metric).tobytes(), (name, metric)
+        assert (fast._run is not None) == (ties == "ranx" and not slow.in_ranx_order), name
+
+
 def test_other_families_join_the_fused_run_itself():
     qrels = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"], "relevance": [2, 0, 1]})
     a = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})

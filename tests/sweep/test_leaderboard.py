@@ -156,3 +156,12 @@ def test_only_runs_of_identical_ranks_are_named():
     board = leaderboard(qrels(), {"a": same, "b": same.copy(), "c": other}, ["ndcg@5"], **FAST)
     assert list(board.table.index) == ["a", "b", "c"]
     assert board.notes == ["ranks 1-2 (a, b) are identical on every query compared on ndcg@5: ordered by name"]
+
+
+def test_the_leaderboard_keeps_the_evaluator_s_metric_of_each_column_and_of_the_objective():
+    from retrieval_eval.metrics.names import Metric
+
+    runs = {"poor": run(good=0.2, seed=3), "good": run(good=0.9, seed=2)}
+    board = leaderboard(qrels(), runs, ["nDCG@5", "P@3"], objective="RR", **FAST)
+    assert board.metric_of == {"nDCG@5": Metric("ndcg", 5), "P@3": Metric("precision", 3), "RR": Metric("recip_rank")}
+    assert board.objective_metric == Metric("recip_rank") and board.higher_is_better

@@ -31,6 +31,7 @@ from ...kernels.core.segments import segments
 from ...kernels.trec.diversity import DiversityValues, diversity_measures
 from ..definition import MetricDefinition, unit_interval, non_negative
 from ..family import Family
+from ..joins import JoinKind
 from ..names import Metric
 from ..options import Conventions, EvaluationOptions
 
@@ -105,6 +106,10 @@ def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> SubtopicRun:
     return subtopic_run(qrels, run, duplicates, ties)
 
 
+#: The ranked run against the subtopic pool (:class:`~retrieval_eval.data.subtopic_join.SubtopicRun`).
+SUBTOPIC_RUN = JoinKind("subtopic run", _join)
+
+
 def _ranked_pool(joined: SubtopicRun, run_query: np.ndarray, options: EvaluationOptions) -> tuple:
     """Each evaluated query's ranked pool documents (-1: not judged), cut at max_docs, judged only if asked."""
     ranked = joined.ranked
@@ -149,5 +154,5 @@ def _passes(
 #: -traditional order of ties (trec_eval's); the qrels in the ``qrels_jg`` layout, subtopics as groups.
 DIVERSITY = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, judgments=("qrels_jg",), title="ndeval's diversity measures (subtopic qrels, -R qrels_jg)",
+    join=SUBTOPIC_RUN, passes=_passes, judgments=("qrels_jg",), title="ndeval's diversity measures (subtopic qrels, -R qrels_jg)",
 )

@@ -24,11 +24,12 @@ from ...kernels.core import gdeval as kernel
 from ...kernels.core.bundles import IdealArrays, RankedArrays
 from ..definition import MetricDefinition, unit_interval
 from ..family import Family
+from ..joins import RANKED_RUN
 from ..names import Metric
 from ..options import Conventions, EvaluationOptions
 
 if TYPE_CHECKING:
-    from ...data import Qrels, RankedRun, Run
+    from ...data import Qrels, RankedRun
     from ...data.join import QueryAlignment
 
 FAMILY = "gdeval"
@@ -90,12 +91,6 @@ def check_labels(qrels: Qrels) -> None:
         )
 
 
-def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedRun:
-    from ...data import rank_run
-
-    return rank_run(qrels, run, duplicates=duplicates, ties=ties)
-
-
 def _passes(
     qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[GdevalPass, Sequence[Metric]]]:
@@ -113,5 +108,5 @@ def _passes(
 #: repeated in a run, which gdeval would count at each of its ranks, is an error as in trec_eval.
 GDEVAL = Family(
     FAMILY, DEFINITIONS, ties="docid", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, title="the TREC Web track's gdeval.pl: ERR@k and nDCG@k (gain 2^g - 1, labels up to 4)",
+    join=RANKED_RUN, passes=_passes, title="the TREC Web track's gdeval.pl: ERR@k and nDCG@k (gain 2^g - 1, labels up to 4)",
 )

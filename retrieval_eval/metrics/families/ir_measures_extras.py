@@ -22,6 +22,7 @@ import numpy as np
 from ...kernels.core import compat_accuracy as kernel
 from ..definition import MetricDefinition, unit_interval
 from ..family import Family
+from ..joins import RANKED_RUN, JoinKind
 from ..names import Metric
 from ..options import Conventions, EvaluationOptions
 
@@ -85,16 +86,15 @@ def _compat_join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedDo
     return rank_documents(qrels, run, duplicates=duplicates, ties=ties)
 
 
+#: Each query's documents ranked, as Compat reads them (:class:`~retrieval_eval.data.ranked_documents.RankedDocuments`);
+#: ranx has no Compat, so no ranx order of ties.
+RANKED_DOCUMENTS = JoinKind("ranked documents", _compat_join)
+
+
 def _compat_passes(
     qrels: Qrels, documents: RankedDocuments, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[dict[Metric, np.ndarray], Sequence[Metric]]]:
     yield {metric: _compat(documents, metric, qrels, alignment) for metric in metrics}, metrics
-
-
-def _accuracy_join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedRun:
-    from ...data import rank_run
-
-    return rank_run(qrels, run, duplicates=duplicates, ties=ties)
 
 
 def _accuracy_passes(
@@ -111,10 +111,11 @@ def _accuracy_passes(
 
 
 COMPAT = Family(
-    COMPAT_FAMILY, COMPAT_DEFINITIONS, ties="docid", conventions=CONVENTIONS, join=_compat_join, passes=_compat_passes,
+    COMPAT_FAMILY, COMPAT_DEFINITIONS, ties="docid", conventions=CONVENTIONS, join=RANKED_DOCUMENTS,
+    passes=_compat_passes,
     title="ir_measures' Compat (RBO with the ideal ranking; ties by ascending doc id)",
 )
 ACCURACY = Family(
-    ACCURACY_FAMILY, ACCURACY_DEFINITIONS, ties="input", conventions=CONVENTIONS, join=_accuracy_join,
+    ACCURACY_FAMILY, ACCURACY_DEFINITIONS, ties="input", conventions=CONVENTIONS, join=RANKED_RUN,
     passes=_accuracy_passes, title="ir_measures' Accuracy (ordered relevant/non-relevant pairs; ties in input order)",
 )

@@ -44,6 +44,7 @@ from ...kernels.core.bundles import FoundArrays, IdealArrays, QueryPairs
 from ...kernels.trec import ranked_gains as kernel
 from ..definition import MetricDefinition, non_negative, unit_interval
 from ..family import Family
+from ..joins import JUDGED_RANKS
 from ..names import Metric
 from ..options import EvaluationOptions
 from ..trec import TREC
@@ -164,6 +165,6 @@ def _passes(
 
 #: The TREC family's join, tie order and conventions (its join is built once for both).
 RANKED_GAINS = Family(
-    FAMILY, DEFINITIONS, ties=TREC.ties, conventions=TREC.conventions, join=TREC.join, passes=_passes,
+    FAMILY, DEFINITIONS, ties=TREC.ties, conventions=TREC.conventions, join=JUDGED_RANKS, passes=_passes,
     title="ranx's hits@k, dcg@k, dcg_burges, nDCG at a level, RBP, and TREC DL's NCG@k (ties by descending doc id)",
 )

@@ -18,13 +18,14 @@ from ....constraints import check_choice
 from ....errors import ConfigError, InputError
 from ....kernels.cwl.framework import expectations
 from ...family import Family
+from ...joins import RANKED_RUN
 from ...names import Metric
 from ...options import Conventions, EvaluationOptions
 from .measures import BY_NAME, DEPTH, FAMILY, OUTS, definitions
 from .gains import GainRule, gain_matrices
 
 if TYPE_CHECKING:
-    from ....data import Qrels, RankedRun, Run
+    from ....data import Qrels, RankedRun
     from ....data.join import QueryAlignment
 
 #: Queries scored per block: 2048 x 1000 ranks keep each array at 16 MB.
@@ -134,12 +135,6 @@ def ranked_blocks(
     return block
 
 
-def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> RankedRun:
-    from ....data import rank_run
-
-    return rank_run(qrels, run, duplicates=duplicates, ties=ties)
-
-
 def _passes(
     qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> Iterator[tuple[CwlPass, Sequence[Metric]]]:
@@ -160,5 +155,5 @@ def _passes(
 
 CWL = Family(
     FAMILY, definitions(_extract), ties="input", conventions=Conventions(query_set="both", duplicates="raise"),
-    join=_join, passes=_passes, title="cwl_eval 1.0.12's C/W/L measures (EU, ETU, EC, ETC, ED and residuals)",
+    join=RANKED_RUN, passes=_passes, title="cwl_eval 1.0.12's C/W/L measures (EU, ETU, EC, ETC, ED and residuals)",
 )
