@@ -1,7 +1,7 @@
 """The ragas drop-ins against ragas 0.4.3 itself: every sample's value equal to the bit, column-wise and one by one.
 
-Where ragas is installed (it is not a dependency of the tests: tests/ragas_dropins/test_dropins.py replays
-its recorded values, and holds the tests that need no ragas).
+Runs where ragas is installed: tests/ragas_dropins/test_dropins.py replays its recorded values without
+ragas (tests/golden/make_ragas_vectors.py records them), and holds the tests that need no ragas.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ cr = pytest.importorskip("ragas.metrics._context_recall")
 rs = pytest.importorskip("ragas.metrics._string")
 SingleTurnSample = pytest.importorskip("ragas.dataset_schema").SingleTurnSample
 
-from tests.ragas_dropins.test_dropins import id_lists, verdict_lists  # noqa: E402
 from retrieval_eval.ragas import (  # noqa: E402
     DistanceMeasure,
     IDBasedContextPrecision,
@@ -33,6 +32,7 @@ from retrieval_eval.ragas import (  # noqa: E402
     average_precision,
     evaluate_samples,
 )
+from tests.ragas_dropins.test_dropins import id_lists, verdict_lists  # noqa: E402
 
 
 def _same(ours: float, theirs: float) -> bool:
