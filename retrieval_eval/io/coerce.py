@@ -52,8 +52,6 @@ Parser = Callable[..., "Column"]
 _INT64_LIMIT = 2.0**63  # floats at or above this (in magnitude) do not fit in int64
 _EXACT_INT = 2**53  # every integer up to this magnitude is exact in float64; beyond, few are
 _EXACT_LIMIT = float(_EXACT_INT)
-#: What a label written as text must be, for messages.
-LABEL_TEXT = "an optional '-' and ASCII digits"
 #: What a score written as text must be, for messages.
 SCORE_TEXT = "a number"
 

@@ -24,9 +24,6 @@ from retrieval_eval.io.tables import load_columns
 
 _FORMATS = ("jsonl", "json", "parquet", "dataframe", "table", "records")
 
-#: What the items of each kind of list are: ids (integers or strings), texts, verdicts (0/1 or booleans).
-ITEM_KINDS = ("ids", "texts", "verdicts")
-
 
 @dataclass(frozen=True)
 class Lists:
@@ -113,7 +110,7 @@ def _lists(column: pa.ChunkedArray, kind: str, label: str, field: str) -> Lists:
 
 
 def _items(values: pa.Array, kind: str, label: str, field: str, rows) -> pa.Array:
-    """The items typed for their kind (see :data:`ITEM_KINDS`)."""
+    """The items typed for their kind: ids (integers or strings), texts, verdicts (0/1 or booleans)."""
     if len(values) == 0:
         return pa.array([], type=pa.int8() if kind == "verdicts" else pa.string())
     require_no_nulls(values, source=label, field=field, rows=rows)

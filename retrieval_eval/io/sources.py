@@ -67,7 +67,6 @@ _FORMAT_ALIASES = {"pq": "parquet", "ndjson": "jsonl", "txt": "trec", "text": "t
 # Labels used in error messages for in-memory inputs (there is no file to name).
 DATAFRAME_LABEL = "<DataFrame>"
 TABLE_LABEL = "<Table>"
-RECORDS_LABEL = "<list of dicts>"
 NESTED_LABEL = "<dict>"
 ITERABLE_LABEL = "<iterable>"
 #: The path that means standard input (a file named "-" is "./-"), and how messages name it.

@@ -38,7 +38,6 @@ from .replies import LabelParser
 from .settings import JudgeSettings
 
 TextSource = str | os.PathLike[str] | Mapping[Any, str]
-ERROR_COLUMNS = ("query_id", "doc_id", "error")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ The contract of the ``progress`` argument of :func:`~.ranking.leaderboard` and :
   ``total`` in the phase's own unit (runs, metrics, resamples, rounds), and each phase ends with a
   call where ``done == total``. Phases come in the order of :data:`PHASES`, those that do not
   apply left out (no tests with one configuration, ``"pairs"`` only when asked for). The statistics
-  for many configurations (:mod:`.significance`) report :data:`SIGNIFICANCE_PHASES` the same way.
+  for many configurations (:mod:`.significance`) report theirs the same way: ``"tukey"`` (the randomised
+  Tukey HSD of each metric, a phase each), then ``"differences"`` (the intervals of every pair's difference).
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from .stats import DrawProgress
 #: The phases, in the order they come: the runs scored, the per-query scores aligned across
 #: them (metric by metric), the bootstrap intervals, the tests against the best, all pairs.
 PHASES = ("runs", "alignment", "bootstrap", "randomization", "pairs")
-#: The phases of :func:`~.significance.significance`, after a leaderboard's: the randomised Tukey HSD
-#: of each metric (a phase each), then the intervals of every pair's difference.
-SIGNIFICANCE_PHASES = ("tukey", "differences")
 
 
 class Reporter:

@@ -152,10 +152,30 @@ def _bits(value) -> object:
     return value
 
 
+def _writability(value) -> object:
+    """Which arrays of a value are writable (numba compiles a specialization for each)."""
+    if isinstance(value, tuple):
+        return tuple(map(_writability, value))
+    return value.flags.writeable if isinstance(value, np.ndarray) else None
+
+
+def _distinct(calls: list[tuple]) -> list[tuple]:
+    """The calls in order without repeats: a kernel given the same arguments again (dtypes, shapes, bytes and
+    writability) is the same check again. The workloads score one qrels many times: 2,332 calls, 1,023 distinct."""
+    seen = set()
+    distinct = []
+    for kernel, args in calls:
+        key = (kernel.name, _bits(args), _writability(args))
+        if key not in seen:
+            seen.add(key)
+            distinct.append((kernel, args))
+    return distinct
+
+
 @pytest.fixture(scope="module")
 def workload_calls():
     with pytest.MonkeyPatch.context() as monkeypatch:
-        return _workload_calls(monkeypatch)
+        return _distinct(_workload_calls(monkeypatch))
 
 
 def test_every_kernel_the_library_calls_is_covered(workload_calls):
