@@ -42,6 +42,8 @@ CPU_SECONDS = {
     "fusion_trained.trained_points (parallel)": 1.24,
     "fusion_votes.borda_points": 0.17,
     "fusion_votes.borda_points (parallel)": 0.52,
+    "fusion_votes.condorcet_points": 8.15,
+    "fusion_votes.condorcet_points (parallel)": 3.72,
     "fusion_votes.rbc_points": 0.18,
     "fusion_votes.rbc_points (parallel)": 0.36,
     "contains.contains_pairs": 1.08,

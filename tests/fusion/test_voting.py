@@ -1,9 +1,9 @@
 """The voting methods (bordafuse, w_bordafuse, condorcet, w_condorcet, rbc) against the oracle and against ranx 0.3.21.
 
-- CPython's sort, as Condorcet needs it: the kernel (kernels/fusion/fusion_votes.py, the interpreter's
-  ``sorted`` over a comparison table) against ``sorted(key=cmp_to_key(...))`` of the oracle's comparison
-  on candidate sets of up to 400, with random, correlated and block-structured rankings (natural runs of
-  every length, which reach every branch of the merge: galloping, the third-to-last merge of the final collapse).
+- CPython's sort, as Condorcet needs it: the kernel's transcription (kernels/fusion/fusion_votes_sort.py)
+  against Python's own ``sorted(key=cmp_to_key(...))`` on candidate sets of up to 400, with
+  random, correlated and block-structured rankings (natural runs of every length, which reach
+  every branch of the merge: galloping, the third-to-last merge of the final collapse).
 - Every voting method under every normalization against tests/reference/fusion_voting.py, fed
   the normalized runs of tests/reference/fusion_scores.py: the same documents, scores to 1e-12
   relative, and the same order (the oracle's fused dict sorted with ranx's argsort).

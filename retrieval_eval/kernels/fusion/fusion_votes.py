@@ -13,8 +13,8 @@ kernel serves a method and its weighted variant bit for bit.
 - ``condorcet`` / ``w_condorcet`` (Montague and Aslam, CIKM 2002): the candidates sorted by
   ``compare(x, y) = -1 if W(x ahead) >= W(y ahead) else 1`` (W: the weight of the runs placing
   that one ahead; a run lacking a candidate places it at 1,000,000, both lacking counts for y),
-  by the interpreter's own ``sorted`` as ranx sorts them (:func:`condorcet_points`: the relation
-  is no order and the result is the sort algorithm's), the i-th (0-based) scoring ``n - i``;
+  by CPython's sort (:mod:`retrieval_eval.kernels.fusion.fusion_votes_sort`: the relation is no order
+  and the result is the algorithm's), the i-th (0-based) scoring ``n - i``;
 - ``rbc`` (Bailey, Moffat, Scholer and Thomas, SIGIR 2017): ``sum_r (1 - phi) * phi ** (p_r - 1)``
   over the runs having the document, ``phi ** i`` by repeated squaring as numba computes a float
   to an integer power (:func:`int_power`), so that every build gives the same bits.
@@ -28,14 +28,11 @@ the fused ties does); Condorcet's do (retrieval_eval.fusion.voting).
 from __future__ import annotations
 
 import math
-from functools import cmp_to_key
 
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
-
-#: Where ranx places a candidate a run lacks (``_get_run_indices``).
-ABSENT_POSITION = 1_000_000
+from .fusion_votes_sort import condorcet_sort
 
 
 def _example() -> tuple:
@@ -66,46 +63,22 @@ def borda_points(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray, wei
     return fused
 
 
+@parallel_jit(example=_example)
 def condorcet_points(offsets: np.ndarray, ranks: np.ndarray, depths: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``condorcet`` (weights of ones) and ``w_condorcet``: ``n - i`` for the i-th candidate of ranx's sort.
 
-    ranx 0.3.21 (ranx/fusion/condorcet.py, weighted_condorcet.py) orders a query's candidates with
-    ``sorted(range(n), key=cmp_to_key(compare))``. Its ``compare`` is no order: two candidates can
-    each come first (equal votes) or neither (the runs lacking both vote for the second one
-    compared), majorities can cycle, and on the library's own workloads (benchmarks/workload.py, 2
-    to 4 runs) no query's relation was a strict weak order. So the sorted result is the sort
-    algorithm's, comparison for comparison, and CPython 3.13 changed that algorithm (``count_run``
-    takes descending runs with equal elements): of 300 random rankings, 38 sort otherwise under 3.13
-    than under 3.11 and 3.12, ranx's results with them. So each query is sorted here by the running
-    interpreter's own ``sorted`` with ranx's comparison, and the result is ranx's under every
-    interpreter. That costs a Python call per comparison: 0.5-0.8 ms for a query of 110-200
-    candidates, against 0.01-0.03 ms for the transcription of CPython 3.11's sort compiled with
-    numba that it replaces (ranx's under 3.11 and 3.12 only, and 12 s to compile); ranx itself takes
-    about 16 ms. Memory stays linear in the candidates (no table of every pair).
-
     ``depths`` is unused (the fusion kernels' common arguments): a lacking run's place is fixed.
     """
+    n_queries = offsets.shape[0] - 1
     fused = np.empty(ranks.shape[0], dtype=np.float64)
-    w = weights.tolist()
-    positions = np.where(ranks > 0, ranks - 1, ABSENT_POSITION).tolist()
-    bounds = offsets.tolist()
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        candidates = positions[start:stop]
-
-        def compare(x: int, y: int, candidates: list = candidates) -> int:
-            """-1 (x first) when the runs placing x ahead weigh at least as much as the others, summed in run order."""
-            for_x = 0.0
-            for_y = 0.0
-            for position_x, position_y, weight in zip(candidates[x], candidates[y], w):
-                if position_x < position_y:
-                    for_x += weight
-                else:
-                    for_y += weight
-            return -1 if for_x >= for_y else 1
-
+    for q in prange(n_queries):
+        start = offsets[q]
+        stop = offsets[q + 1]
         n = stop - start
-        order = sorted(range(n), key=cmp_to_key(compare))
-        fused[start + np.asarray(order, dtype=np.int64)] = n - np.arange(n, dtype=np.float64)
+        order = np.arange(n, dtype=np.int64)
+        condorcet_sort(order, ranks[start:stop], weights)
+        for i in range(n):
+            fused[start + order[i]] = float(n - i)
     return fused
 
 
