@@ -2,7 +2,7 @@
 
 Run once with ragas installed; CI does not need ragas (about 55 packages), it only reads the committed output::
 
-    python3 -m venv .venv-ragas && .venv-ragas/bin/pip install -e . ragas==0.4.3 'langchain-community<0.4' rapidfuzz
+    python3 -m venv .venv-ragas && .venv-ragas/bin/pip install -e '.[ragas-oracle]'
     RAGAS_DO_NOT_TRACK=true .venv-ragas/bin/python tests/golden/make_ragas_vectors.py   # from the repository root
 
 The cases come from a fixed seed, so re-running reproduces ``tests/data/ragas_golden.jsonl`` byte for
