@@ -444,7 +444,8 @@ def targets(results: dict[str, Any], timings: dict[str, Timing]) -> list[tuple[s
     found.append(("end-to-end / pyarrow read floor", f"{floor:.2f}x", f"<= {TARGET_FLOOR_RATIO:.0f}x", floor <= TARGET_FLOOR_RATIO))
     warm = results["first_call"]["warm"]
     first = warm["import"] + warm["tiny_first"]
-    found.append(("warm import + first evaluate()", f"{first:.3f} s", f"< {TARGET_WARM_FIRST_CALL_S:.0f} s", first < TARGET_WARM_FIRST_CALL_S))
+    found.append(("warm import + first evaluate()", f"{first:.3f} s", f"< {TARGET_WARM_FIRST_CALL_S:.0f} s",
+                  first < TARGET_WARM_FIRST_CALL_S))
     return found
 
 

@@ -271,7 +271,8 @@ def sweep_section(qrels: Any, runs: dict[str, Any], args: argparse.Namespace) ->
                               ("ranx optimize_fusion x 3 + RRF loop", "ranx", None)):  # fmt: skip
         spread = Spread(tuple(times[key]))
         cells = [label, f"{spread.median:.2f} ({spread.min:.2f}-{spread.max:.2f})"]
-        cells += ["1", ""] if ratio is None else [f"{ratio.median:.1f}x ({ratio.min:.1f}-{ratio.max:.1f})", verdict(ratio.median >= TARGET_RATIO)]
+        cells += ["1", ""] if ratio is None else [
+            f"{ratio.median:.1f}x ({ratio.min:.1f}-{ratio.max:.1f})", verdict(ratio.median >= TARGET_RATIO)]
         rows.append(cells)
     print_table(rows, title=f"{args.rounds} interleaved rounds")
     return {"checks": checks, "times": {key: Spread(tuple(value)).to_dict() for key, value in times.items()},

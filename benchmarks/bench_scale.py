@@ -78,7 +78,7 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.provenance import commit, version
+from benchmarks.provenance import commit, version  # noqa: E402  (importable once the repository root is on sys.path)
 
 METRICS = ["ndcg@10", "map", "recall@100", "precision@10", "recip_rank"]
 MODES = ("in-memory", "streaming", "streaming-unsorted", "dask")

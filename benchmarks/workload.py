@@ -28,7 +28,7 @@ class Workload:
             rows.append({
                 "query_id": query,
                 "retrieval_ground_truth": [
-                    {"document_id": d, "query_relevance_label": int(l)} for d, l in zip(judged["doc_id"], judged["relevance"])
+                    {"document_id": d, "query_relevance_label": int(label)} for d, label in zip(judged["doc_id"], judged["relevance"])
                 ],
                 "retrieved_documents": [
                     {"document_id": d, "relevance_score": float(s)} for d, s in zip(group["doc_id"], group["score"])

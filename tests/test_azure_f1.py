@@ -191,7 +191,8 @@ def test_files_of_every_format_give_the_same_scores(tmp_path: Path) -> None:
     for source in (tmp_path / "a.jsonl", tmp_path / "a.parquet", frame, pa.Table.from_pandas(frame), rows):
         assert evaluator.evaluate_table(source)["f1_score"].tolist() == expected, source
     # CSV reads an empty field as missing: compare only rows whose texts are not empty.
-    full = [i for i, row in enumerate(rows) if row["response"] and row["ground_truth"] and "\n" not in row["response"] + row["ground_truth"]]
+    full = [i for i, row in enumerate(rows)
+            if row["response"] and row["ground_truth"] and "\n" not in row["response"] + row["ground_truth"]]
     csv_rows = [row for i, row in enumerate(rows) if i in full]
     pd.DataFrame(csv_rows).to_csv(tmp_path / "b.csv", index=False)
     assert evaluator.evaluate_table(tmp_path / "b.csv")["f1_score"].tolist() == [expected[i] for i in full]

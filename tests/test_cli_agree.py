@@ -38,7 +38,8 @@ def test_labels_only_print_the_librarys_agreement(files, capsys):
 def test_with_runs_the_json_printed_and_written_is_both_agreements(files, tmp_path, capsys):
     output = tmp_path / "agreement.json"
     runs = [files[name] for name in RUNS]
-    argv = ["agree", files["human.trec"], files["judge.trec"], *runs, "-m", "ndcg@3", "--alpha", "0.1", "--format", "json", "-o", str(output)]
+    argv = ["agree", files["human.trec"], files["judge.trec"], *runs, "-m", "ndcg@3", "--alpha", "0.1", "--format", "json",
+            "-o", str(output)]
     assert main(argv) == 0
     printed = json.loads(capsys.readouterr().out)
     assert json.loads(output.read_text()) == printed

@@ -39,7 +39,8 @@ def test_query_prints_both_lists_side_by_side_with_labels_holes_and_changes(caps
         b = explanation.ranked[(explanation.ranked["run"] == "b") & (explanation.ranked["rank"] == rank)].iloc[0]
         assert line[column_b:].startswith(b["doc_id"])
     missed = explanation.missed[explanation.missed["run"] == "a"]
-    assert out[-2] == "relevant, not retrieved by a: " + ", ".join(f"{d} ({int(l)})" for d, l in zip(missed["doc_id"], missed["label"]))
+    assert out[-2] == "relevant, not retrieved by a: " + ", ".join(
+        f"{d} ({int(label)})" for d, label in zip(missed["doc_id"], missed["label"]))
     assert "ndcg@10" in out[2] and f"{explanation.row['ndcg@10_delta']:+.4f}" in out[2]
 
 
@@ -204,7 +205,8 @@ def test_a_run_lacking_a_query_is_compared_over_the_shared_queries_and_named(cap
         (["explain", QRELS, RUN, "--top", "0"], "argument --top: expected an integer from 1 to 2^63 - 1, got 0"),
         (["explain", QRELS, RUN, "--top", "99999999999999999999"],
          "argument --top: expected an integer from 1 to 2^63 - 1, got 99999999999999999999"),
-        (["explain", QRELS, RUN, "--top", "9" * 5000], "argument --top: expected an integer from 1 to 2^63 - 1, got a number of 5000 digits"),
+        (["explain", QRELS, RUN, "--top", "9" * 5000],
+         "argument --top: expected an integer from 1 to 2^63 - 1, got a number of 5000 digits"),
         (["explain", QRELS, RUN, "--worst", "-1"], "argument --worst: expected an integer from 0 to 2^63 - 1, got -1"),
         (["explain", QRELS, RUN, "--top", "ten"], "argument --top: expected an integer, got 'ten'"),
         (["pool", RUN, "--depth", "0", "-o", "p.tsv"], "argument --depth/-k: expected an integer from 1 to 2^63 - 1, got 0"),

@@ -153,7 +153,8 @@ def test_a_fusion_sweep_prints_and_writes_fusion_sweeps_leaderboard(capsys, tmp_
     [
         (["--fuse", "rrf:k"], "--fuse 'rrf:k': 'k' is not KEY=VALUES"),
         (["--fuse", "rrf", "--fuse", "rff"], "--fuse 'rff': unknown fusion method 'rff'"),
-        (["--fuse", "rrf:k=10", "--fuse", "rrf:k=10,20"], "--fuse 'rrf:k=10,20' (rrf): configuration 'rrf,k=10' is 'rrf,k=10' of --fuse 'rrf:k=10' (rrf) again"),
+        (["--fuse", "rrf:k=10", "--fuse", "rrf:k=10,20"],
+         "--fuse 'rrf:k=10,20' (rrf): configuration 'rrf,k=10' is 'rrf,k=10' of --fuse 'rrf:k=10' (rrf) again"),
         (["--fuse", "wsum:w=0.5/0.5/0"], "weights must be 2 numbers (one per run), got 3"),
         # A step that does not divide 1 leaves ranx's grid empty: said so, not "give at least one run".
         (["--fuse", "wsum:step=0.3"], "--fuse 'wsum:step=0.3' (wsum): the weight grid at step 0.3 has no 2 weights summing to exactly 1"),

@@ -36,7 +36,8 @@ def loaded_after(argv: list[str]) -> set[str]:
     return set(json.loads(completed.stderr.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["metrics"], ["check", "--help"], ["agree", "--help"], ["judge", "--help"], ["tasks", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["metrics"], ["check", "--help"], ["agree", "--help"],
+                                  ["judge", "--help"], ["tasks", "--help"]])
 def test_help_and_listings_load_no_heavy_module(argv):
     assert not loaded_after(argv) & {"pandas", "numba", "scipy", "pyarrow", "pydantic", "matplotlib", "dask"}
 

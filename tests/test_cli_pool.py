@@ -94,7 +94,8 @@ def test_bad_input_exits_2_with_one_line_and_no_output(files, tmp_path, capsys, 
 @pytest.mark.parametrize("argv", [["pool", "--help"], ["qrels", "merge", "--help"]])
 def test_help_has_examples_and_loads_no_heavy_module(argv):
     code = ("import sys\nfrom retrieval_eval.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print(sorted({m.partition('.')[0] for m in sys.modules} & {'pandas', 'numba', 'pyarrow', 'scipy'}), file=sys.stderr)") % (argv,)
+            "print(sorted({m.partition('.')[0] for m in sys.modules} & {'pandas', 'numba', 'pyarrow', 'scipy'}),"
+            " file=sys.stderr)") % (argv,)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "examples:" in done.stdout and done.stderr.strip().splitlines()[-1] == "[]"
 

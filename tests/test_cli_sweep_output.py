@@ -44,7 +44,8 @@ def test_the_leaderboard_fits_100_columns_and_says_what_it_left_out(capsys, runs
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert max(map(len, lines)) <= 100
-    assert lines[0] == "objective: ndcg@10" and lines[1] == "5 configurations ranked by their mean over 25 queries in common (higher is better)"
+    assert lines[0] == "objective: ndcg@10" and (
+        lines[1] == "5 configurations ranked by their mean over 25 queries in common (higher is better)")
     assert lines[2].split()[:2] == ["rank", "configuration"] and "latency_ms" in lines[2]
     assert any(line.startswith("not shown: ") and "recall@100" in line for line in lines)
     assert any(line.startswith("* best  † significantly worse than the best") for line in lines)

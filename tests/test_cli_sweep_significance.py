@@ -41,10 +41,12 @@ def test_compare_writes_the_table_in_the_format_of_its_extension(capsys, tmp_pat
 def test_bad_flags_are_one_line_and_write_nothing(capsys, tmp_path):
     runs = _runs(tmp_path)
     for flags, message in [
-        (["--compare", str(tmp_path / "table.csv")], "--compare " + str(tmp_path / "table.csv") + ": the table is written as .md, .tex, .html or .txt (from the extension)"),
+        (["--compare", str(tmp_path / "table.csv")],
+         "--compare " + str(tmp_path / "table.csv") + ": the table is written as .md, .tex, .html or .txt (from the extension)"),
         (["--permutations", "0"], "permutations must be an integer from 1 to 1000000, got 0"),
         (["--power", "2"], "power must be a number in (0, 1), got 2.0"),
-        (["--compare", runs[0][:-5] + ".md", "--min-difference", "-1"], "min_differences must be positive numbers (in the objective's units), got -1.0"),
+        (["--compare", runs[0][:-5] + ".md", "--min-difference", "-1"],
+         "min_differences must be positive numbers (in the objective's units), got -1.0"),
     ]:
         code, stdout, err = run_cli(capsys, "sweep", QRELS, *runs, *flags, *FAST)
         assert (code, stdout) == (2, ""), flags

@@ -13,7 +13,8 @@ Each command imports what it uses when it runs: ``--help`` and ``metrics`` load 
 numba nor scipy, and ``evaluate`` loads no scipy, matplotlib or dask.
 
 Each subcommand has a module of its own, with its flags and what it runs: :mod:`.evaluate`,
-:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``), :mod:`.gdeval` (``gdeval``), :mod:`.cwl` (``cwl``), :mod:`.ndeval` (``ndeval``), :mod:`.catalog` (``metrics``, ``compile``);
+:mod:`.check`, :mod:`.sweeps` (``sweep`` and ``fuse``), :mod:`.answers` (``f1``), :mod:`.ragas` (``ragas``),
+:mod:`.gdeval` (``gdeval``), :mod:`.cwl` (``cwl``), :mod:`.ndeval` (``ndeval``), :mod:`.catalog` (``metrics``, ``compile``);
 :mod:`.common` holds what they share (exit codes, flags given once, output paths, printing).
 """
 

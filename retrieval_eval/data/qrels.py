@@ -114,7 +114,8 @@ class Qrels(GroupedTable):
         if levels is not None:
             bounds = (levels, self.queries.offsets, self.n_judged)
             self.judged_labels, self.ideal_labels = decoded_levels(self.judged_labels, *bounds), decoded_levels(self.ideal_labels, *bounds)
-        raise_on_duplicates(duplicate_rows, self.table, source, "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
+        raise_on_duplicates(duplicate_rows, self.table, source,
+                            "is judged more than once (qrels_duplicates='raise'; 'last', 'first' or 'max' keeps one label)")
         distinct = self.segments.n_judged if self.segments is not None else self.n_judged
         self.repeated_judgments = len(self) - int(distinct.sum())
 
@@ -260,7 +261,8 @@ def _level_labels(column: pa.ChunkedArray, source: str) -> np.ndarray:
         raise InputError("missing relevance level", source=source, row=row + 1, field="relevance")
     levels = numpy_view(column.cast(pa.float64()))
     if np.isnan(levels).any():
-        raise InputError("relevance level must be a number, got NaN", source=source, row=first_true(np.isnan(levels)) + 1, field="relevance")
+        raise InputError("relevance level must be a number, got NaN", source=source, row=first_true(np.isnan(levels)) + 1,
+                         field="relevance")
     return read_only(levels)
 
 

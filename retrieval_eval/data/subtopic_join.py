@@ -63,7 +63,8 @@ def _build_pool(qrels: Qrels) -> SubtopicPool:
     ids = table["doc_id"]
     text = ids.cast(pa.string()) if pa.types.is_integer(ids.type) else ids
     # Arrow orders strings by their bytes: ndeval's strcmp.
-    order = numpy_view(pc.sort_indices(pa.table({"q": query, "d": text}), sort_keys=[("q", "ascending"), ("d", "ascending")])).astype(np.int64)
+    order = numpy_view(pc.sort_indices(pa.table({"q": query, "d": text}),
+                                       sort_keys=[("q", "ascending"), ("d", "ascending")])).astype(np.int64)
     sorted_text = text.take(pa.array(order)).combine_chunks() if n_rows else pa.array([], pa.string())
     head = np.ones(n_rows, dtype=bool)
     if n_rows > 1:

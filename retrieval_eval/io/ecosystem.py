@@ -20,7 +20,8 @@ library's public API:
   ignored. An iterator is read once, chunk by chunk.
 
 Python values are gathered into one flat list per column in one pass over the rows (C-level
-``extend`` of a ``map`` per column, chunk by chunk; no dict or tuple per row), for :func:`~retrieval_eval.io.tables.to_arrow` to convert with
+``extend`` of a ``map`` per column, chunk by chunk; no dict or tuple per row), for
+:func:`~retrieval_eval.io.tables.to_arrow` to convert with
 the same rules and messages as a list of dicts. Rows are counted from 1 in iteration order
 (query by query for a nested dict).
 """

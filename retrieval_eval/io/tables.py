@@ -76,7 +76,8 @@ def load_columns(
     ``roles`` gives each canonical name's role: ``"id"``, ``"score"``, ``"relevance"``,
     ``"text"`` (free text, such as an answer), ``"list"`` (lists of ids, texts or verdicts) or
     ``"nested"`` (Azure's lists of objects). Roles decide how CSV columns are typed (ids stay
-    strings) and how pandas/Python values convert (NaN is a missing value except in scores). They also decide what an ir_datasets dataset gives:
+    strings) and how pandas/Python values convert (NaN is a missing value except in scores). They also
+    decide what an ir_datasets dataset gives:
     its results (``scoreddocs_iter()``) when a ``"score"`` is wanted, else its judgments.
 
     Raises

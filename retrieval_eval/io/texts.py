@@ -38,7 +38,8 @@ def read_query_texts(path: str | os.PathLike[str]) -> dict[str, str]:
     if re.search(r"<top>", content, re.IGNORECASE):
         return _trec_topics(content, source)
     if source.lower().endswith(_JSON_SUFFIXES):
-        return _collect(((row, str(record["query_id"]), record["text"]) for row, record in _json_records(content, source, ("query_id", "text"))), source, "query_id")
+        return _collect(((row, str(record["query_id"]), record["text"])
+                         for row, record in _json_records(content, source, ("query_id", "text"))), source, "query_id")
     return _collect(_tsv_rows(content, source, "query_id"), source, "query_id")
 
 

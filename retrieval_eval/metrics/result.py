@@ -170,7 +170,8 @@ class EvaluationResult(EvaluationSummary):
             object.__setattr__(self, "names", tuple((str(metric), metric) for metric in self.columns))
 
     def values(self, metric: str | Metric) -> np.ndarray:
-        """The per-query values of ``metric``: a :class:`Metric`, the name it was asked by, or any of its names (``P_5``, ``precision@5``)."""
+        """The per-query values of ``metric``: a :class:`Metric`, the name it was asked by, or any of its
+        names (``P_5``, ``precision@5``)."""
         if not isinstance(metric, str):
             if metric in self.columns:
                 return self.columns[metric]
@@ -198,7 +199,8 @@ class EvaluationResult(EvaluationSummary):
         return self.per_query_arrow().to_pandas()
 
     def per_query_arrow(self, rows: int | None = None) -> pa.Table:
-        """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes); its first ``rows`` rows only when given."""
+        """:attr:`per_query` as an Arrow table, built without pandas (what :meth:`write` writes); its first
+        ``rows`` rows only when given."""
         if rows is None:
             return per_query_table(self.query_ids, self.columns, self.integer_metrics, list(self.thresholds), self.names)
         columns = {metric: values[:rows] for metric, values in self.columns.items()}
@@ -236,7 +238,8 @@ class EvaluationResult(EvaluationSummary):
         })
 
     def to_long(self) -> pd.DataFrame:
-        """The tidy table: one row per query and metric (``query_id``, ``metric``, ``value`` as float64), queries in order, each query's metrics in the order asked."""
+        """The tidy table: one row per query and metric (``query_id``, ``metric``, ``value`` as float64),
+        queries in order, each query's metrics in the order asked."""
         return self.long_arrow().to_pandas()
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -256,7 +259,8 @@ def per_query_table(
     thresholds: list[Threshold],
     names: tuple[tuple[str, Metric], ...] | list[tuple[str, Metric]] = (),
 ) -> pa.Table:
-    """``query_id``, a column per name (default: each metric's canonical name; int64 for integer metrics), then ``<name>_passed`` per threshold."""
+    """``query_id``, a column per name (default: each metric's canonical name; int64 for integer
+    metrics), then ``<name>_passed`` per threshold."""
     import pyarrow as pa
 
     from ..io.arrays import arrow_array

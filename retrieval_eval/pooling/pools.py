@@ -179,7 +179,9 @@ def _rows_by_document(run: Run, query: np.ndarray) -> np.ndarray:
     return numpy_view(pc.sort_indices(table, sort_keys=[("query", "ascending"), ("doc", "ascending")])).astype(np.int64)
 
 
-def _one_row_per_document(run: Run, query: np.ndarray, order: np.ndarray, scores: np.ndarray, duplicates: str) -> tuple[np.ndarray, np.ndarray]:
+def _one_row_per_document(
+    run: Run, query: np.ndarray, order: np.ndarray, scores: np.ndarray, duplicates: str,
+) -> tuple[np.ndarray, np.ndarray]:
     """Which rows rank (a repeated document's first row) and the scores they rank by (``duplicates``' choice).
 
     ``query``: each row's query code; ``order``: the rows with each query's rows of one document adjacent, in

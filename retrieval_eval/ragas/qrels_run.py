@@ -6,7 +6,8 @@ first retrieved (scores n, n-1, ..., 1); its distinct reference context ids are 
 with relevance 1. Then ``set_precision`` and ``set_recall`` equal ragas' ID-based precision and
 recall on every sample that retrieved something and has references (a sample without references
 is no query of the qrels; one that retrieved nothing is left out by the default query set, and
-scores 0 under ``query_set="qrels"`` where ragas' precision is NaN), and ``ndcg@k``, ``recall@k``, ``mrr``... rank the retrieved contexts too.
+scores 0 under ``query_set="qrels"`` where ragas' precision is NaN), and ``ndcg@k``, ``recall@k``,
+``mrr``... rank the retrieved contexts too.
 """
 
 from __future__ import annotations

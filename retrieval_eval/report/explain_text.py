@@ -135,7 +135,8 @@ def _ranked_table(ranked: pd.DataFrame, changes: pd.DataFrame, top: int, paired:
                     mark = "left" if key == "a" else "entered"
                 elif where != rank:
                     mark = f"-> {int(where)}" if key == "a" else f"<- {int(where)}"
-            cells[rank] = [str(row["doc_id"]), _label(row["label"], row.get("label_source")), _score(row["score"])] + ([_short(row["title"])] if titles else []) + ([mark] if paired else [])
+            cells[rank] = ([str(row["doc_id"]), _label(row["label"], row.get("label_source")), _score(row["score"])]
+                           + ([_short(row["title"])] if titles else []) + ([mark] if paired else []))
         sides.append(cells)
     columns = ["doc_id", "label", "score"] + (["title"] if titles else []) + (["change"] if paired else [])
     # With two runs each side's columns are named by its run: in the header only its doc_id (the rest is room).

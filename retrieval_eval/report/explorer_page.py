@@ -24,7 +24,8 @@ ties in the queries' order) and filterable (text or query id, a metric's range, 
 holes"), drawn a page of 50 rows at a time so that 10,000 queries stay responsive; and a query's detail
 (with B first what entered, left or moved, then its ranked lists with labels and holes, then the relevant
 documents not retrieved; each list drawn 100 rows at first, the missed documents 10, and a button adds
-the next 100, so that a top of a million documents opens at once). Keys: j/k or the arrows move the selection, Enter opens it, / focuses the filter.
+the next 100, so that a top of a million documents opens at once). Keys: j/k or the arrows move the
+selection, Enter opens it, / focuses the filter.
 The page fits a 1024-pixel window and uses a wide window's width up to 160em (a wide table scrolls in
 its own box). When the first page is drawn it sets ``window.explorerReady`` to ``performance.now()`` (milliseconds
 since navigation began).

@@ -3,7 +3,8 @@
 The page, in order: the facts (objective, configurations, queries, the tests' level, costs), the
 leaderboard with its parameter, cost and Pareto columns, its notes, how to read it
 (:mod:`.legend`), the best against the runner-up and every pair (:mod:`.comparisons`, when the
-sweep computed them), which differences are real (:mod:`.significance`, when computed), the marginal effects, and the plots (:mod:`.plots`), each with a title and
+sweep computed them), which differences are real (:mod:`.significance`, when computed), the marginal
+effects, and the plots (:mod:`.plots`), each with a title and
 a caption. It fits a 1024-pixel-wide window and uses a wide window's width (up to 160em, where lines
 of text grow too long to read): a table wider than the page scrolls inside its own box, and the plots
 scale to their column. Its style sheet is ``sweep.css`` of :mod:`.assets`.

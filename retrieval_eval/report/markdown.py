@@ -1,5 +1,6 @@
 """A sweep's report in Markdown: the HTML report's facts, leaderboard, reading guide, comparisons,
-which differences are real, marginal effects and judge agreement (not its plots), for a pull request, a wiki or a notebook. Every text is escaped
+which differences are real, marginal effects and judge agreement (not its plots), for a pull request,
+a wiki or a notebook. Every text is escaped
 (:func:`~.tables.markdown_text`): names show as written."""
 
 from __future__ import annotations

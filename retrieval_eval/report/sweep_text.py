@@ -154,7 +154,8 @@ def _leaderboard_columns(result: SweepResult, width: int) -> tuple[list[Column],
     for column in _optional(result):
         shown = decimal if column in board.metrics else _value  # means to 4 decimals, as the objective's
         cells = [shown(value) for value in table[column]]
-        optional.append(Column(column, cells, right=all(is_number(value) or is_missing(value) for value in table[column])).elided(_CELL_AT_MOST))
+        optional.append(Column(column, cells, right=all(is_number(value) or is_missing(value) for value in table[column]))
+                        .elided(_CELL_AT_MOST))
     gaps = len(GAP)
     used = sum(column.width + gaps for column in [*fixed_before, *fixed_after])
     name_width = min(name.width, max(_NAME_AT_LEAST, min(_NAME_AT_FIRST, width - used)))

@@ -230,7 +230,8 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     of digits after the point in ``str(step)``, and keeps the vectors of the Cartesian product
     (the first run's weight varying slowest) whose Python ``sum`` (left to right) is exactly
     ``1.0``. That float test drops some vectors whose decimal weights add up to 1
-    (``0.2 + 0.7 + 0.1`` is ``0.9999999999999999``: 62 of the 66 three-run vectors at step 0.1 are kept): the same vectors are kept here, the
+    (``0.2 + 0.7 + 0.1`` is ``0.9999999999999999``: 62 of the 66 three-run vectors at step 0.1 are
+    kept): the same vectors are kept here, the
     product walked with its branches pruned once a partial sum passes 1 (adding weights of 0 or
     more never brings a float sum back down), so many runs at a fine step are not 11^n products.
 
@@ -240,10 +241,11 @@ def ranx_weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
     >>> (0.2, 0.7, 0.1) in ranx_weight_grid(0.1, 3), (0.1, 0.2, 0.7) in ranx_weight_grid(0.1, 3)
     (False, True)
-    >>> ranx_weight_grid(0.3, 2)
+    >>> ranx_weight_grid(0.3, 2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    retrieval_eval.errors.ConfigError: the weight grid at step 0.3 has no 2 weights summing to exactly 1 (its weights are 0, 0.3, 0.6, 0.9, 1.2); use a step that divides 1, such as 0.1, 0.2, 0.25 or 0.5
+    retrieval_eval.errors.ConfigError: the weight grid at step 0.3 has no 2 weights summing to exactly 1
+    (its weights are 0, 0.3, 0.6, 0.9, 1.2); use a step that divides 1, such as 0.1, 0.2, 0.25 or 0.5
     """
     Interval(0, 1, low_open=True).check("the weight grid's step", step)
     if 1 / step + 1 > MAX_CONFIGURATIONS:  # before numpy makes the weights

@@ -77,7 +77,8 @@ def paired_difference_intervals(
 
 
 def _pair_rows(first: np.ndarray, second: np.ndarray, configurations: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs' row numbers as int64 arrays, or a :class:`~retrieval_eval.ConfigError` naming the first that is not a row of the matrix."""
+    """The pairs' row numbers as int64 arrays, or a :class:`~retrieval_eval.ConfigError` naming the
+    first that is not a row of the matrix."""
     checked = []
     for name, rows in (("first", first), ("second", second)):
         array = np.asarray(rows)

@@ -198,7 +198,8 @@ def significance(
     confidence of every interval and ``power`` the target of the topic-set sizes, given for each
     of ``min_differences`` (positive, in the objective's units) and for the gap between the best
     and the runner-up when there is one, designed with ``topic_set_variance`` (one of
-    :data:`~.settings.TOPIC_SET_VARIANCES`: V_E by default, or Sakai's within-system variance). The level of the tests is the leaderboard's ``alpha``.
+    :data:`~.settings.TOPIC_SET_VARIANCES`: V_E by default, or Sakai's within-system variance). The
+    level of the tests is the leaderboard's ``alpha``.
     A leaderboard of one configuration, or of fewer than two queries paired, is a
     :class:`~retrieval_eval.ConfigError`: there is nothing to compare.
     """
@@ -240,7 +241,8 @@ def significance(
              if anova.residual_variance > 0 else pd.DataFrame(columns=list(SIZE_COLUMNS)))  # fmt: skip
     discrimination = metric_discrimination(board.metric_scores, pvalues, alpha=board.alpha, splits=checked["splits"], seed=seed)
     return Significance(
-        board.objective, board.higher_is_better, board.alpha, level, power, checked["topic_set_variance"], permutations, seed, matrix.shape[1], pairs,
+        board.objective, board.higher_is_better, board.alpha, level, power, checked["topic_set_variance"], permutations, seed,
+        matrix.shape[1], pairs,
         anova.table().rename_axis("source").reset_index(), anova.residual_variance, margin, lead, sizes, discrimination,
         _comparison(board, pvalues), _correlations(board, pvalues), pvalues,
     )  # fmt: skip

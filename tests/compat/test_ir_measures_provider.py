@@ -40,7 +40,8 @@ def pytrec_eval_measures(rel: int) -> list:
     """
     at = {"rel": rel}
     return [
-        AP(**at), AP(**at) @ 3, MAP @ 10, Bpref(**at), infAP(**at), nDCG, NDCG @ 5, NumRel, NumRet, NumRet(**at), NumRelRet, NumQ, P(**at) @ 5, R(**at) @ 3, RR(**at),
+        AP(**at), AP(**at) @ 3, MAP @ 10, Bpref(**at), infAP(**at), nDCG, NDCG @ 5, NumRel, NumRet, NumRet(**at), NumRelRet, NumQ,
+        P(**at) @ 5, R(**at) @ 3, RR(**at),
         Rprec(**at), SetAP(**at), SetF(**at), SetF(beta=0.5, **at), SetP(**at), SetRelP(**at), SetR(**at),
         Success(**at) @ 2, IPrec(**at) @ 0.0, IPrec(**at) @ 1.0,
     ]
@@ -194,7 +195,8 @@ def test_exponential_ndcg_at_k_is_unrounded_where_gdeval_prints_five_decimals():
         pytest.skip("gdeval needs perl")
     qrels = {"1": {"a": 1, "b": 2, "c": 3}}
     run = {"1": {"a": 3.0, "b": 2.0, "c": 1.0}}
-    ours, theirs = provider.calc_aggregate([nDCG(dcg="exp-log2") @ 3], qrels, run), irm.calc_aggregate([nDCG(dcg="exp-log2") @ 3], qrels, run)
+    ours, theirs = (provider.calc_aggregate([nDCG(dcg="exp-log2") @ 3], qrels, run),
+                    irm.calc_aggregate([nDCG(dcg="exp-log2") @ 3], qrels, run))
     value = ours[nDCG(dcg="exp-log2") @ 3]
     # DCG = 1/1 + 3/log2(3) + 7/2, ideal = 7 + 3/log2(3) + 1/2.
     assert value == (1 + 3 / math.log2(3) + 7 / 2) / (7 + 3 / math.log2(3) + 1 / 2)

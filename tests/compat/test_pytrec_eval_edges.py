@@ -184,7 +184,8 @@ def test_ids_are_compared_whole():
 @pytest.mark.parametrize(
     ("qrels", "run", "message"),
     [
-        ({"q": {"d": 2**70}}, {}, r"^qrels, field 'relevance': query 'q', document 'd': the relevance 1180591620717411303424 is out of range"),
+        ({"q": {"d": 2**70}}, {},
+         r"^qrels, field 'relevance': query 'q', document 'd': the relevance 1180591620717411303424 is out of range"),
         ({"q": {"d": 1}}, {"q": {"d": 10**400}}, r"^run, field 'score': query 'q', document 'd': the score 1000.* is out of range"),
         ({"q": {"\ud800": 1}}, {}, r"^qrels: query 'q', document '\\ud800': the id '\\ud800' cannot be written in UTF-8"),
         ({"\ud800": {"d": 1}}, {}, r"^qrels: query '\\ud800': the id '\\ud800' cannot be written in UTF-8"),

@@ -60,4 +60,5 @@ def test_a_policy_chosen_when_reading_holds_and_a_different_explicit_one_is_an_e
     with pytest.raises(ConfigError, match=r"read with duplicates='max' and the evaluation asks qrels_duplicates='last'"):
         Evaluator(kept_max, ["map"], options=EvaluationOptions(qrels_duplicates="last"))
     # Given once, the evaluation's policy re-indexes undecided qrels.
-    assert Evaluator(Qrels.read(str(path)), ["map"], options=EvaluationOptions(qrels_duplicates="first")).evaluate(RUN).means == {"map": 1.0}
+    assert Evaluator(Qrels.read(str(path)), ["map"],
+                     options=EvaluationOptions(qrels_duplicates="first")).evaluate(RUN).means == {"map": 1.0}

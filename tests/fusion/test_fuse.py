@@ -72,8 +72,10 @@ def test_every_method_is_found_by_its_names_in_any_case():
         ([BM25, DENSE], "sum", {"k": 60}, r"fusion method 'sum' has no parameter 'k' \(it takes no parameters\)"),
         ([BM25, DENSE], "rrf", {"params": {"k": 1}, "k": 2}, "fusion parameter 'k' is given twice"),
         ([BM25, DENSE], "rrf", {"top_k_out": 0}, "top_k_out must be a positive integer"),
-        ([BM25, DENSE], "rrf", {"top_k_out": 2**63}, r"top_k_out must be a positive integer \(documents per query\) up to 2\^63 - 1 or None, got 9223372036854775808"),
-        ([BM25, DENSE], "rrf", {"top_k_in": 10**30}, r"top_k_in must be a positive integer \(documents per query\) up to 2\^63 - 1 or None"),
+        ([BM25, DENSE], "rrf", {"top_k_out": 2**63},
+         r"top_k_out must be a positive integer \(documents per query\) up to 2\^63 - 1 or None, got 9223372036854775808"),
+        ([BM25, DENSE], "rrf", {"top_k_in": 10**30},
+         r"top_k_in must be a positive integer \(documents per query\) up to 2\^63 - 1 or None"),
         ([BM25, DENSE], "rrf", {"top_k_in": 2.0}, r"top_k_in must be .* got 2\.0"),
     ],
 )

@@ -139,7 +139,8 @@ def test_nested_dicts_read_as_their_rows():
 
 def test_a_float_label_in_a_nested_dict_reads_as_a_file_reads_it(tmp_path):
     from_dict = read_qrels_table({"q1": {"a": 1, "b": 1.5}})
-    path = write_jsonl(tmp_path / "q.jsonl", [{"query_id": "q1", "doc_id": "a", "relevance": 1}, {"query_id": "q1", "doc_id": "b", "relevance": 1.5}])
+    path = write_jsonl(tmp_path / "q.jsonl",
+                       [{"query_id": "q1", "doc_id": "a", "relevance": 1}, {"query_id": "q1", "doc_id": "b", "relevance": 1.5}])
     assert from_dict["relevance"].type == pa.float64() and from_dict["relevance"].equals(read_qrels_table(path)["relevance"])
     assert from_dict["relevance"].to_pylist() == [1.0, 1.5]
     error = failure(read_qrels_table, {"q1": {"a": 1, "b": float("inf")}})
@@ -375,7 +376,8 @@ def test_files_are_read_without_importing_any_peer(tmp_path):
     (tmp_path / "qrels.txt").write_text("".join(f"{q} 0 {d} {label}\n" for q, d, label in QRELS_ROWS))
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.table({"qid": [r[0] for r in RUN_ROWS], "docno": [r[1] for r in RUN_ROWS], "score": [r[2] for r in RUN_ROWS]}), tmp_path / "run.parquet")
+    pq.write_table(pa.table({"qid": [r[0] for r in RUN_ROWS], "docno": [r[1] for r in RUN_ROWS], "score": [r[2] for r in RUN_ROWS]}),
+                   tmp_path / "run.parquet")
     out = modules_after(
         """
         import retrieval_eval as rx

@@ -375,7 +375,8 @@ def test_parquet_float_ids_rejected(tmp_path):
 
 def test_parquet_no_rows(tmp_path):
     path = tmp_path / "r.parquet"
-    pq.write_table(pa.table({"qid": pa.array([], pa.string()), "doc": pa.array([], pa.string()), "score": pa.array([], pa.float64())}), path)
+    pq.write_table(pa.table({"qid": pa.array([], pa.string()), "doc": pa.array([], pa.string()), "score": pa.array([], pa.float64())}),
+                   path)
     with pytest.raises(InputError, match="empty file"):
         read_run_table(path)
 

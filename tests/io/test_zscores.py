@@ -96,7 +96,8 @@ def _trec_eval_lines(binary, test, *flags) -> list[list[str]]:
          str(test / "qrels.test"), str(test / "results.test")],
         capture_output=True, text=True, check=True,
     )
-    return [line.split("\t") for line in done.stdout.splitlines() if "\tall\t" not in line and not line.startswith(("runid", "Znum_q", "num_q"))]
+    return [line.split("\t") for line in done.stdout.splitlines()
+            if "\tall\t" not in line and not line.startswith(("runid", "Znum_q", "num_q"))]
 
 
 _STAT = st.sampled_from(["0", "0.5", "-1.25", "3", "10", "77", "474", "500", "0.4", "1e2"])
@@ -132,6 +133,7 @@ def test_out_test_aqz_for_the_measures_at_hand(trec_eval_test):
         for printed, metric in names.items()
         for query, value in zip(result.query_ids.to_pylist(), result.values(REGISTRY.parse(metric)))
     }
-    expected = {line for line in (trec_eval_test / "out.test.aqZ").read_text().splitlines() if line.split("\t")[0].strip()[1:] in names and "\tall\t" not in line}
+    expected = {line for line in (trec_eval_test / "out.test.aqZ").read_text().splitlines()
+                if line.split("\t")[0].strip()[1:] in names and "\tall\t" not in line}
     assert len(ours) == 3 * len(names) and ours == expected
 

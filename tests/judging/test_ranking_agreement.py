@@ -115,7 +115,8 @@ def test_a_judge_that_reverses_the_order_swaps_and_flips_every_pair():
         order = [f"d{index}" for index in range(1, 5)]
         order.insert(k, "d0")
         order.insert(len(order) - k, "d5")
-        runs[f"k{k}"] = pd.DataFrame([(q, doc, 10.0 - r) for q in QUERIES for r, doc in enumerate(order)], columns=["query_id", "doc_id", "score"])
+        runs[f"k{k}"] = pd.DataFrame([(q, doc, 10.0 - r) for q in QUERIES for r, doc in enumerate(order)],
+                                     columns=["query_id", "doc_id", "score"])
     human, judge = _qrels({q: ["d0"] for q in QUERIES}), _qrels({q: ["d5"] for q in QUERIES})
     agreement = ranking_agreement(human, judge, runs, "ndcg@6", rbo_p=0.5)
     assert agreement.rankings["run"].tolist() == ["k0", "k1", "k2", "k3"]

@@ -30,7 +30,8 @@ FOUR_THREADS = """
     query = np.repeat(np.arange(queries).astype(str), depth)
     doc = np.tile(np.arange(depth).astype(str), queries)
     run = rev.Run.read(pd.DataFrame({"query_id": query, "doc_id": doc, "score": rng.random(queries * depth)}))
-    qrels = rev.Qrels.read(pd.DataFrame({"query_id": query[::3], "doc_id": doc[::3], "relevance": rng.integers(0, 3, queries * depth // 3 + 1)[: len(query[::3])]}))
+    qrels = rev.Qrels.read(pd.DataFrame({"query_id": query[::3], "doc_id": doc[::3],
+                                         "relevance": rng.integers(0, 3, queries * depth // 3 + 1)[: len(query[::3])]}))
     evaluator = rev.Evaluator(qrels, ["ndcg@10", "map"])
     alone = evaluator.evaluate(run).per_query
     results = []

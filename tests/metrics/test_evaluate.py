@@ -35,8 +35,10 @@ def test_sample_matches_the_azure_drop_in_row_by_row():
     rows = [json.loads(line) for line in (DATA / "azure_rows.jsonl").read_text().splitlines()]
     evaluator = DocumentRetrievalEvaluator()
     for row in rows:
-        properties = evaluator(retrieval_ground_truth=row["retrieval_ground_truth"], retrieved_documents=row["retrieved_documents"])["document_retrieval_properties"]
-        for ours_name, azure_name in [("ndcg_exp@3", "ndcg@3"), ("xdcg@3", "xdcg@3"), ("fidelity", "fidelity"), ("holes", "holes"), ("max_relevance@3", "top3_max_relevance")]:
+        properties = evaluator(retrieval_ground_truth=row["retrieval_ground_truth"],
+                               retrieved_documents=row["retrieved_documents"])["document_retrieval_properties"]
+        for ours_name, azure_name in [("ndcg_exp@3", "ndcg@3"), ("xdcg@3", "xdcg@3"), ("fidelity", "fidelity"), ("holes", "holes"),
+                                      ("max_relevance@3", "top3_max_relevance")]:
             assert ours.loc[row["query_id"], ours_name] == properties[azure_name]
 
 

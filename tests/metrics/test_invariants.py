@@ -120,7 +120,8 @@ def test_a_perfect_ranking_reaches_the_maximum(data, scale, k):
         assert row[f"judged@{k}"] == 1.0
 
 
-@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8), extra=st.lists(st.sampled_from(["d0", "d5", "new1", "new2"]), min_size=1, max_size=5))
+@given(data=st.data(), scale=label_scale(low=0), k=st.integers(1, 8),
+       extra=st.lists(st.sampled_from(["d0", "d5", "new1", "new2"]), min_size=1, max_size=5))
 def test_documents_below_k_do_not_change_cutoff_metrics(data, scale, k, extra):
     """On a non-negative scale. (Azure's "nothing relevant retrieved" branch looks at the whole list:
     with negative labels a document below k can move a query into the formula branch, where an

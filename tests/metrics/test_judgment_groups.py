@@ -193,7 +193,8 @@ def test_other_layouts_are_refused_naming_the_measure(trec_eval_binary, trec_eva
         Evaluator(grouped, ["P@5", "map_avgjg"], options=_options()).evaluate(results)
 
 
-@pytest.mark.parametrize("name", ["rprec_mult_avgjg", "rprec_mult_avgjg(mult=x)", "rprec_mult_avgjg(mult=inf)", "rprec_mult_avgjg(mult=1_0)"])
+@pytest.mark.parametrize("name", ["rprec_mult_avgjg", "rprec_mult_avgjg(mult=x)", "rprec_mult_avgjg(mult=inf)",
+                                  "rprec_mult_avgjg(mult=1_0)"])
 def test_rprec_mult_avgjg_needs_a_number(name):
     with pytest.raises(ConfigError, match="mult"):
         Evaluator([{"query_id": "1", "doc_id": "a", "relevance": 1, "group": "0"}], [name], options=_options())

@@ -3,7 +3,8 @@
 pyndeval runs ndeval.c's measure code in process; ``tests/reference/ndeval_text.py`` transcribes
 ndeval.c's printing. pyndeval ranks by score, equal scores by ascending docno; ndeval by the rank
 column, or under -traditional by score, equal scores by descending docno: pyndeval gets each
-topic's ranking in ndeval's order as distinct scores, cut at -M there too (pyndeval has no -M). With ``NDEVAL`` naming an ndeval 4.5 binary (ndeval.c of
+topic's ranking in ndeval's order as distinct scores, cut at -M there too (pyndeval has no -M). With
+``NDEVAL`` naming an ndeval 4.5 binary (ndeval.c of
 pyndeval's sdist, built with ``gcc -O2 ndeval.c -lm``), the lines are also compared with its stdout.
 """
 

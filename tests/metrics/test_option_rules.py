@@ -77,7 +77,8 @@ def test_the_largest_int64_cutoff_is_accepted(definition):
     assert REGISTRY.parse(example_metric(definition, INT64_MAX)).k == INT64_MAX
 
 
-@pytest.mark.parametrize("k", [10**30, 2**63, 10**5000, 0, -1, 5.0, True, "5"], ids=["1e30", "2^63", "5001 digits", "0", "-1", "5.0", "True", "text"])
+@pytest.mark.parametrize("k", [10**30, 2**63, 10**5000, 0, -1, 5.0, True, "5"],
+                         ids=["1e30", "2^63", "5001 digits", "0", "-1", "5.0", "True", "text"])
 def test_a_metric_value_with_a_bad_cutoff_is_one_clear_error(k):
     one_line_error(lambda: REGISTRY.parse(Metric("precision", k)), "the cutoff k must be a positive integer")
 

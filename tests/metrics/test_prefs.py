@@ -178,7 +178,8 @@ def test_a_query_without_judgments_scores_zero_and_one_without_results_retrieved
 
 
 def test_the_counts_are_summed_in_the_summary():
-    judgments = {"q1": [("g", "s", "a", 1.0), ("g", "s", "b", 0.0)], "q2": [("g", "s", "a", 2.0), ("g", "s", "c", 1.0), ("g", "s", "b", 0.0)]}
+    judgments = {"q1": [("g", "s", "a", 1.0), ("g", "s", "b", 0.0)],
+                 "q2": [("g", "s", "a", 2.0), ("g", "s", "c", 1.0), ("g", "s", "b", 0.0)]}
     definitions = {d.name: d for d in DEFINITIONS}
     assert definitions["prefs_num_prefs_poss"].aggregate == "sum" and definitions["prefs_num_prefs_poss"].integer
     assert definitions["prefs_simp"].aggregate == "mean"

@@ -86,5 +86,6 @@ def test_the_ranx_names_compared_are_this_family_s():
     from retrieval_eval import REGISTRY
     from retrieval_eval.metrics.peer_names import parse_peer
 
-    families = {REGISTRY.family(parse_peer(name, rel_level=1, default_k=None) or REGISTRY.parse(name)).name for name in RANX_NAMES if name != "ndcg@5-l0"}
+    families = {REGISTRY.family(parse_peer(name, rel_level=1, default_k=None) or REGISTRY.parse(name)).name
+                for name in RANX_NAMES if name != "ndcg@5-l0"}
     assert families == {"ranked_gains"}

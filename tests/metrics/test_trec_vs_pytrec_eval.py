@@ -89,7 +89,8 @@ def test_every_measure_equals_pytrec_eval(data, rel_level):
     assert set(ours.index) == set(expected)
     for query, values in expected.items():
         for key, name in NAMES.items():
-            assert math.isclose(ours.loc[query, name], values[key], rel_tol=0, abs_tol=1e-12), (query, key, ours.loc[query, name], values[key])
+            assert math.isclose(ours.loc[query, name], values[key], rel_tol=0, abs_tol=1e-12), (
+                query, key, ours.loc[query, name], values[key])
         for key, name in LOGGED.items():
             logged = math.log(max(ours.loc[query, name], 0.00001))
             assert math.isclose(logged, values[key], rel_tol=0, abs_tol=1e-12), (query, key, logged, values[key])

@@ -190,7 +190,8 @@ def test_a_query_twice_fails_naming_it():
     explanation = _one()
     queries = pd.concat([explanation.queries, explanation.queries.iloc[:1]], ignore_index=True)
     with pytest.raises(ValueError, match=re.escape("query id 'q1' is in the queries twice")):
-        explorer_html(Explanation(queries, *[getattr(explanation, f) for f in ("ranked", "missed", "changes", "metrics", "run_names", "top")]))
+        explorer_html(Explanation(queries, *[getattr(explanation, f)
+                                             for f in ("ranked", "missed", "changes", "metrics", "run_names", "top")]))
 
 
 def test_an_unknown_change_fails_naming_it():

@@ -286,7 +286,8 @@ def test_a_hostile_id_title_and_text_stay_text(browser, tmp_path):
         0, "undefined", 0]
     assert page.evaluate("document.title") == HOSTILE and page.evaluate(VISIBLE) == [HOSTILE, "q2"]
     assert _shown(page, "#detail .ranked tbody tr") == [
-        ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"], ["3", "d&amp;", HOSTILE, "1", "1"]]  # a rank that is not the row's place is kept
+        ["1", HOSTILE, "<script>window.pwned=2</script>", "hole", "2"],
+        ["3", "d&amp;", HOSTILE, "1", "1"]]  # a rank that is not the row's place is kept
     assert _shown(page, "#detail .missed tbody tr") == [["<i>gone</i>", "2"]]  # no missed document has a title
     assert page.evaluate("document.querySelector('#detail .query-text').textContent") == "<b>bold</b> " + HOSTILE
     overflow = page.evaluate(OVERFLOW)

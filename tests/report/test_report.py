@@ -193,7 +193,7 @@ def test_every_pair_and_the_head_to_head_are_shown_when_present(grid):
                f"query: {counts.get('win', 0)} wins, {counts.get('tie', 0)} ties and {counts.get('loss', 0)} losses")  # fmt: skip
     markdown = markdown_report(result)
     assert summary in plain(markdown) and summary in html_report(result, with_plots=False)
-    assert "## Every pair" in markdown and f"Holm-adjusted over all 66 pairs" in markdown
+    assert "## Every pair" in markdown and "Holm-adjusted over all 66 pairs" in markdown
     assert markdown_rows(markdown.split("## Every pair")[1].split("##")[0])[1][:2] == [pairs.at[0, "a"], pairs.at[0, "b"]]
 
 

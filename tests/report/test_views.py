@@ -310,7 +310,8 @@ def test_a_sweep_in_a_few_lines_is_its_top_configurations(sweep_result):
         assert lines[1].split() == ["configuration", "rank", "ndcg@5", "ci_low", "ci_high", "tied_with_best"]
         top = board.table.head(TEXT_ROWS)
         expected = [
-            [one_line(str(name)), str(row["rank"]), four(row["ndcg@5"]), four(row["ci_low"]), four(row["ci_high"]), str(row["tied_with_best"])]
+            [one_line(str(name)), str(row["rank"]), four(row["ndcg@5"]), four(row["ci_low"]), four(row["ci_high"]),
+             str(row["tied_with_best"])]
             for name, row in top.iterrows()
         ]
         assert [line.split() for line in lines[2:-1]] == expected and lines[-1] == f"  … {ROWS + 2 - TEXT_ROWS} more rows"

@@ -57,4 +57,5 @@ def test_identical_configurations_rank_the_cheapest_first_and_it_is_on_the_front
     table = result.table
     assert list(table.index) == ["k20", "k100", "k5"]  # k20 as cheap as it is good; text order would put k100 first
     assert table.loc["k20", "pareto"] and not table.loc["k100", "pareto"]
-    assert "ranks 1-2 (k20, k100) are identical on every query compared on ndcg@5: ordered by cost, then by name" in result.leaderboard.notes
+    assert ("ranks 1-2 (k20, k100) are identical on every query compared on ndcg@5: ordered by cost, then by name"
+            in result.leaderboard.notes)

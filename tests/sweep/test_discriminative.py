@@ -178,7 +178,8 @@ def _error(call, error, message):
 def test_bad_inputs_fail_in_one_line():
     matrix = _matrix(1)
     _error(lambda: swap_rates(matrix[:, :1]), InputError, "split the queries in two halves: 1 query, need two or more")
-    _error(lambda: swap_rates(np.where(matrix > 0.9, np.nan, matrix)), InputError, r"scores must be finite; configuration \d+ query \d+ is nan")
+    _error(lambda: swap_rates(np.where(matrix > 0.9, np.nan, matrix)), InputError,
+           r"scores must be finite; configuration \d+ query \d+ is nan")
     _error(lambda: swap_rates(matrix[0]), InputError, "configurations x queries matrix")
     for bins in (0, -1.0, True, "10", float("inf")):
         _error(lambda: swap_rates(matrix, bins=bins), ConfigError, "bins must be a number of bins")

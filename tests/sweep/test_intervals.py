@@ -72,7 +72,8 @@ def test_the_intervals_cover_the_mean_and_agree_with_scipy_s_bootstrap():
 def test_a_constant_difference_has_a_zero_wide_t_interval():
     # The mean of seven differences of 0.1 rounds to 0.09999999999999999, so their standard deviation is not 0 but 1.5e-17.
     base = np.arange(7) / 8
-    table = paired_difference_intervals(np.vstack([np.full(7, 0.1), np.zeros(7), base, base]), np.array([0, 2]), np.array([1, 3]), resamples=50)
+    table = paired_difference_intervals(np.vstack([np.full(7, 0.1), np.zeros(7), base, base]), np.array([0, 2]), np.array([1, 3]),
+                                        resamples=50)
     assert (table["t_low"] == table["t_high"]).all() and (table["t_low"] == table["difference"]).all()
     assert table.loc[1, ["difference", "t_low", "t_high", "bootstrap_low", "bootstrap_high"]].tolist() == [0.0] * 5
 

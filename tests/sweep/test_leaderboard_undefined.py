@@ -40,7 +40,8 @@ def test_an_objective_undefined_on_a_query_of_one_run_leaves_it_out_of_that_metr
         for metric in METRICS:
             scores = board.metric_scores[metric]
             assert scores.columns.tolist() == ["q1", "q2", "q3"] and scores.index.tolist() == board.table.index.tolist()
-            assert scores.loc[name].to_numpy().tolist() == pytest.approx(per_query[metric].reindex(scores.columns).tolist(), nan_ok=True, rel=0, abs=0)
+            assert scores.loc[name].to_numpy().tolist() == pytest.approx(
+                per_query[metric].reindex(scores.columns).tolist(), nan_ok=True, rel=0, abs=0)
     assert board.notes == [
         "fidelity is undefined on some of the 3 queries compared (1 for r1): each mean of fidelity is over the "
         "queries where it is defined, as evaluate's; the tests and intervals pair the 2 queries where it is "

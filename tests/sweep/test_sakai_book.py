@@ -12,7 +12,6 @@ to lie between ours with and without the ties, within Monte Carlo error.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from retrieval_eval.sweep.anova import sakai_effect_sizes, two_way_anova
 from retrieval_eval.sweep.tukey import randomised_tukey_hsd, tukey_null_ranges

@@ -213,13 +213,15 @@ def test_a_missing_cost_names_the_run_file(tmp_path):
 
 def test_a_cost_from_the_file_name_is_checked_too(tmp_path):
     paths = _files(tmp_path, None)
-    with pytest.raises(InputError, match=rf"^{re.escape(paths[0])}, field 'cost': the cost of configuration 'a.trec' must be a finite number, got 'trec'$"):
+    with pytest.raises(InputError, match=rf"^{re.escape(paths[0])}, field 'cost': "
+                                         r"the cost of configuration 'a.trec' must be a finite number, got 'trec'$"):
         runs_from_files(paths, param_pattern=r"\.(?P<cost>\w+)$", costs=["cost"])
 
 
 def test_a_cost_in_a_parameters_table_is_checked_before_scoring():
     parameters = pd.DataFrame({"latency_ms": [1.0, math.inf]}, index=pd.Index(["a", "b"], name="configuration"))
-    with pytest.raises(InputError, match="^parameters, field 'latency_ms': the cost of configuration 'b' must be a finite number, got inf$"):
+    with pytest.raises(InputError,
+                       match="^parameters, field 'latency_ms': the cost of configuration 'b' must be a finite number, got inf$"):
         sweep(MISSING_QRELS, {"a": "a.trec", "b": "b.trec"}, parameters=parameters, costs=["latency_ms"])
     with pytest.raises(InputError, match="^parameters, field 'latency_ms': configuration 'c' has no cost 'latency_ms'$"):
         sweep(MISSING_QRELS, {"a": "a.trec", "c": "c.trec"}, parameters=parameters, costs=["latency_ms"])
@@ -257,7 +259,8 @@ def test_a_bad_run_file_is_named_by_the_file(tmp_path):
 def test_a_parameter_named_as_a_leaderboard_column_is_refused(column):
     parameters = pd.DataFrame({column: [1, 2]}, index=["a", "b"])
     runs = {"a": run(good=0.9, seed=1), "b": run(good=0.2, seed=2)}
-    with pytest.raises(ConfigError, match=rf"^parameter {re.escape(repr(column))} has the name of a column of the leaderboard \(rank, ndcg@5, "):
+    with pytest.raises(ConfigError, match=rf"^parameter {re.escape(repr(column))} "
+                                          r"has the name of a column of the leaderboard \(rank, ndcg@5, "):
         sweep(qrels(), runs, ["ndcg@5"], parameters=parameters, **FAST)
 
 

@@ -216,5 +216,6 @@ def test_the_topic_set_sizes_can_be_designed_with_sakai_s_within_system_variance
     pd.testing.assert_frame_equal(within.topic_set_sizes, expected)
     assert result.topic_set_variance == "residual" and within.topic_set_variance == "within-system"
     assert "(within-system variance)" in "\n".join(within.summary())
-    with pytest.raises(ConfigError, match="topic_set_variance must be one of residual, within-system, got 'within'; did you mean 'within-system'"):
+    with pytest.raises(ConfigError,
+                       match="topic_set_variance must be one of residual, within-system, got 'within'; did you mean 'within-system'"):
         significance(board, topic_set_variance="within")

@@ -68,7 +68,7 @@ def test_all_zero_differences_give_one_for_every_test():
 @given(differences_strategy)
 def test_sign_test_is_scipy_s_binomtest_row_by_row(differences):
     wins, losses = (differences > 0).sum(axis=1), (differences < 0).sum(axis=1)
-    expected = [scipy_stats.binomtest(int(w), int(w + l)).pvalue if w + l else 1.0 for w, l in zip(wins, losses)]
+    expected = [scipy_stats.binomtest(int(win), int(win + loss)).pvalue if win + loss else 1.0 for win, loss in zip(wins, losses)]
     np.testing.assert_allclose(module.sign_test_of_differences(differences), expected, rtol=1e-12, atol=1e-300)
 
 

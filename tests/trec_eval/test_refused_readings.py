@@ -1,4 +1,5 @@
-"""Option values trec_eval reads with C's atol (taking a prefix, or a negative count) are usage errors under --trec, as the manual says (docs/trec-eval.md)."""
+"""Option values trec_eval reads with C's atol (taking a prefix, or a negative count) are usage errors
+under --trec, as the manual says (docs/trec-eval.md)."""
 
 from __future__ import annotations
 

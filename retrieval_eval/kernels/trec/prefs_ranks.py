@@ -90,7 +90,8 @@ def rank_preference_documents(
     are ranked by score descending, equal scores by ascending id (``TIES_DOCID_ASCENDING``) or in
     input order (``TIES_INPUT_ORDER``). ``qrels_of_run[q]`` is q's query in the judgment index of
     :func:`~retrieval_eval.kernels.trec.prefs_index.index_preference_judgments` (-1: none), whose
-    documents ``lookup`` gives by key. Returns ``doc_rank``, padded CSR over ``lookup.entry_offsets`` like the index's ``doc_rows``: the 0-based rank
+    documents ``lookup`` gives by key. Returns ``doc_rank``, padded CSR over ``lookup.entry_offsets``
+    like the index's ``doc_rows``: the 0-based rank
     of each judged document, -1 when not retrieved; and per run query ``duplicate_rows`` (its
     first repeated row under RAISE, else -1).
     """

@@ -2,7 +2,8 @@
 
 Inputs are, per query, the number of documents retrieved and the ranks (in trec_eval's order:
 score descending, ties by descending document id) and labels of the judged ones among them,
-and the query's judged labels sorted descending; the walk visits only the judged documents. As in trec_eval, a retrieved document is *not in the pool*
+and the query's judged labels sorted descending; the walk visits only the judged documents. As in
+trec_eval, a retrieved document is *not in the pool*
 when the qrels do not list it, *in the pool but unjudged* when its label is negative, and
 relevant when its label is >= ``rel``. With ``n`` ranked documents (at most ``max_docs``),
 ``R`` = judged documents with label >= rel (num_rel), ``N`` = judged documents with

@@ -195,7 +195,8 @@ def test_counts_beyond_64_bits_are_an_error_here_only():
     options = {"capability": "Email", "max_rank": 2**63, "min_expected_count": 1}
     assert RetrievalResult.run(options, [])["diagnostic_code"] == "error"
     (out,) = score_objects(run_checks(flatten_records([[]]), plan_checks(1, {"RetrievalResult": options})))
-    assert out == {"result": "error", "error": f"Evaluator failed: RetrievalResult: option 'max_rank': the batch path takes values up to {2**63 - 1}"}
+    assert out == {"result": "error",
+                   "error": f"Evaluator failed: RetrievalResult: option 'max_rank': the batch path takes values up to {2**63 - 1}"}
 
 
 # -- the result table -------------------------------------------------------------------------

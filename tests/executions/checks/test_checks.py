@@ -114,7 +114,8 @@ def test_q7_a_capability_never_requested_is_no_matching_query_not_retrieval_fail
 
 
 def test_r1_one_hit_can_satisfy_several_items():
-    out = result({"max_rank": 5, "expected_items": [{"retrievalExtract_contains": "joint check"}, {"retrievalExtract_contains": "$10,000"}]})
+    out = result({"max_rank": 5,
+                  "expected_items": [{"retrievalExtract_contains": "joint check"}, {"retrievalExtract_contains": "$10,000"}]})
     assert verdict(out) == (1.0, "pass", "pass")
     assert out["results_evaluated"] == 5
     assert out["matched_items"] == [hit("joint check", GUIDEBOOK, 1), hit("$10,000", GUIDEBOOK, 1)]
