@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .. import views
+from ..constraints import did_you_mean
 from ..errors import ConfigError, InputError, OutputError
 from ..io import write_json
 from .batch.log import iter_execution_records
@@ -268,7 +269,7 @@ def _check_names(output: dict[str, Any], all_units: list[Unit], custom: frozense
             close = None if name in custom else near_miss(name)
             if close is not None:
                 raise InputError(
-                    f"unknown evaluator {name!r}; did you mean {close!r}? (a custom evaluator of a name this "
+                    f"unknown evaluator {name!r}{did_you_mean([close], after=' ')}(a custom evaluator of a name this "
                     "close to a built-in one is declared: custom_evaluators=, or --custom-evaluator)",
                     source=label,
                     field=f"{where}.{name}",

@@ -21,7 +21,6 @@ import contextlib
 import mmap
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +30,7 @@ import pyarrow.parquet as pq
 
 from ..errors import InputError
 from ..kernels.text.json_depth import json_nesting
+from .formats import table_format
 from .jsonio import MAX_DEPTH, parse_json_line
 
 _TEXT = pa.string()
@@ -76,7 +76,6 @@ _SCAN_BYTES = 1 << 20  # small enough for the comparison to stay in cache
 _WINDOW_BYTES = 64 << 20
 _JSON_SPACE = b" \t\r"
 _BOM = b"\xef\xbb\xbf"
-PARQUET_SUFFIXES = (".parquet", ".pq")
 #: The columns of a record itself, beside its executions.
 RECORD_COLUMNS = ("id", "response", "invoked_tools")
 # The fields the checks read, as paths below retrieval_executions (list levels left out).
@@ -87,8 +86,9 @@ _READ_FIELDS = frozenset(
 
 
 def is_parquet_log(path: str) -> bool:
-    """Whether ``path`` names a Parquet log (it ends in ``.parquet`` or ``.pq``, in any case)."""
-    return Path(path).suffix.lower() in PARQUET_SUFFIXES
+    """Whether ``path`` names a Parquet log (its extension is a parquet one of :mod:`.formats`: ``.parquet``
+    or ``.pq``, in any case)."""
+    return table_format(path) == "parquet"
 
 
 def iter_log_objects(path: str) -> Iterator[tuple[int, dict[str, Any]]]:

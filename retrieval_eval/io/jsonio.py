@@ -22,6 +22,7 @@ import json.decoder
 import json.scanner
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -319,13 +320,17 @@ def _object_position(text: str) -> int:
 
 def _parse_json_lines(text: str, label: str) -> list:
     """Parse JSON Lines (checked as bytes) with the json module; blank lines are skipped."""
+    return [value for _, value in json_lines(text, label)]
+
+
+def json_lines(text: str, label: str) -> Iterator[tuple[int, Any]]:
+    """Each value of JSON Lines text (checked as bytes, :func:`check_json_bytes`) with its line number
+    (from 1), parsed by :func:`parse_json`; blank lines are skipped."""
     # split("\n"), not splitlines(): JSON strings may hold U+2028 and other characters
     # that splitlines() would treat as line ends.
-    return [
-        parse_json(line, label, line=number)
-        for number, line in enumerate(text.split("\n"), start=1)
-        if line.strip()
-    ]
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            yield number, parse_json(line, label, line=number)
 
 
 def _file_bytes(src: Source) -> pa.Buffer:

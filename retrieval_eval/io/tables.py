@@ -100,7 +100,7 @@ def load_columns(
         table, resolved = _read_csv(src, "," if fmt == "csv" else "\t", resolve)
         return _finish(src, table, resolved, from_text=True)
     if fmt == "parquet":
-        table, resolved = _read_parquet(src, resolve)
+        table, resolved = read_parquet(src, resolve)
         return _finish(src, table, resolved, from_text=False)
     if fmt in ("json", "jsonl"):
         loaded = read_json_source(src)
@@ -280,7 +280,9 @@ def _plain_list_array(values: list, role: str) -> pa.Array | None:
     return None
 
 
-def _read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:
+def read_parquet(src: Source, resolve: Resolver) -> tuple[pa.Table, dict[str, Hashable]]:
+    """The columns ``resolve`` chooses of a parquet file source (a file, gzipped or piped, or a partitioned
+    dataset), and what it chose; a file Arrow cannot read is an :class:`InputError` naming it."""
     # Imported here, as every file format's module: each costs import time on every other path
     # (pyarrow.dataset about 0.15 s).
     import pyarrow.parquet as pq

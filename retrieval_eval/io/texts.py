@@ -1,15 +1,18 @@
 """Query texts and document titles, read to make an explanation readable.
 
-Query texts (:func:`read_query_texts`), the format found from the content and the extension:
+Files are resolved and read as every reader of the package reads them
+(:func:`~retrieval_eval.io.sources.resolve_source`: the format named by the extension in
+:mod:`~retrieval_eval.io.formats`, a file of another kind by its first bytes refused, gzip, standard
+input). Query texts (:func:`read_query_texts`), the format found from the content and the extension:
 
 - TREC topics: ``<top>`` blocks with ``<num>`` (an optional ``Number:`` prefix) and ``<title>``
   (an optional ``Topic:`` prefix; the title runs to the next tag);
-- JSONL (``.jsonl``/``.json``): one object per line with ``query_id`` and ``text``;
+- JSONL (a JSON or JSON Lines extension): one object per line with ``query_id`` and ``text``;
 - TSV (anything else): ``query_id<TAB>text`` per line, an optional header ``query_id<TAB>text``.
 
 Document titles (:func:`read_doc_titles`): JSONL, parquet or TSV (with a header) with a ``doc_id``
-column and a ``title`` or else a ``text`` column; only the documents asked for are kept (a parquet
-file is filtered as it is read). Ids are compared as text, so an integer id finds its document.
+column and a ``title`` or else a ``text`` column; only the documents asked for are kept (of a parquet
+file, only those two columns are read). Ids are compared as text, so an integer id finds its document.
 Document texts (:func:`read_doc_texts`, what a judge reads): the same files, ``text`` read before ``title``.
 An id given twice, a missing field or a malformed line is an :class:`~retrieval_eval.errors.InputError`
 naming the file, the line and the field.
@@ -17,27 +20,31 @@ naming the file, the line and the field.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import replace
 
 from ..errors import InputError
-from .jsonio import check_json_bytes, parse_json
+from .jsonio import check_json_bytes, json_lines, read_json_source
+from .sources import Source, read_all, resolve_source
+from .tables import read_parquet
 
 _TOPIC = re.compile(r"<top>(.*?)</top>", re.DOTALL | re.IGNORECASE)
 _NUM = re.compile(r"<num>\s*(?:Number:)?\s*([^\s<]+)", re.IGNORECASE)
 _TITLE = re.compile(r"<title>\s*(?:Topic:)?\s*(.*?)\s*(?=<|\Z)", re.DOTALL | re.IGNORECASE)
-_JSON_SUFFIXES = (".jsonl", ".json")
+_JSON = ("json", "jsonl")  # the formats read as JSON Lines
 
 
 def read_query_texts(path: str | os.PathLike[str]) -> dict[str, str]:
     """Query id (as text) -> query text, from TREC topics, JSONL or TSV (see the module)."""
     source = os.fspath(path)
-    content = _read_text(source)
+    src = _resolved(source)
+    content = _read_text(src, source)
     if re.search(r"<top>", content, re.IGNORECASE):
         return _trec_topics(content, source)
-    if source.lower().endswith(_JSON_SUFFIXES):
+    if src.format in _JSON:
         return _collect(((row, str(record["query_id"]), record["text"])
                          for row, record in _json_records(content, source, ("query_id", "text"))), source, "query_id")
     return _collect(_tsv_rows(content, source, "query_id"), source, "query_id")
@@ -60,14 +67,15 @@ def read_doc_texts(path: str | os.PathLike[str], doc_ids: Iterable[object]) -> d
 
 def _doc_fields(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str]:
     """The first of the fields ``order`` that a document has, for the ids in ``wanted``."""
-    if source.lower().endswith(".parquet"):
-        return _parquet_titles(source, wanted, order)
-    if source.lower().endswith(_JSON_SUFFIXES):
-        fast = _arrow_json_titles(source, wanted, order)
+    src = _resolved(source)
+    if src.format == "parquet":
+        return _parquet_titles(src, source, wanted, order)
+    if src.format in _JSON:
+        fast = _arrow_json_titles(src, wanted, order)
         if fast is not None:
             return fast
-    content = _read_text(source)
-    if source.lower().endswith(_JSON_SUFFIXES):
+    content = _read_text(src, source)
+    if src.format in _JSON:
         records = _json_records(content, source, ("doc_id",))
         rows = ((row, str(record["doc_id"]), _title_of(record, source, row, order)) for row, record in records)
     else:
@@ -75,17 +83,19 @@ def _doc_fields(source: str, wanted: set[str], order: tuple[str, str]) -> dict[s
     return _collect((item for item in rows if item[1] in wanted), source, "doc_id")
 
 
-def _arrow_json_titles(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str] | None:
+def _arrow_json_titles(src: Source, wanted: set[str], order: tuple[str, str]) -> dict[str, str] | None:
     """The titles of a clean JSONL file read by Arrow (a large collection in C, not a line at a time in Python);
     None when the file is anything but clean (not UTF-8 JSON objects, an id or title missing, a title not text,
     an id given twice), so that the line-by-line reader finds and names the fault."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.json as pj
 
     try:
-        table = pj.read_json(source)
-    except (pa.ArrowException, OSError):
+        # A .json file too is read as JSON Lines here (see the module).
+        table = read_json_source(replace(src, format="jsonl"))
+    except InputError:
+        return None
+    if not isinstance(table, pa.Table):  # Arrow could not read it
         return None
     names = table.column_names
     first, second = order
@@ -105,14 +115,25 @@ def _arrow_json_titles(source: str, wanted: set[str], order: tuple[str, str]) ->
     return dict(zip(ids.filter(keep).to_pylist(), texts.filter(keep).to_pylist()))
 
 
-def _read_text(source: str) -> str:
+def _resolved(source: str) -> Source:
+    """``source`` resolved as every file the package reads; a missing file is said as this module always has."""
     try:
-        return Path(source).read_text(encoding="utf-8")
+        return resolve_source(source)
+    except InputError as error:
+        if error.detail == "file not found":
+            raise InputError(f"cannot be read ({os.strerror(errno.ENOENT)})", source=source) from None
+        raise
+
+
+def _read_text(src: Source, source: str) -> str:
+    """The file's text, its line ends made ``\\n`` (as a file opened as text reads them)."""
+    data = read_all(src).to_pybytes()
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = error.object[: error.start].count(b"\n") + 1
+        line = data[: error.start].count(b"\n") + 1
         raise InputError("is not UTF-8 text", source=source, row=line) from None
-    except OSError as error:
-        raise InputError(f"cannot be read ({error.strerror})", source=source) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _trec_topics(content: str, source: str) -> dict[str, str]:
@@ -135,10 +156,7 @@ def _json_records(content: str, source: str, required: tuple[str, ...]) -> Itera
     # As every JSON Lines reader of the package: bytes checked, lines split at "\n" only (a string may
     # hold U+2028), and each parsed with the same checks (a repeated key, a lone surrogate).
     check_json_bytes(content.encode("utf-8", "surrogatepass"), source, lines=True)
-    for row, line in enumerate(content.split("\n"), start=1):
-        if not line.strip():
-            continue
-        record = parse_json(line, source, line=row)
+    for row, record in json_lines(content, source):
         if not isinstance(record, dict):
             raise InputError(f"expected a JSON object, got {type(record).__name__}", source=source, row=row)
         for name in required:
@@ -194,21 +212,20 @@ def _collect(items: Iterable[tuple[int, str, str]], source: str, field: str) -> 
     return texts
 
 
-def _parquet_titles(source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str]:
+def _parquet_titles(src: Source, source: str, wanted: set[str], order: tuple[str, str]) -> dict[str, str]:
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
-    try:
-        schema = pq.read_schema(source)
-    except (OSError, pa.ArrowInvalid) as error:
-        raise InputError(f"is not a parquet file ({error})", source=source) from None
-    text = order[0] if order[0] in schema.names else order[1]
-    for name in ("doc_id", text):
-        if name not in schema.names:
-            raise InputError(f"has no {name!r} column (columns: {', '.join(schema.names)})", source=source, field=name)
-    table = pq.read_table(source, columns=["doc_id", text])
+    def columns(names: Iterable[Hashable]) -> dict[str, Hashable]:
+        names = list(names)
+        text = order[0] if order[0] in names else order[1]
+        for name in ("doc_id", text):
+            if name not in names:
+                raise InputError(f"has no {name!r} column (columns: {', '.join(map(str, names))})", source=source, field=name)
+        return {"doc_id": "doc_id", "text": text}
+
+    table, chosen = read_parquet(src, columns)
     ids = table["doc_id"].cast(pa.string())
     table = table.filter(pc.is_in(ids, value_set=pa.array(sorted(wanted), pa.string())))
-    rows = zip(table["doc_id"].cast(pa.string()).to_pylist(), table[text].to_pylist())
+    rows = zip(table["doc_id"].cast(pa.string()).to_pylist(), table[chosen["text"]].to_pylist())
     return _collect(((0, key, value) for key, value in rows), source, "doc_id")

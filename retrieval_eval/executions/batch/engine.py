@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...constraints import did_you_mean
 from ...data.ids import read_only
 from ...errors import ConfigError, InputError, RetrievalEvalError
 from ...kernels.text.bundles import BestHits, HitCandidates, Needles
@@ -189,7 +190,7 @@ def _plan_row(name: str, options: Any) -> dict[str, Any]:
     check = EVALUATORS.get(name)
     if check is None:
         close = near_miss(name) if isinstance(name, str) else None
-        hint = f"did you mean {close!r}? " if close is not None else ""
+        hint = did_you_mean([] if close is None else [close], before="", after=" ")
         raise ConfigError(f"{name!r} cannot run on an execution log; {hint}the batch path runs {', '.join(EVALUATORS)}")
     try:
         parsed = check.from_options(options).options

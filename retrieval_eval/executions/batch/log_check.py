@@ -32,9 +32,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ... import views
+from ...constraints import did_you_mean
 from ...errors import ConfigError, InputError, OutputError
 from ...io import read_json_file, write_json, write_table
 from ...io.atomic import atomic_write
+from ...io.formats import TABLE_FORMATS, extension, table_format
 from ..checks.evaluator import OptionError
 from ..checks.evaluators import BUILT_IN, LOG_CHECKS, near_miss, score_key
 from ..model.validation import path_argument
@@ -48,6 +50,8 @@ from .tables import ExecutionTables
 ConfigLike = Mapping[str, Any] | str | os.PathLike[str]
 _PER_RECORD = ("default_evaluators", "items")
 _ITEM = ("evaluators", "evaluators_mode")
+# The results are written under each format's first extension only (``.pq`` or ``.ndjson`` is refused).
+_RESULT_EXTENSIONS = tuple(TABLE_FORMATS[name][0] for name in ("jsonl", "json", "parquet"))
 
 
 @dataclass(frozen=True)
@@ -88,18 +92,19 @@ class LogCheck:
         """Write the results: ``.jsonl``/``.json`` one object per record (``id``, ``scores``, ``status``),
         with each check's score object under its key as in an evaluation document; ``.parquet`` the
         ``results`` table. Never over a source."""
-        suffix = Path(path_argument(path, "path")).suffix.lower()
-        if suffix == ".parquet":
+        written = path_argument(path, "path")
+        if extension(written) not in _RESULT_EXTENSIONS:
+            shown = ", ".join(_RESULT_EXTENSIONS[:-1]) + " or " + _RESULT_EXTENSIONS[-1]
+            raise OutputError(f"{os.fspath(path)}: write the results as {shown}")
+        if table_format(written) == "parquet":
             write_table(self.results, path, inputs=self.sources)
-        elif suffix in (".jsonl", ".json"):
-            records = self._records()
-            if suffix == ".json":
-                write_json(records, path, inputs=self.sources)
-            else:
-                lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
-                atomic_write(path, lambda temp: Path(temp).write_text(lines, encoding="utf-8"), inputs=self.sources)
+            return
+        records = self._records()
+        if table_format(written) == "json":
+            write_json(records, path, inputs=self.sources)
         else:
-            raise OutputError(f"{os.fspath(path)}: write the results as .jsonl, .json or .parquet")
+            lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+            atomic_write(path, lambda temp: Path(temp).write_text(lines, encoding="utf-8"), inputs=self.sources)
 
     def __repr__(self) -> str:
         return views.checks_repr(self)
@@ -179,7 +184,7 @@ def _check_log_evaluators(evaluators: Any, label: str | None, where: str) -> Non
             f"{prefix}{name!r} cannot check an execution log (it holds executions, responses and invoked tools only); "
             f"use {', '.join(LOG_CHECKS)}"
         )
-    hint = f"did you mean {close!r}?" if close is not None else f"a log is checked with {', '.join(LOG_CHECKS)}"
+    hint = did_you_mean([close], before="") if close is not None else f"a log is checked with {', '.join(LOG_CHECKS)}"
     raise ConfigError(f"{prefix}unknown evaluator {name!r}; {hint}")
 
 
