@@ -11,7 +11,7 @@ Names are loaded on first use: ``import retrieval_eval`` alone loads neither pan
 from __future__ import annotations
 
 from ._lazy import lazy_attributes
-from .errors import ConfigError, InputError, MissingQueryError, OutputError, RetrievalEvalError, UnknownMetricError
+from .errors import ConfigError, InputError, MissingQueryError, OutputError, RetrievalEvalError, UnknownMetricError  # noqa: F401 (in __all__)
 
 __version__ = "0.1.0"
 

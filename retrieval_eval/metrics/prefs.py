@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from .prefs_join import PreferenceRanks
 
 FAMILY = "prefs"
-_ALL = "Implied preferences (one of the two documents retrieved) count, and a preference between two unretrieved documents counts as failed."
+_ALL = ("Implied preferences (one of the two documents retrieved) count, and a preference between two unretrieved documents "
+        "counts as failed.")
 _RET = "Only preferences between two retrieved documents count."
 _IMP = "Implied preferences (one of the two documents retrieved) count; preferences between two unretrieved documents do not."
 

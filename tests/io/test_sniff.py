@@ -40,7 +40,9 @@ def test_parquet_under_a_text_name_is_said_to_be_parquet(tmp_path):
 
 def test_text_under_a_parquet_name_is_not_parquet(tmp_path):
     (tmp_path / "run.parquet").write_text(TREC_RUN)
-    assert "this is not a parquet file (it does not begin with PAR1), but its name says parquet" in message(read_run_table, tmp_path / "run.parquet")
+    assert "this is not a parquet file (it does not begin with PAR1), but its name says parquet" in message(
+        read_run_table, tmp_path / "run.parquet"
+    )
     (tmp_path / "rows.parquet").write_text(json.dumps(RUN.to_pylist()))
     assert message(read_run_table, tmp_path / "rows.parquet").endswith(
         "this is JSON, but its name says a parquet file: name it .jsonl (one object per line) or .json"
@@ -116,7 +118,9 @@ def test_an_execution_log_given_as_a_document_names_executions(tmp_path):
 
 def test_an_execution_log_of_the_other_kind_is_named(tmp_path):
     pq.write_table(RUN, tmp_path / "log.jsonl")
-    assert message(read_execution_log, tmp_path / "log.jsonl").endswith("this is a parquet file, but its name says JSON Lines: name it .parquet")
+    assert message(read_execution_log, tmp_path / "log.jsonl").endswith(
+        "this is a parquet file, but its name says JSON Lines: name it .parquet"
+    )
     (tmp_path / "log.parquet").write_text('{"id": "a"}\n')
     assert "this is JSON, but its name says a parquet file" in message(read_execution_log, tmp_path / "log.parquet")
 

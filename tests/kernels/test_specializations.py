@@ -73,7 +73,9 @@ def test_the_library_passes_the_types_compile_all_compiles(tmp_path, monkeypatch
         if kernel.example is None:
             continue  # helpers may serve several types by design (stable_order sorts keys, labels and scores)
         assert len(compiled) <= 1, (kernel.name, compiled)
-        assert compiled <= {example_types(kernel)}, (kernel.name, "compile_all compiles", example_types(kernel), "the library passed", compiled)
+        assert compiled <= {example_types(kernel)}, (
+            kernel.name, "compile_all compiles", example_types(kernel), "the library passed", compiled
+        )
 
 
 # Three kernels that compile in about a second together: one with a parallel build, two without.
