@@ -17,6 +17,7 @@ from ..errors import ConfigError
 from ..progress import phase
 from ..views import counted
 from .joins import TIED_RUN, JoinKind
+from .families import FAMILIES
 from .family import Family
 from .names import Metric
 from .options import Conventions, EvaluationOptions
@@ -157,8 +158,6 @@ class EvaluationPlan:
         (:meth:`~retrieval_eval.data.JoinSource.join`: a Run computes it); the families that read
         the same kind under the same tie order share one join, asked for when one first needs it.
         """
-        from .families import FAMILIES
-
         families = {**FAMILIES, **{family.name: family for family in self.families}}
         duplicates = self.options.run_duplicates
         joins: dict[tuple[JoinKind, str], Any] = {}
