@@ -171,3 +171,21 @@ def test_batch_rows_equal_single_calls():
         for key, value in case["output"]["document_retrieval_properties"].items():
             if key in table.columns:
                 assert same(float(table.loc[case["case_id"], key]), float(value)), (case["case_id"], key)
+
+
+def test_an_evaluator_pickles_and_scores_the_same_after():
+    import pickle
+
+    evaluator = DocumentRetrievalEvaluator(ground_truth_label_max=5)
+    call = {"retrieval_ground_truth": [{"document_id": "a", "query_relevance_label": 5}],
+            "retrieved_documents": [{"document_id": "a", "relevance_score": 1.0}]}
+    assert pickle.loads(pickle.dumps(evaluator))(**call) == evaluator(**call)
+
+
+def test_the_batch_path_scores_float_labels():
+    rows = [{"query_id": "a", "retrieval_ground_truth": [{"document_id": "x", "query_relevance_label": 1.5},
+                                                         {"document_id": "y", "query_relevance_label": 3}],
+             "retrieved_documents": [{"document_id": "x", "relevance_score": 2.0}, {"document_id": "z", "relevance_score": 1.0}]}]
+    table = DocumentRetrievalEvaluator().evaluate_table(rows)
+    assert table["holes"].tolist() == [1] and table["total_ground_truth_documents"].tolist() == [2]
+    assert 0.0 < table["fidelity"][0] < 1.0

@@ -19,6 +19,8 @@ Negative labels keep the SDK's negative gains, so ndcg@3 is the SDK's number eve
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import numbers
 import warnings
@@ -29,19 +31,20 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..data import Qrels, Run, load_azure_rows, rank_run
+from ..data import Qrels, Run, load_azure_rows
 from ..data.ids import QueryGroups
 from ..data.join import QueryAlignment, align_to
 from ..kernels.core import docret
-from ..metrics.document_retrieval import DocumentRetrievalPass, check_labels, metric_matrix
+from ..metrics.definition import MetricDefinition
+from ..metrics.document_retrieval import DEFINITIONS, DOCUMENT_RETRIEVAL, FAMILY, DocumentRetrievalPass, passes
+from ..metrics.evaluator import EvaluationPlan
 from ..metrics.names import Metric
-from ..metrics.options import LabelRange
-from ..metrics.registry import REGISTRY
+from ..metrics.options import EvaluationOptions
 from .exceptions import EvaluationException
 from .output import PASS_FAIL, evaluator_output, finite_number
 
 K = 3
-# Azure's property names, in Azure's order, and the registry metric each one is; the registry
+# Azure's property names, in Azure's order, and the registry metric each one is; its definition
 # holds Azure's default thresholds, directions and value kinds.
 _PROPERTIES = {
     "ndcg@3": Metric("ndcg_exp", K),
@@ -54,10 +57,47 @@ _PROPERTIES = {
     "total_retrieved_documents": Metric("total_retrieved_documents"),
     "total_ground_truth_documents": Metric("total_ground_truth_documents"),
 }
+# Azure's branch flag, 1 when some ranked document has a nonzero label: the SDK's value types
+# follow it (:func:`_property_values`). It is no metric, so no registered family has it.
+_BRANCH = Metric("relevant_retrieved", K)
+
+
+def _branch_flag(output: DocumentRetrievalPass, metric: Metric) -> np.ndarray:
+    return output.column(docret.RELEVANT_RETRIEVED, metric.k)
+
+
+#: The SDK's variant of the document-retrieval family, a value kept out of the registry (so out of
+#: every listing): ndcg_exp with the SDK's gains (negative for a negative label), the branch flag
+#: as one more definition, and every definition taking float labels, as the batch path always has
+#: (a call's labels are integers).
+_SDK_FAMILY = dataclasses.replace(
+    DOCUMENT_RETRIEVAL,
+    definitions=(
+        *(dataclasses.replace(definition, float_labels=True) for definition in DEFINITIONS),
+        MetricDefinition(
+            _BRANCH.name, FAMILY, "1 when some ranked document has a nonzero label, else 0.",
+            higher_is_better=True, cutoff=True, extract=_branch_flag, float_labels=True,
+        ),
+    ),
+    passes=passes(azure_gains=True),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _sdk_plan(label_min: int, label_max: int) -> EvaluationPlan:
+    """The drop-in's evaluation plan for a label range: the nine properties at k = 3, then the branch flag.
+
+    Kept out of the evaluator's attributes so that an evaluator still pickles (a family's
+    extractions are closures, which do not).
+    """
+    options = EvaluationOptions(label_min=label_min, label_max=label_max)
+    return EvaluationPlan.of_family(_SDK_FAMILY, [*_PROPERTIES.values(), _BRANCH], options)
+
+
 # The columns of :meth:`DocumentRetrievalEvaluator._scores`: the properties in order, then Azure's branch flag.
 _COLUMN = {name: column for column, name in enumerate(_PROPERTIES)}
 _RELEVANT_RETRIEVED = len(_PROPERTIES)
-_DEFINITION = {name: REGISTRY.definition(metric) for name, metric in _PROPERTIES.items()}
+_DEFINITION = {name: _SDK_FAMILY.definition(metric) for name, metric in _PROPERTIES.items()}
 # Azure fixes the holes thresholds; the other seven are constructor arguments.
 _FIXED_THRESHOLDS = ("holes", "holes_ratio")
 _MISSING_INPUTS = "DocumentRetrievalEvaluator: Either 'conversation' or individual inputs must be provided."
@@ -112,7 +152,7 @@ class DocumentRetrievalEvaluator:
         self.k = K
         self.ground_truth_label_min = int(ground_truth_label_min)
         self.ground_truth_label_max = int(ground_truth_label_max)
-        self._labels = LabelRange(self.ground_truth_label_min, self.ground_truth_label_max)
+        _sdk_plan(self.ground_truth_label_min, self.ground_truth_label_max)  # checks the range as evaluate() does
         given = {
             "ndcg@3": ndcg_threshold,
             "xdcg@3": xdcg_threshold,
@@ -172,12 +212,10 @@ class DocumentRetrievalEvaluator:
 
         ``stacklevel``: the warning's, counted from :func:`_warn_outside_unit_interval` to the user's call.
         """
-        check_labels(qrels, self._labels)
-        matrix = metric_matrix(rank_run(qrels, run), qrels, alignment, K, self._labels, azure_gains=True)
-        output = DocumentRetrievalPass({K: matrix})
-        values = [_DEFINITION[name].extract(output, metric) for name, metric in _PROPERTIES.items()]
+        plan = _sdk_plan(self.ground_truth_label_min, self.ground_truth_label_max)
+        values = list(plan.score(qrels, run, alignment).values())
         _warn_outside_unit_interval(values[_COLUMN["ndcg@3"]], stacklevel)
-        return np.column_stack([*values, output.column(docret.RELEVANT_RETRIEVED, K)])
+        return np.column_stack(values)
 
     def _ground_truth_table(self, ground_truth: Any) -> pa.Table:
         rows = _rows_of(ground_truth, "retrieval_ground_truth")

@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..kernels.core import docret
 from ..kernels.core.bundles import IdealArrays, RankedArrays
 from .definition import MetricDefinition, non_negative, unit_interval
-from .family import Family
+from .family import Family, Passes
 from .joins import RANKED_RUN
 from .names import Metric
 from .options import Conventions, EvaluationOptions, LabelRange
@@ -159,20 +159,29 @@ def metric_matrix(
     )
 
 
-def _passes(
-    qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
-) -> Iterator[tuple[DocumentRetrievalPass, Sequence[Metric]]]:
-    """One kernel pass per distinct k, every metric of the family at once."""
-    labels = options.labels
-    check_labels(qrels, labels)
-    # Metrics without a cutoff come out of any pass; use the first k asked for (or 1).
-    cutoffs = sorted({m.k for m in metrics if m.k is not None}) or [1]
-    yield DocumentRetrievalPass({k: metric_matrix(ranked, qrels, alignment, k, labels) for k in cutoffs}), metrics
+def passes(*, azure_gains: bool) -> Passes:
+    """The family's passes: one kernel pass per distinct k, every metric of the family at once.
+
+    ``azure_gains``: ndcg_exp with azure-ai-evaluation's gains (:func:`metric_matrix`); the
+    registered family's are False, the Azure drop-in's family variant's True.
+    """
+
+    def document_retrieval_passes(
+        qrels: Qrels, ranked: RankedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
+    ) -> Iterator[tuple[DocumentRetrievalPass, Sequence[Metric]]]:
+        labels = options.labels
+        check_labels(qrels, labels)
+        # Metrics without a cutoff come out of any pass; use the first k asked for (or 1).
+        cutoffs = sorted({m.k for m in metrics if m.k is not None}) or [1]
+        matrices = {k: metric_matrix(ranked, qrels, alignment, k, labels, azure_gains=azure_gains) for k in cutoffs}
+        yield DocumentRetrievalPass(matrices), metrics
+
+    return document_retrieval_passes
 
 
 #: azure-ai-evaluation keeps equal scores in input order, scores every judged query, and the last
 #: of repeated rows wins; holes, fidelity and xdcg read every ranked document's label.
 DOCUMENT_RETRIEVAL = Family(
     FAMILY, DEFINITIONS, ties="input", conventions=Conventions(query_set="qrels", duplicates="last"),
-    join=RANKED_RUN, passes=_passes, title="azure-ai-evaluation's document retrieval, at any cutoff (graded labels)",
+    join=RANKED_RUN, passes=passes(azure_gains=False), title="azure-ai-evaluation's document retrieval, at any cutoff (graded labels)",
 )

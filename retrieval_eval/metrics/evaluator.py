@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +17,10 @@ from ..errors import ConfigError
 from ..progress import phase
 from ..views import counted
 from .joins import TIED_RUN, JoinKind
+from .families import FAMILIES
+from .family import Family
 from .names import Metric
-from .options import EvaluationOptions
+from .options import Conventions, EvaluationOptions
 from . import tie_average
 from .registry import REGISTRY
 from .result import EvaluationResult, Threshold, per_query_table, summarize
@@ -53,7 +55,9 @@ class EvaluationPlan:
     on a cluster) follows the same rules. ``names``: each name asked for with its metric, in
     order; ``metrics``: the distinct metrics, computed once each. ``groups``: per family and tie
     order, its metrics. ``objective``: the metric that ranks runs (a leaderboard's) under its name,
-    one of ``names`` (by default the first).
+    one of ``names`` (by default the first). ``families``: family values that score their groups
+    in place of the registered family of the same name (:meth:`of_family`); none for a plan of
+    the registry's metrics.
     """
 
     names: tuple[tuple[str, Metric], ...]
@@ -64,6 +68,7 @@ class EvaluationPlan:
     integer_metrics: frozenset[Metric]
     geometric_metrics: frozenset[Metric]
     objective: tuple[str, Metric]
+    families: tuple[Family, ...] = ()
 
     @classmethod
     def resolve(
@@ -78,29 +83,67 @@ class EvaluationPlan:
         An ``objective`` not among the metrics is computed too (see
         :func:`~.selection.resolve_metrics_and_thresholds`).
         """
-        options = EvaluationOptions() if options is None else options
-        if not isinstance(options, EvaluationOptions):
-            raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+        options = _checked(options)
         named, threshold_list, goal = resolve_metrics_and_thresholds(
             metrics, thresholds, options.k, options.rel_level, objective
         )
         metric_list = list(dict.fromkeys(metric for _, metric in named))
+        families = {metric: REGISTRY.family(metric) for metric in metric_list}
+        return cls._grouped(named, metric_list, threshold_list, options, goal, families, conventions_for(metric_list))
+
+    @classmethod
+    def of_family(
+        cls, family: Family, metrics: Sequence[Metric], options: EvaluationOptions | None = None
+    ) -> "EvaluationPlan":
+        """A plan of some of ``family``'s metrics, scored by that family value and not looked up in the registry.
+
+        For a variant of a registered family that is no public metric family (the Azure drop-in's:
+        the document-retrieval definitions with the SDK's gains and a private branch column), so
+        that it scores through :meth:`score` like any plan. Each metric goes by its canonical name,
+        the first is the objective, and there are no thresholds; the options settle on the
+        family's conventions.
+        """
+        options = _checked(options)
+        metric_list = list(dict.fromkeys(metrics))
+        for metric in metric_list:
+            try:
+                family.definition(metric)
+            except KeyError:
+                raise ConfigError(f"{metric} is not a metric of the family {family.name!r}") from None
+        named = [(str(metric), metric) for metric in metric_list]
+        families = dict.fromkeys(metric_list, family)
+        return cls._grouped(named, metric_list, [], options, named[0], families, family.conventions, (family,))
+
+    @classmethod
+    def _grouped(
+        cls,
+        named: list[tuple[str, Metric]],
+        metric_list: list[Metric],
+        threshold_list: list[Threshold],
+        options: EvaluationOptions,
+        goal: tuple[str, Metric],
+        families: Mapping[Metric, Family],
+        conventions: Conventions,
+        explicit: tuple[Family, ...] = (),
+    ) -> "EvaluationPlan":
+        """The plan of resolved metrics, each computed by the family ``families`` maps it to."""
         by_family: dict[tuple[str, str], list[Metric]] = {}
         for metric in metric_list:
-            family = REGISTRY.family(metric)
+            family = families[metric]
             by_family.setdefault((family.name, options.ties or family.ties), []).append(metric)
         if options.ties is not None and tie_average.is_average(options.ties):
-            tie_average.check_supported(metric_list, lambda metric: REGISTRY.family(metric).name, options)
-        definitions = {metric: REGISTRY.definition(metric) for metric in metric_list}
+            tie_average.check_supported(metric_list, lambda metric: families[metric].name, options)
+        definitions = {metric: families[metric].definition(metric) for metric in metric_list}
         return cls(
             tuple(named),
             tuple(metric_list),
             tuple(threshold_list),
-            options.settled(conventions_for(metric_list)),
+            options.settled(conventions),
             tuple((family, ties, tuple(group)) for (family, ties), group in by_family.items()),
             frozenset(m for m, d in definitions.items() if d.integer),
             frozenset(m for m, d in definitions.items() if d.geometric),
             goal,
+            explicit,
         )
 
     @property
@@ -115,17 +158,16 @@ class EvaluationPlan:
         (:meth:`~retrieval_eval.data.JoinSource.join`: a Run computes it); the families that read
         the same kind under the same tie order share one join, asked for when one first needs it.
         """
-        from .families import FAMILIES
-
+        families = {**FAMILIES, **{family.name: family for family in self.families}}
         duplicates = self.options.run_duplicates
         joins: dict[tuple[JoinKind, str], Any] = {}
         columns: dict[Metric, np.ndarray] = {}
         # A measure that cannot read the judgments' layout or labels is refused before any join is built.
         for name, _, metrics in self.groups:
-            FAMILIES[name].check_judgments(qrels, metrics)
-            FAMILIES[name].check_labels(qrels, metrics)
+            families[name].check_judgments(qrels, metrics)
+            families[name].check_labels(qrels, metrics)
         for name, ties, metrics in self.groups:
-            family = FAMILIES[name]
+            family = families[name]
             averaged = tie_average.is_average(ties)
             key = (TIED_RUN if averaged else family.join, ties)
             if key not in joins:
@@ -270,6 +312,14 @@ class Evaluator:
         """The per-query table of scored ``columns``, as :attr:`EvaluationResult.per_query` lays it out."""
         table = per_query_table(alignment.query_ids, dict(columns), self.plan.integer_metrics, list(self.thresholds), self.plan.names)
         return table.to_pandas()
+
+
+def _checked(options: EvaluationOptions | None) -> EvaluationOptions:
+    """``options``, default when None; anything but an :class:`EvaluationOptions` is a :class:`ConfigError`."""
+    options = EvaluationOptions() if options is None else options
+    if not isinstance(options, EvaluationOptions):
+        raise ConfigError(f"options must be an EvaluationOptions, got {type(options).__name__}")
+    return options
 
 
 def _paths(source: Any) -> tuple[str, ...]:

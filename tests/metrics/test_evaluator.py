@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from pathlib import Path
 
@@ -95,6 +96,28 @@ def test_a_plan_is_resolved_once_and_travels_without_data():
     expected = Evaluator.from_plan(plan, qrels).evaluate(RUN)
     again = Evaluator.from_plan(copy, qrels).evaluate(RUN)
     pd.testing.assert_frame_equal(again.per_query, expected.per_query, check_exact=True)
+
+
+def test_a_plan_of_an_unregistered_family_value_scores_through_that_family():
+    from retrieval_eval.metrics.document_retrieval import DOCUMENT_RETRIEVAL
+
+    seen = []
+
+    def counted_passes(*arguments):
+        seen.append(arguments[3])
+        return DOCUMENT_RETRIEVAL.passes(*arguments)
+
+    variant = dataclasses.replace(DOCUMENT_RETRIEVAL, passes=counted_passes)
+    metrics = [REGISTRY.parse("ndcg_exp@3"), REGISTRY.parse("holes")]
+    plan = EvaluationPlan.of_family(variant, metrics, EvaluationOptions(label_min=0, label_max=4))
+    assert [name for name, _ in plan.names] == ["ndcg_exp@3", "holes"] and plan.objective == plan.names[0]
+    assert plan.query_set == "qrels" and plan.options.run_duplicates == "last" and plan.thresholds == ()
+    ours = Evaluator.from_plan(plan, Qrels.read(QRELS)).evaluate(RUN)
+    expected = evaluate(QRELS, RUN, ["ndcg_exp@3", "holes"])
+    pd.testing.assert_frame_equal(ours.per_query, expected.per_query, check_exact=True)
+    assert seen == [tuple(metrics)]
+    with pytest.raises(ConfigError, match="map is not a metric of the family 'document_retrieval'"):
+        EvaluationPlan.of_family(variant, [REGISTRY.parse("map")])
 
 
 def test_built_qrels_are_used_as_they_are():
