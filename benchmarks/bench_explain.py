@@ -63,8 +63,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from retrieval_eval.explain import explain
-    from retrieval_eval.report.explorer_page import explorer_html
     from retrieval_eval.pooling import pool
+    from retrieval_eval.report.explorer_page import explorer_html
 
     print(describe_machine(machine()))
     workload = make_workload(args.queries, seed=args.seed, retrieved=(20, 20))

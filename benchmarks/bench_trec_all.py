@@ -354,7 +354,7 @@ def compare_values(directory: Path) -> dict[str, Any]:
     import numpy as np
     import pandas as pd
 
-    from retrieval_eval.metrics.trec_eval_measures import select
+    from retrieval_eval.metrics.spellings.trec_eval import select
 
     ours = pd.read_parquet(directory / "api.values.parquet").set_index("query_id")
     theirs = pd.read_parquet(directory / "pytrec_eval.values.parquet")

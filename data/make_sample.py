@@ -9,7 +9,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.workload import (  # noqa: E402
-    make_workload, second_retriever, write_azure_jsonl, write_texts, write_trec, write_trec_run,
+    make_workload,
+    second_retriever,
+    write_azure_jsonl,
+    write_texts,
+    write_trec,
+    write_trec_run,
 )
 
 if __name__ == "__main__":

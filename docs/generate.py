@@ -32,11 +32,13 @@ from retrieval_eval.cli import build_parser  # noqa: E402
 from retrieval_eval.errors import ConfigError  # noqa: E402
 from retrieval_eval.fusion.methods import METHODS  # noqa: E402
 from retrieval_eval.fusion.normalization import NORMALIZATION_ALIASES, NORMALIZATIONS  # noqa: E402
-from retrieval_eval.metrics import ir_measures_names, ranx_names, trec_eval_measures  # noqa: E402
 from retrieval_eval.metrics.families import FAMILIES  # noqa: E402
 from retrieval_eval.metrics.options import EvaluationOptions  # noqa: E402
 from retrieval_eval.metrics.registry import REGISTRY  # noqa: E402
 from retrieval_eval.metrics.selection import resolve_metrics  # noqa: E402
+from retrieval_eval.metrics.spellings import ir_measures as ir_measures_names  # noqa: E402
+from retrieval_eval.metrics.spellings import ranx as ranx_names  # noqa: E402
+from retrieval_eval.metrics.spellings import trec_eval as trec_eval_measures  # noqa: E402
 
 #: The cutoff and relevance level with which the name tables resolve a name that leaves them out.
 EXAMPLE_K, EXAMPLE_REL = 10, 1
@@ -128,7 +130,7 @@ def measures_page() -> str:
 
 
 def trec_eval_page() -> str:
-    page = ["# trec_eval's measures\n", _notice("trec_eval's table (retrieval_eval.metrics.trec_eval_measures)"),
+    page = ["# trec_eval's measures\n", _notice("trec_eval's table (retrieval_eval.metrics.spellings.trec_eval)"),
             "trec_eval 10's measures in its order, as `retrieval-eval metrics --trec` lists them: the default "
             "parameters of each (`P` is P at each of its cutoffs), the sets that hold it (`-m official`, "
             "`-m all_trec`, ...) and the registry metric behind each value it prints.\n\n"]
@@ -161,7 +163,7 @@ def _ir_measures_spellings(name: str, measure: ir_measures_names.IrMeasure) -> l
 
 
 def ir_measures_page() -> str:
-    page = ["# ir_measures' names\n", _notice("ir_measures' name table (retrieval_eval.metrics.ir_measures_names)"),
+    page = ["# ir_measures' names\n", _notice("ir_measures' name table (retrieval_eval.metrics.spellings.ir_measures)"),
             "Every measure of ir_measures 0.4.3 that the registry computes, each name and alias written without and "
             "with a cutoff, and what it resolves to (a name that needs a cutoff and has none takes the evaluation's "
             f"k, here {EXAMPLE_K}). Parameters are ir_measures' own, with its defaults; `rel` becomes the metric's "
@@ -180,7 +182,7 @@ def ir_measures_page() -> str:
 
 
 def ranx_page() -> str:
-    page = ["# ranx's names\n", _notice("ranx's name table (retrieval_eval.metrics.ranx_names)"),
+    page = ["# ranx's names\n", _notice("ranx's name table (retrieval_eval.metrics.spellings.ranx)"),
             "Every name of ranx 0.3.21's `metric_switch`, written as ranx writes it (`@k` a cutoff, `-lN` the "
             "relevance level), and what it resolves to here. A name without `@k` takes the evaluation's k (here "
             f"{EXAMPLE_K}), where ranx reads the whole ranking: its whole-ranking values are `set_precision`, "

@@ -26,7 +26,7 @@ _EXPORTS = {
     "Evaluator": ".metrics",
     "Metric": ".metrics",
     "evaluate": ".metrics",
-    "trec_eval": ".metrics",
+    "trec_eval": ".frontends.trec_eval.run",
     "fuse": ".fusion",
     "JudgeSettings": ".judging",
     "judge_holes": ".judging",

@@ -7,7 +7,6 @@ catch ``ValueError`` keep working.
 
 from __future__ import annotations
 
-
 #: trec_eval 10's exit status where it cannot compute a measure for a query ("Can't calculate
 #: measure", a judged query without results): kept by the command line's ``--trec``.
 TREC_EVAL_STOP_STATUS = 4

@@ -10,7 +10,6 @@ import pytest
 from retrieval_eval.cli import main
 from retrieval_eval.cli.judge_flags import add_judge_flags, judge_settings
 from retrieval_eval.errors import ConfigError
-
 from tests.executions.judged_support import by_prompt
 from tests.executions.schema_validation import schema_errors
 from tests.judging.server import ScriptedServer

@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 from retrieval_eval import evaluate
-
 from tests.scale.layouts import random_collection, set_chunk_rows, write_layout
 from tests.test_cli import run_cli
 

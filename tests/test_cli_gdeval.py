@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from retrieval_eval.cli import main
-from retrieval_eval.metrics.gdeval_run import gdeval
+from retrieval_eval.frontends.gdeval import gdeval
 
 
 def _files(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from retrieval_eval.cli import main
-from retrieval_eval.metrics.ndeval_run import ndeval
+from retrieval_eval.frontends.ndeval import ndeval
 
 
 def _files(tmp_path):

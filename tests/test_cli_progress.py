@@ -13,7 +13,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from retrieval_eval import progress
-
 from tests.test_cli import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data"

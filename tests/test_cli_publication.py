@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests import test_cli_outputs
 from tests.judging.server import ScriptedServer
 from tests.test_cli import run_cli
 from tests.test_cli_judge import judge_args, labelling
-from tests import test_cli_outputs
 from tests.test_cli_outputs import COMMANDS, snapshot
 
 # Every command with two outputs or more: its arguments, each output with a fresh path (a directory for a

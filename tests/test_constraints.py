@@ -3,8 +3,19 @@
 import numpy as np
 import pytest
 
-from retrieval_eval.constraints import (MAX_INTEGER, Choices, Interval, check_flag, closest, did_you_mean,
-                                        documents_per_query, int64_value, integer_at_least, integer_text, must_be)
+from retrieval_eval.constraints import (
+    MAX_INTEGER,
+    Choices,
+    Interval,
+    check_flag,
+    closest,
+    did_you_mean,
+    documents_per_query,
+    int64_value,
+    integer_at_least,
+    integer_text,
+    must_be,
+)
 from retrieval_eval.errors import ConfigError
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from retrieval_eval.cli import main
 from retrieval_eval.errors import InputError
-from retrieval_eval.metrics.trec_eval_run import trec_eval
+from retrieval_eval.frontends.trec_eval.run import trec_eval
 
 
 @pytest.mark.parametrize("query_id", ["a\tb", "a b", "a\nb", "a\u3000b", "a\x85b", ""])

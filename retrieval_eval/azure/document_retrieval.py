@@ -36,8 +36,8 @@ from ..data.ids import QueryGroups
 from ..data.join import QueryAlignment, align_to
 from ..kernels.core import docret
 from ..metrics.definition import MetricDefinition
-from ..metrics.document_retrieval import DEFINITIONS, DOCUMENT_RETRIEVAL, FAMILY, DocumentRetrievalPass, passes
 from ..metrics.evaluator import EvaluationPlan
+from ..metrics.families.document_retrieval import DEFINITIONS, DOCUMENT_RETRIEVAL, FAMILY, DocumentRetrievalPass, passes
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from .exceptions import EvaluationException

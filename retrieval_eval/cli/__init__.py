@@ -34,8 +34,8 @@ from .agree import add_agree_command, agree_command
 from .answers import add_answers_command, answers_command
 from .catalog import add_catalog_commands, compile_command, metrics_listing, trec_eval_listing
 from .check import add_check_command, check_command
-from .cwl import add_cwl_command, cwl_command
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, emit, progress_wanted
+from .cwl import add_cwl_command, cwl_command
 from .evaluate import add_evaluate_command, evaluate_command
 from .explain import add_explain_command, explain_command
 from .gdeval import add_gdeval_command, gdeval_command

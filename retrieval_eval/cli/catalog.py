@@ -97,7 +97,7 @@ def metrics_listing(style: str, width: int | None = None) -> str:
 
 def trec_eval_listing(style: str, width: int | None = None) -> str:
     """trec_eval's measures: as JSON records, or as a table fitted to ``width`` (default: the terminal's)."""
-    from ..metrics.trec_eval_measures import listing
+    from ..metrics.spellings.trec_eval import listing
 
     rows = listing()
     if style == "json":

@@ -9,7 +9,15 @@ from typing import Any
 
 from ..policies import PARTIAL_MATCH_MODES
 from .common import (
-    EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_progress_flags, check_outputs, emit, emit_text, usage,
+    EXIT_NOTHING_CHECKED,
+    EXIT_OK,
+    EXIT_THRESHOLD_FAILED,
+    GivenOnce,
+    add_progress_flags,
+    check_outputs,
+    emit,
+    emit_text,
+    usage,
 )
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 

@@ -43,7 +43,7 @@ def add_cwl_command(commands: Any) -> None:
 
 
 def cwl_command(args: argparse.Namespace) -> int:
-    from ..metrics.cwl_run import cwl_eval
+    from ..frontends.cwl_eval import cwl_eval
 
     lines = cwl_eval(
         args.qrels, args.run, metrics_file=args.metrics_file, costs_file=args.cost_file, residuals=args.residuals,

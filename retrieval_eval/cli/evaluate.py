@@ -15,8 +15,20 @@ from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, TIE_POLICIES
 from ..report.evaluation_text import PER_QUERY_FORMATS, conventions_line, summary_text
 from ..scale.budget import DEFAULT_BUDGET
 from ..views import terminal_text
-from .common import (DEFAULT_K, EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
-                     column_pairs, emit, is_glob, metric_values, usage)
+from .common import (
+    DEFAULT_K,
+    EXIT_OK,
+    EXIT_THRESHOLD_FAILED,
+    GivenOnce,
+    add_column_flags,
+    add_progress_flags,
+    check_outputs,
+    column_pairs,
+    emit,
+    is_glob,
+    metric_values,
+    usage,
+)
 from .option_flags import add_shared_option_flags, option_default
 
 if TYPE_CHECKING:
@@ -121,11 +133,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
 
 def _trec_eval(args: argparse.Namespace) -> int:
-    """``--trec``: what trec_eval prints for the same command line (retrieval_eval.metrics.trec_eval_run)."""
+    """``--trec``: what trec_eval prints for the same command line (retrieval_eval.frontends.trec_eval.run)."""
     import warnings
 
+    from ..frontends.trec_eval.run import trec_eval
     from ..metrics.evaluator import NoSharedQueriesWarning
-    from ..metrics.trec_eval_run import trec_eval
 
     if args.azure or _streamed(args) or len(args.run) != 1:
         raise usage("--trec scores one qrels file against one run file read whole, as trec_eval does")

@@ -11,8 +11,19 @@ from typing import Any
 from ..metrics.options import EvaluationOptions
 from ..policies import TIE_ORDERS
 from ..views import counted, terminal_text
-from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
-                     qrels_input, run_input, usage)
+from .common import (
+    DEFAULT_K,
+    EXIT_OK,
+    GivenOnce,
+    add_column_flags,
+    add_progress_flags,
+    check_outputs,
+    emit,
+    integer_from,
+    qrels_input,
+    run_input,
+    usage,
+)
 
 _TABLE_SUFFIXES = (".parquet", ".csv", ".jsonl")
 

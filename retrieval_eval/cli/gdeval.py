@@ -36,8 +36,8 @@ def add_gdeval_command(commands: Any) -> None:
 
 
 def gdeval_command(args: argparse.Namespace) -> int:
+    from ..frontends.gdeval import gdeval
     from ..metrics.families.gdeval import DEFAULT_K
-    from ..metrics.gdeval_run import gdeval
 
     k = DEFAULT_K if args.k is None else args.k
     emit("\n".join(gdeval(args.qrels, args.run, k=k, baseline=args.baseline, risk_alpha=args.risk_alpha, all_topics=args.c)))

@@ -8,8 +8,19 @@ from typing import Any
 
 from ..policies import DUPLICATE_POLICIES, POOL_TIES
 from ..views import count_text, counted, terminal_text
-from .common import (EXIT_OK, EXIT_THRESHOLD_FAILED, GivenOnce, add_column_flags, add_progress_flags, check_outputs,
-                     column_pairs, emit, integer_from, run_input, usage)
+from .common import (
+    EXIT_OK,
+    EXIT_THRESHOLD_FAILED,
+    GivenOnce,
+    add_column_flags,
+    add_progress_flags,
+    check_outputs,
+    column_pairs,
+    emit,
+    integer_from,
+    run_input,
+    usage,
+)
 from .judge_flags import add_judge_flags, judge_settings, totals_lines
 
 _SHOWN_ERRORS = 5

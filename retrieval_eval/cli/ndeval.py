@@ -42,7 +42,7 @@ def add_ndeval_command(commands: Any) -> None:
 
 
 def ndeval_command(args: argparse.Namespace) -> int:
-    from ..metrics.ndeval_run import ndeval
+    from ..frontends.ndeval import ndeval
 
     emit("\n".join(ndeval(args.qrels, args.run, alpha=args.alpha, beta=args.beta, max_docs=args.depth, all_topics=args.c,
                        traditional=args.traditional, baseline=args.baseline, risk_alpha=args.risk_alpha)))

@@ -8,8 +8,19 @@ from typing import Any
 
 from ..policies import DUPLICATE_POLICIES, MERGE_POLICIES, POOL_TIES
 from ..views import count_text, counted, terminal_text
-from .common import (EXIT_BAD_INPUT, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, column_pairs, emit,
-                     integer_from, qrels_input, run_input)
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    GivenOnce,
+    add_column_flags,
+    add_progress_flags,
+    check_outputs,
+    column_pairs,
+    emit,
+    integer_from,
+    qrels_input,
+    run_input,
+)
 
 _SHOWN_CONFLICTS = 5
 
@@ -105,8 +116,8 @@ def pool_command(args: argparse.Namespace) -> int:
 
 
 def qrels_command(args: argparse.Namespace) -> int:
-    from ..pooling import MergeConflicts, merge_qrels, write_qrels
     from ..io import write_table
+    from ..pooling import MergeConflicts, merge_qrels, write_qrels
 
     inputs = [args.old, args.new]
     check_outputs({"-o": args.output, "--conflicts": args.conflicts}, inputs)

@@ -12,8 +12,20 @@ from ..metrics.options import EvaluationOptions
 from ..policies import DUPLICATE_POLICIES, QUERY_POLICIES, TIE_ORDERS
 from ..sweep.settings import CORRECTION_METHODS, CORRECTIONS, PERMUTATIONS, POWER, SPLITS, STATISTICS, TEST_METHODS, TESTS
 from ..views import counted, terminal_text, terminal_width
-from .common import (DEFAULT_K, EXIT_OK, GivenOnce, add_column_flags, add_progress_flags, check_outputs, emit, integer_from,
-                     progress_bar, qrels_input, run_input, usage)
+from .common import (
+    DEFAULT_K,
+    EXIT_OK,
+    GivenOnce,
+    add_column_flags,
+    add_progress_flags,
+    check_outputs,
+    emit,
+    integer_from,
+    progress_bar,
+    qrels_input,
+    run_input,
+    usage,
+)
 from .option_flags import add_shared_option_flags, shared_options
 
 if TYPE_CHECKING:
@@ -259,9 +271,9 @@ def _add_fusion_grid_flags(ranking: argparse.ArgumentParser) -> None:
 
 def _fusion_sweep(args: argparse.Namespace) -> SweepResult:
     """The sweep of the fused runs of the grid of --fuse and --fusion-grid."""
-    from ..sweep.grids import fusion_grid, read_fusion_grid
-    from ..sweep.fusion_spec import parse_fusion_spec
     from ..sweep.fused import fusion_sweep
+    from ..sweep.fusion_spec import parse_fusion_spec
+    from ..sweep.grids import fusion_grid, read_fusion_grid
 
     if args.param_pattern is not None or args.cost:
         raise usage("--param-pattern and --cost read the parameters of run files; a fusion sweep's come from its grid")

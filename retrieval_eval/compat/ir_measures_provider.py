@@ -15,7 +15,7 @@ or register it, so that ir_measures' own functions (and pyterrier's, which call 
     register(default=False)    # only in ir_measures.providers.registry["retrieval_eval"]
 
 It computes the measures of :data:`SUPPORTED_MEASURES` (every measure of the name table
-:data:`~retrieval_eval.metrics.ir_measures_names.MEASURES`, and NumQ) as ir_measures' providers do
+:data:`~retrieval_eval.metrics.spellings.ir_measures.MEASURES`, and NumQ) as ir_measures' providers do
 (pytrec_eval's for most, its compat and accuracy providers for Compat and Accuracy): the queries
 of the qrels, a judged query the run lacks scoring the measure's default (0), the run's unjudged
 queries left out; equal scores ordered as each measure's family orders them (descending document
@@ -82,11 +82,11 @@ from ir_measures.providers.base import Any as AnyValue
 from ..constraints import check_choice
 from ..errors import ConfigError
 from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
-from ..metrics.ir_measures_names import MEASURES, measure_entry
-from ..metrics.ir_measures_names import parse as parse_measure
 from ..metrics.names import Metric as RegistryMetric
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
+from ..metrics.spellings.ir_measures import MEASURES, measure_entry
+from ..metrics.spellings.ir_measures import parse as parse_measure
 from ..policies import DUPLICATE_POLICIES
 
 NAME = "retrieval_eval"
@@ -100,7 +100,7 @@ def _declared(name: str) -> Measure:
 
 
 #: The measures this provider computes, as ir_measures declares a provider's measures: every measure of the
-#: name table of :mod:`~retrieval_eval.metrics.ir_measures_names` (and NumQ), with any parameters. The
+#: name table of :mod:`~retrieval_eval.metrics.spellings.ir_measures` (and NumQ), with any parameters. The
 #: table decides: :meth:`RetrievalEvalProvider.supports` asks it for a registry metric of the very
 #: measure, so one whose parameters no registry metric reproduces (``nDCG(gains=...)@10``) is left
 #: to the next provider. A measure added to the table (a family of issue 28) is computed here with

@@ -91,15 +91,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
-from ..data.ids import QueryGroups
 from ..constraints import check_choice
+from ..data.ids import QueryGroups
 from ..errors import ConfigError, DuplicateError, InputError, UnknownMetricError
+
 # arrow_array, not pa.array, for numpy arrays: pa.array of one imports pandas (0.2-0.5 s) to check for a Series.
 from ..io.arrays import arrow_array, numpy_view, read_only, text_array
 from ..metrics.evaluator import EvaluationPlan, Evaluator
 from ..metrics.options import EvaluationOptions
 from ..metrics.result import GEOMETRIC_FLOOR
-from ..metrics.trec_eval_measures import CUTOFFS, GEOMETRIC, LEVELS, MEASURES, NICKNAMES, select
+from ..metrics.spellings.trec_eval import CUTOFFS, GEOMETRIC, LEVELS, MEASURES, NICKNAMES, select
 
 if TYPE_CHECKING:
     from ..metrics.names import Metric

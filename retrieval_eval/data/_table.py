@@ -7,8 +7,8 @@ import pyarrow as pa
 
 from ..constraints import check_choice
 from ..errors import DuplicateError, InputError
-from ..policies import DUPLICATE_POLICIES
 from ..kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
+from ..policies import DUPLICATE_POLICIES
 
 #: The kernel code of each policy of :data:`~retrieval_eval.policies.DUPLICATE_POLICIES`.
 DUPLICATE_CODES = {"last": KEEP_LAST, "first": KEEP_FIRST, "max": KEEP_MAX, "raise": RAISE}

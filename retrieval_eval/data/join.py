@@ -10,16 +10,16 @@ import pyarrow.compute as pc
 
 from ..constraints import check_choice
 from ..errors import ConfigError, InputError
-from ..policies import QUERY_SETS, TIE_ORDERS
 from ..io.arrays import arrow_array, numpy_view, read_only
 from ..kernels.core.bundles import JoinRule, JudgmentArrays, QueryPairs, RunArrays
-from ..kernels.fusion.fused_ranking import gather_joins
 from ..kernels.core.judged_ranks import rank_judged_documents
 from ..kernels.core.ranking import rank_and_label
 from ..kernels.core.ranx_ties import ranx_tie_keys
 from ..kernels.core.tie_groups import rank_with_tie_groups
 from ..kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
+from ..kernels.fusion.fused_ranking import gather_joins
 from ..kernels.trec.trec_judged import judged_only
+from ..policies import QUERY_SETS, TIE_ORDERS
 from ._table import duplicate_policy_code, raise_on_duplicates
 from .ids import IdColumn
 from .qrels import Qrels

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.coerce import require_no_nulls
+from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.sources import SourceLike, resolve_source
 from retrieval_eval.io.tables import load_columns
 

@@ -13,7 +13,7 @@ Text rules, one per role, each implemented once here:
   spaces, no ``_``, no hex (``0x10``), no NaN or infinity. A column whose labels are all
   whole numbers is int64 (``2.0`` is 2); one with a label that is not is float64 (see
   :func:`labels_column`). trec_eval's ``atol`` would read ``0.5`` as 0 and ``1e3`` as 1:
-  its front end refuses non-integer labels (:mod:`retrieval_eval.metrics.trec_eval_run`).
+  its front end refuses non-integer labels (:mod:`retrieval_eval.frontends.trec_eval.run`).
 - A score written as text (TREC, CSV/TSV; other sources must give numbers) is an ASCII
   decimal number as Python's ``float()`` reads it (optional sign, digits with an optional
   fraction, optional exponent), or ``inf``, ``infinity`` or ``nan`` in any case with an

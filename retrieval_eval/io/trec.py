@@ -45,7 +45,6 @@ from retrieval_eval.io.sources import Source, read_all, resolve_source
 from retrieval_eval.io.trec_layout import LABELS, TrecLayout
 from retrieval_eval.io.trec_spaced import read_single_spaced
 
-
 _SPACES = re.compile(r"[ \t\n\v\f\r]+")  # C's isspace in the C locale
 _LINE_END = re.compile(rb"\r\n|\n|\r")  # as io/lines.py ends lines
 _TAIL_BLOCK = 1 << 16  # bytes read at a time from the end of a run for its tag

@@ -8,7 +8,6 @@ import pyarrow as pa
 
 from retrieval_eval.io.coerce import Parser
 
-
 #: The type of a qrels label column: int64, or float64 when some label is not a whole number
 #: (:func:`retrieval_eval.io.coerce.parse_label_text`); chunks read apart agree on it once joined.
 LABELS = None

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .endpoint import Endpoint
-from .transport import Transport, TransientError
+from .transport import TransientError, Transport
 
 
 @dataclass(frozen=True)

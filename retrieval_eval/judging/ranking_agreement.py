@@ -40,7 +40,16 @@ from ..metrics.registry import REGISTRY
 # errors) that import nothing of sweep's runs or leaderboards, and sweep imports nothing of judging:
 # no import circle.
 from ..sweep.rank_correlation import (
-    A_BETTER, B_BETTER, NOT_SIGNIFICANT, correlation_of_means, kendall_tau_b, persistence, ranks, rbo_ext, tau_ap, verdicts,
+    A_BETTER,
+    B_BETTER,
+    NOT_SIGNIFICANT,
+    correlation_of_means,
+    kendall_tau_b,
+    persistence,
+    ranks,
+    rbo_ext,
+    tau_ap,
+    verdicts,
 )  # fmt: skip
 from ..sweep.settings import ALPHA
 from ..views import counted, decimal, values_table

@@ -16,8 +16,6 @@ _EXPORTS = {
     "EvaluationResult": ".result",
     "EvaluationSummary": ".result",
     "Threshold": ".result",
-    "trec_eval": ".trec_eval_run",
-    "TrecEvalOutput": ".trec_eval_run",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError
 from ..progress import phase
 from ..views import counted
-from .joins import TIED_RUN, JoinKind
+from . import tie_average
 from .families import FAMILIES
 from .family import Family
+from .joins import TIED_RUN, JoinKind
 from .names import Metric
 from .options import Conventions, EvaluationOptions
-from . import tie_average
 from .registry import REGISTRY
 from .result import EvaluationResult, Threshold, per_query_table, summarize
 from .selection import Thresholds, conventions_for, resolve_metrics_and_thresholds

@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ..constraints import Choices, check_flag, int64_value, is_integer, integer_at_least, must_be
+from ..constraints import Choices, check_flag, int64_value, integer_at_least, is_integer, must_be
 from ..errors import ConfigError
 from ..policies import DUPLICATE_POLICIES, JUDGMENT_FORMATS, QUERY_SETS, TIE_POLICIES
 

@@ -8,13 +8,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import ConfigError
-from .document_retrieval import DOCUMENT_RETRIEVAL, default_metrics
+from .families.document_retrieval import DOCUMENT_RETRIEVAL, default_metrics
 from .names import Metric
 from .options import Conventions
-from .peer_names import is_peer_only_name, measure_text, parse_peer, split_names
 from .registry import REGISTRY
 from .result import Threshold
-from .trec_eval_measures import expand, is_trec_eval_name
+from .spellings.peers import is_peer_only_name, measure_text, parse_peer, split_names
+from .spellings.trec_eval import expand, is_trec_eval_name
 
 #: Thresholds as given: ``{metric: value}``, or ``(metric, value)`` pairs (the command line's
 #: repeated ``--threshold``, where a repeat must not vanish into a dict before it is seen).

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..kernels.core.segments import gather, segments
-from ..kernels.core.tie_average import TiedPositions, tied_positions as positions_of
+from ..kernels.core.tie_average import TiedPositions
+from ..kernels.core.tie_average import tied_positions as positions_of
 from ..policies import TIE_AVERAGE
 from .names import Metric
 from .options import EvaluationOptions
@@ -61,8 +62,8 @@ class TieAveraging:
 
 
 def _averagings() -> dict[str, TieAveraging]:
-    from .tie_average_docret import DOCUMENT_RETRIEVAL_AVERAGING
-    from .tie_average_trec import TREC_AVERAGING
+    from .families.document_retrieval.tie_average import DOCUMENT_RETRIEVAL_AVERAGING
+    from .families.trec.tie_average import TREC_AVERAGING
 
     return {"trec": TREC_AVERAGING, "document_retrieval": DOCUMENT_RETRIEVAL_AVERAGING}
 

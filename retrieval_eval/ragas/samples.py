@@ -16,9 +16,9 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..io.context_rows import ContextRows, read_context_rows
-from .verdict_precision import average_precision
 from .id_based import id_based_context_precision_recall
 from .string_based import DistanceMeasure, PairSimilarities, distance_measure, non_llm_context_precision, non_llm_context_recall
+from .verdict_precision import average_precision
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -8,7 +8,6 @@ pair with its Tukey p-value, its effect size and its intervals.
 
 from __future__ import annotations
 
-
 from ..sweep.significance import Significance
 from ..views import html_text, p_value_text, wrap
 from .compare_table import compare_table, comparison_legend

@@ -25,8 +25,25 @@ import pandas as pd
 
 from ..io.writers import json_ready
 from ..sweep.settings import TEST_METHODS
-from ..views import (GAP, Column, aligned, count_text, counted, decimal, fit_columns, fit_line, is_missing, is_number, marks_legend,
-                     p_value_text, table_width, terminal_text, terminal_width, value_text, wrap)
+from ..views import (
+    GAP,
+    Column,
+    aligned,
+    count_text,
+    counted,
+    decimal,
+    fit_columns,
+    fit_line,
+    is_missing,
+    is_number,
+    marks_legend,
+    p_value_text,
+    table_width,
+    terminal_text,
+    terminal_width,
+    value_text,
+    wrap,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import views
 from ..errors import ConfigError
 from ..metrics.result import EvaluationSummary
-from .. import views
 
 if TYPE_CHECKING:
     import pandas as pd

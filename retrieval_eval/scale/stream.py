@@ -33,8 +33,8 @@ from ..metrics.evaluator import Evaluator
 from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from ..progress import Phase, phase
-from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .buckets import write_buckets
+from .budget import DEFAULT_BUDGET, ChunkSizing, parse_memory_budget
 from .memory import release_freed_memory
 from .output import BUCKET_SCRATCH, PerQueryDataset, clear_stale_temp, scratch_directory
 from .pieces import QueryTally, score_piece

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .. import views
 from ..constraints import check_flag
 from ..errors import ConfigError
 from ..io import write_table
-from .. import views
 from .configurations import cost_value
 from .effects import marginal_effects, pareto_front
 from .ranking import Leaderboard, RankingSettings, check_runs, leaderboard

@@ -50,10 +50,10 @@ import numpy as np
 
 from ..constraints import Interval, closest, did_you_mean
 from ..errors import ConfigError, InputError
-from ..io import read_json_file
 from ..fusion.method import FusionMethod
 from ..fusion.methods import fusion_method
 from ..fusion.normalization import normalization_name
+from ..io import read_json_file
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -45,21 +45,32 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from .. import views
 from ..constraints import check_choice, check_flag
 from ..errors import ConfigError, InputError
 from ..metrics.evaluator import Evaluator
+from ..metrics.names import Metric
 from ..metrics.options import EvaluationOptions
 from ..metrics.registry import REGISTRY
-from ..metrics.names import Metric
 from ..natural_order import natural_key
 from ..policies import QUERY_POLICIES
-from .. import views
 from ..views import counted
 from .pairwise import all_pairs as compare_all_pairs
 from .pairwise import head_to_head
 from .progress import Reporter
-from .settings import (ALPHA, CORRECTION_METHODS, CORRECTIONS, RESAMPLES, ROUNDS, SEED, TEST_METHODS, TESTS,
-                       check_bootstrap_memory, decision_column, p_value_columns)
+from .settings import (
+    ALPHA,
+    CORRECTION_METHODS,
+    CORRECTIONS,
+    RESAMPLES,
+    ROUNDS,
+    SEED,
+    TEST_METHODS,
+    TESTS,
+    check_bootstrap_memory,
+    decision_column,
+    p_value_columns,
+)
 from .stats import bootstrap_ci, corrected, paired_effect_size, paired_p_values, paired_t_test
 
 

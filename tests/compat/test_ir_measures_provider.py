@@ -23,14 +23,35 @@ from retrieval_eval import ConfigError, InputError
 
 irm = pytest.importorskip("ir_measures")
 from ir_measures import (  # noqa: E402  (after the skip)
-    AP, ERR, MAP, NDCG, RR, SDCG, Bpref, IPrec, Judged, NumQ, NumRel, NumRelRet, NumRet, P, R, Rprec, SetAP, SetF, SetP,
-    SetR, SetRelP, Success, infAP, nDCG,
+    AP,
+    ERR,
+    MAP,
+    NDCG,
+    RR,
+    SDCG,
+    Bpref,
+    IPrec,
+    Judged,
+    NumQ,
+    NumRel,
+    NumRelRet,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    SetRelP,
+    Success,
+    infAP,
+    nDCG,
 )
 
 from retrieval_eval.compat import ir_measures_provider  # noqa: E402
 from retrieval_eval.compat.ir_measures_provider import RetrievalEvalEvaluator, provider, register, unregister  # noqa: E402
 from tests.peer_collections import collections, frames  # noqa: E402
-
 
 
 def pytrec_eval_measures(rel: int) -> list:

@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from retrieval_eval.judging.limits import RetryPolicy
 from retrieval_eval.judging.settings import JudgeSettings
-
 from tests.judging.server import Reply, Request, chat_reply, embeddings_reply
 
 FAST_RETRY = RetryPolicy(max_retries=1, base_delay=0.0, max_delay=0.0)

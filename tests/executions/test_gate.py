@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.executions import CheckSummary, RetrievalHit, RetrievalResult, Verdict, check_document, check_log
 from retrieval_eval.executions.batch.engine import plan_checks
-from retrieval_eval.executions.checks.evaluators import BUILT_IN, near_miss
 from retrieval_eval.executions.batch.tables import flatten_records
+from retrieval_eval.executions.checks.evaluators import BUILT_IN, near_miss
 
 QUERY = {"capability": "Email", "selector": "budget"}
 EXECUTIONS = [{"capability": "Email", "queries": [{"queryString": "Q3 budget"}]}]

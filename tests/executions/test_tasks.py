@@ -9,8 +9,8 @@ import pytest
 
 from retrieval_eval.errors import InputError
 from retrieval_eval.executions import read_tasks, score_tasks
-
 from tests.judging.server import Reply, ScriptedServer, chat_reply
+
 from .judged_support import judge_at
 
 

@@ -5,9 +5,8 @@ escaped fragment, whatever the number of queries."""
 from __future__ import annotations
 
 from retrieval_eval.explain import Explanation, explain
-from tests.report.test_views import HOSTILE_RUN, parse, text_lines
-
 from tests.report.test_explorer_page_browser import DATA, synthetic
+from tests.report.test_views import HOSTILE_RUN, parse, text_lines
 
 QRELS, RUN, DENSE = (str(DATA / name) for name in ("qrels.trec", "run.trec", "run_dense.trec"))
 

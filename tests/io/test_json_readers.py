@@ -18,8 +18,8 @@ from typing import Callable
 import pytest
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.executions.model.document import read_document
 from retrieval_eval.executions.batch.log import iter_execution_records, read_execution_log
+from retrieval_eval.executions.model.document import read_document
 from retrieval_eval.executions.model.normalize import load_executions
 from retrieval_eval.io import read_azure_rows, read_json_file, read_qrels_table, read_run_table
 from retrieval_eval.io.answer_rows import read_answer_rows

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.executions.model.document import read_document
 from retrieval_eval.executions.batch.log import read_execution_log
+from retrieval_eval.executions.model.document import read_document
 from retrieval_eval.io import read_qrels_table, read_run_table
 from retrieval_eval.io.columns import COLUMN_ALIASES
 from retrieval_eval.io.sniff import HEAD_BYTES, content_kind, header_format

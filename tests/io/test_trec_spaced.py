@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.io import trec
+from retrieval_eval.io import trec, trec_spaced
 from retrieval_eval.io.sources import resolve_source
-from retrieval_eval.io import trec_spaced
 from retrieval_eval.io.trec_spaced import read_single_spaced
 
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1 tag\r\n\nq2 Q0 d1 1 -0.5 tag"

@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import retrieval_eval as rev
 from retrieval_eval.errors import InputError
+from retrieval_eval.io.label_sources import read_label_sources
 from retrieval_eval.judging.holes import judge_holes
 from retrieval_eval.judging.limits import Limits, RetryPolicy
-from retrieval_eval.io.label_sources import read_label_sources
 from retrieval_eval.judging.provenance import HUMAN, write_labels
 from retrieval_eval.judging.settings import JudgeSettings
 from retrieval_eval.pooling import pool

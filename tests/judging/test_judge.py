@@ -11,7 +11,8 @@ import json
 import threading
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.judging.backends import CallableBackend, ChatBackend

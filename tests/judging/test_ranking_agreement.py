@@ -17,7 +17,7 @@ from scipy import stats
 from retrieval_eval import evaluate
 from retrieval_eval.data import Run
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.judging.ranking_agreement import kendall_tau_b, rbo_ext, ranking_agreement, tau_ap
+from retrieval_eval.judging.ranking_agreement import kendall_tau_b, ranking_agreement, rbo_ext, tau_ap
 from retrieval_eval.metrics.options import EvaluationOptions
 from tests.reference import rank_correlation as reference
 

@@ -19,14 +19,14 @@ from retrieval_eval.azure.f1_columns import f1_scores
 from retrieval_eval.data.join import align_queries
 from retrieval_eval.executions.batch.engine import plan_checks, plan_per_record, run_checks
 from retrieval_eval.executions.batch.tables import flatten_records
+from retrieval_eval.frontends.trec_eval.relstring import relevance_strings
 from retrieval_eval.fusion import METHODS as FUSION_METHODS
 from retrieval_eval.fusion import NORMALIZATIONS, align, fused_run, fused_scores, normalize
 from retrieval_eval.io.jsonio import check_json_bytes
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.core.partitioning import bucket_of_keys
-from retrieval_eval.metrics.trec_relstring import relevance_strings
-from retrieval_eval.sweep.grids import fusion_grid
 from retrieval_eval.sweep.fused import FusedRuns
+from retrieval_eval.sweep.grids import fusion_grid
 from retrieval_eval.sweep.stats import bootstrap_ci, randomization_test
 from retrieval_eval.sweep.tukey import randomised_tukey_hsd
 from tests.executions.fixtures import ODSP, example_telemetry

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from retrieval_eval.kernels import _config
 from retrieval_eval.kernels.core.bundles import JoinRule, JudgmentArrays, RunArrays
+from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 from retrieval_eval.kernels.core.judged_ranks import rank_judged_documents
 from retrieval_eval.kernels.core.judged_ranks_numpy import byte_ranks, decimal_ranks
-from retrieval_eval.kernels.core.duplicate_policy import KEEP_FIRST, KEEP_LAST, KEEP_MAX, RAISE
 from retrieval_eval.kernels.core.judgments import index_judgments
 from retrieval_eval.kernels.core.tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, TIES_INPUT_ORDER
 

@@ -1,4 +1,4 @@
-"""cwl_eval's printed lines, byte for byte: :func:`retrieval_eval.metrics.cwl_run.cwl_eval` against cwl_eval 1.0.12's
+"""cwl_eval's printed lines, byte for byte: :func:`retrieval_eval.frontends.cwl_eval.cwl_eval` against cwl_eval 1.0.12's
 ``main`` run in process on the same files (random runs with repeated documents, unjudged documents and topics, float
 labels, element costs, metrics files in every class's syntax, residuals and headers).
 
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import InputError
-from retrieval_eval.metrics.cwl_run import CLASSES, DEFAULT_METRICS, cwl_eval
+from retrieval_eval.frontends.cwl_eval import CLASSES, DEFAULT_METRICS, cwl_eval
 
 cwl_main = pytest.importorskip("cwl.cwl_eval").main
 import cwl  # noqa: E402

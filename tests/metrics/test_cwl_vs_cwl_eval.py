@@ -20,9 +20,9 @@ from retrieval_eval import evaluate
 
 pytestmark = pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")
 ruler = pytest.importorskip("cwl.ruler.cwl_ruler")
-from cwl.ruler.ranking import Ranking  # noqa: E402
 from cwl.ruler.measures.cwl_npv import NPVCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_set import SETCWLMetric  # noqa: E402
+from cwl.ruler.ranking import Ranking  # noqa: E402
 
 logging.getLogger("cwl").disabled = True
 

@@ -7,7 +7,7 @@ import pytest
 
 from retrieval_eval import Evaluator
 from retrieval_eval.data import Qrels, Run
-from retrieval_eval.metrics.ir_measures_names import parse
+from retrieval_eval.metrics.spellings.ir_measures import parse
 
 ir_measures = pytest.importorskip("ir_measures")
 pytest.importorskip("pyndeval")

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval import Evaluator
-from retrieval_eval.errors import ConfigError
 from retrieval_eval.data import Qrels, Run
+from retrieval_eval.errors import ConfigError
 from retrieval_eval.metrics.options import EvaluationOptions
 
 pyndeval = pytest.importorskip("pyndeval")

@@ -99,7 +99,7 @@ def test_a_plan_is_resolved_once_and_travels_without_data():
 
 
 def test_a_plan_of_an_unregistered_family_value_scores_through_that_family():
-    from retrieval_eval.metrics.document_retrieval import DOCUMENT_RETRIEVAL
+    from retrieval_eval.metrics.families.document_retrieval import DOCUMENT_RETRIEVAL
 
     seen = []
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from retrieval_eval import EvaluationOptions, Evaluator, Qrels, evaluate
 from retrieval_eval.errors import InputError
+from retrieval_eval.frontends.trec_eval.run import trec_eval
 from retrieval_eval.metrics.registry import REGISTRY
-from retrieval_eval.metrics.trec_eval_run import trec_eval
 from tests.reference.trec_measures import measure_names, reference_trec
 
 pytestmark = pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")
@@ -70,7 +70,7 @@ def test_trec_measures_on_float_labels_equal_the_oracle(data, rel_level):
 
 
 def _docret_oracle(judged: dict[str, float], ranked: list[str], k: int) -> dict[str, float]:
-    """ndcg_exp@k and xdcg@k from their definitions (metrics/document_retrieval.py), for any real labels."""
+    """ndcg_exp@k and xdcg@k from their definitions (metrics/families/document_retrieval/__init__.py), for any real labels."""
     labels = [judged.get(doc, 0.0) for doc in ranked]
     if not any(label != 0 for label in labels):
         return {"ndcg_exp@3": 0.0, "xdcg@3": 0.0}

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval import evaluate
 from retrieval_eval.errors import InputError
-from retrieval_eval.metrics.gdeval_run import gdeval
+from retrieval_eval.frontends.gdeval import gdeval
 from tests.reference.gdeval import gdeval_lines
 
 PERL = shutil.which("perl")

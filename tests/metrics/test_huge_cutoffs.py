@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, evaluate
 from retrieval_eval.kernels.core import docret
-from retrieval_eval.metrics.document_retrieval import FAMILY as DOCUMENT_RETRIEVAL
-from retrieval_eval.metrics.judgment_groups import FAMILY as JUDGMENT_GROUPS
-from retrieval_eval.metrics.trec import FAMILY as TREC
+from retrieval_eval.metrics.families.document_retrieval import FAMILY as DOCUMENT_RETRIEVAL
+from retrieval_eval.metrics.families.judgment_groups import FAMILY as JUDGMENT_GROUPS
+from retrieval_eval.metrics.families.trec import FAMILY as TREC
 from tests.metrics.test_trec_oracle import as_text, frames
 from tests.metrics.test_trec_oracle import collection as trec_collection
 from tests.reference.azure_docret import reference_docret

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, Metric, evaluate
 from retrieval_eval.metrics.families import FAMILIES
-from tests.strategies import example_metric, collection, label_scale, reads_standard_qrels, tables
+from tests.strategies import collection, example_metric, label_scale, reads_standard_qrels, tables
 
 # Generated collections include runs that share no query with the qrels: scoring them is the point here.
 pytestmark = pytest.mark.filterwarnings("ignore::retrieval_eval.metrics.evaluator.NoSharedQueriesWarning")

@@ -202,7 +202,7 @@ def test_rprec_mult_avgjg_needs_a_number(name):
 
 def test_every_metric_of_the_family_extracts_its_own_values(trec_eval_test):
     """Scored together or one at a time, each metric gives the same values (none reads another's column)."""
-    from retrieval_eval.metrics.judgment_groups import DEFINITIONS
+    from retrieval_eval.metrics.families.judgment_groups import DEFINITIONS
 
     names = [d.display_name.replace("@k", "@7").replace("(mult=m)", "(mult=0.6)") for d in DEFINITIONS]
     qrels, run = trec_eval_test / "qrels.123", trec_eval_test / "results.test"

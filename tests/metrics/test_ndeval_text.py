@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.metrics.ndeval_run import COLUMNS, ndeval
+from retrieval_eval.frontends.ndeval import COLUMNS, ndeval
 from tests.reference.ndeval_text import HEADER, MEASURES, ndeval_lines
 
 pyndeval = pytest.importorskip("pyndeval")

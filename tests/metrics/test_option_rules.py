@@ -15,8 +15,8 @@ import dataclasses
 import pytest
 
 from retrieval_eval import REGISTRY, ConfigError, EvaluationOptions, Evaluator, Metric, evaluate
-from retrieval_eval.metrics.ir_measures_names import is_measure_name
 from retrieval_eval.metrics.selection import resolve_metrics, resolve_thresholds
+from retrieval_eval.metrics.spellings.ir_measures import is_measure_name
 from tests.strategies import example_metric
 
 QRELS = [{"query_id": "q", "doc_id": "a", "relevance": 2}, {"query_id": "q", "doc_id": "b", "relevance": 0}]

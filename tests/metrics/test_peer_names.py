@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, ConfigError, Metric, UnknownMetricError, evaluate
-from retrieval_eval.metrics import ir_measures_names
-from retrieval_eval.metrics.ir_measures_names import MEASURES, NOT_COMPUTED, REQUIRED, UNSET
-from retrieval_eval.metrics.peer_names import measure_text, parse_peer, split_names
+from retrieval_eval.metrics.spellings import ir_measures as ir_measures_names
+from retrieval_eval.metrics.spellings.ir_measures import MEASURES, NOT_COMPUTED, REQUIRED, UNSET
+from retrieval_eval.metrics.spellings.peers import measure_text, parse_peer, split_names
 
 irm = pytest.importorskip("ir_measures")
 
@@ -27,7 +27,7 @@ def peer(text: str, rel_level: int = 1, default_k: int | None = None) -> str | N
 
 def test_importing_and_parsing_names_imports_no_peer():
     code = (
-        "import sys; from retrieval_eval.metrics.peer_names import parse_peer, measure_text; "
+        "import sys; from retrieval_eval.metrics.spellings.peers import parse_peer, measure_text; "
         "parse_peer('nDCG@10', rel_level=1, default_k=None); parse_peer('hits-l2', rel_level=1, default_k=None); "
         "measure_text(object()); print(sorted(m for m in ('ir_measures', 'ranx', 'pytrec_eval') if m in sys.modules))"
     )

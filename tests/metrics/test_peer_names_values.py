@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval_eval import REGISTRY, evaluate
-from retrieval_eval.metrics.peer_names import parse_peer
+from retrieval_eval.metrics.spellings.peers import parse_peer
 from tests.peer_collections import DOCS, GRID, collections
 from tests.peer_collections import frames as nested_frames
 

@@ -14,8 +14,8 @@ import pytest
 
 from retrieval_eval import REGISTRY
 from retrieval_eval.errors import UnknownMetricError
-from retrieval_eval.metrics import ir_measures_names as ir_measures_names_table
-from retrieval_eval.metrics.peer_names import parse_peer
+from retrieval_eval.metrics.spellings import ir_measures as ir_measures_names_table
+from retrieval_eval.metrics.spellings.peers import parse_peer
 
 irm = pytest.importorskip("ir_measures")
 ranx_metrics = pytest.importorskip("ranx.metrics")

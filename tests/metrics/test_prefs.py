@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval import ConfigError, InputError, Qrels, Run, evaluate
-from retrieval_eval.metrics.prefs import DEFINITIONS
+from retrieval_eval.metrics.families.prefs import DEFINITIONS
 from tests.reference.prefs import MEASURES, PrefsError, reference_prefs
 from tests.reference.prefs_files import parse_judgments, parse_run
 

@@ -84,7 +84,7 @@ def test_ncg_at_k_is_the_oracle_s(data, k, rel):
 def test_the_ranx_names_compared_are_this_family_s():
     """The ranx names resolve to this family's metrics (so the test above compares them), but -l0 of ndcg: the TREC family's."""
     from retrieval_eval import REGISTRY
-    from retrieval_eval.metrics.peer_names import parse_peer
+    from retrieval_eval.metrics.spellings.peers import parse_peer
 
     families = {REGISTRY.family(parse_peer(name, rel_level=1, default_k=None) or REGISTRY.parse(name)).name
                 for name in RANX_NAMES if name != "ndcg@5-l0"}

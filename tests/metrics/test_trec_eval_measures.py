@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval import ConfigError, REGISTRY
+from retrieval_eval import REGISTRY, ConfigError
+from retrieval_eval.frontends.trec_eval.output import trec_eval_lines
 from retrieval_eval.metrics.selection import resolve_metrics
-from retrieval_eval.metrics.trec_eval_measures import MEASURES, NICKNAMES, listing, select
-from retrieval_eval.metrics.trec_output import trec_eval_lines
+from retrieval_eval.metrics.spellings.trec_eval import MEASURES, NICKNAMES, listing, select
 
 TABLE_ORDER = [measure.name for measure in MEASURES]
 

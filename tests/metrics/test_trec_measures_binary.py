@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from retrieval_eval import EvaluationOptions, Evaluator, Qrels, REGISTRY, Run
+from retrieval_eval import REGISTRY, EvaluationOptions, Evaluator, Qrels, Run
 from retrieval_eval.data.join import align_queries
-from retrieval_eval.metrics.trec_relstring import relevance_strings
+from retrieval_eval.frontends.trec_eval.relstring import relevance_strings
 
 # (trec_eval's -m, {the name it prints: our metric})
 MEASURES = [

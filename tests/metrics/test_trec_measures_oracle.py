@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from retrieval_eval import EvaluationOptions, Evaluator, REGISTRY
+from retrieval_eval import REGISTRY, EvaluationOptions, Evaluator
 from tests.metrics.test_trec_oracle import as_text, collection, frames
 from tests.reference.trec_measures import reference_trec
 from tests.reference.trec_ranked import reference_ranked

@@ -44,7 +44,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.reference.trec_measures import ELEVEN_POINTS, iprec_name, DEFAULT_CUTOFFS, INFAP_EPSILON, measure_names, reference_trec
+from tests.reference.trec_measures import DEFAULT_CUTOFFS, ELEVEN_POINTS, INFAP_EPSILON, iprec_name, measure_names, reference_trec
 
 TOL = 1e-12
 DOC_IDS = [f"d{i}" for i in range(31)] + ["a", "ab", "abc", "B", "b", "Z", "e", "é", "ü", "日本", "d 1", ""]

@@ -10,10 +10,10 @@ import pytest
 
 from retrieval_eval.errors import ConfigError
 from retrieval_eval.report import html_report, markdown_report
-from retrieval_eval.report.compare_table import comparison_grid, compare_table, key_ranges
+from retrieval_eval.report.compare_table import compare_table, comparison_grid, key_ranges
 from retrieval_eval.report.significance import significance_text
-from retrieval_eval.sweep import sweep
 from retrieval_eval.report.sweep_text import sweep_json
+from retrieval_eval.sweep import sweep
 from tests.sweep.test_significance import METRICS, collection
 
 KEYS = ["a", "b", "c", "d", "e", "f", "g", "h"]

@@ -360,8 +360,9 @@ def test_a_10000_query_page_becomes_interactive_within_10_seconds(browser, tmp_p
 
 def test_labels_a_judge_gave_are_marked(browser, tmp_path):
     """A judged qrels file (its sources in the sidecar): the detail marks exactly the judge's labels with '*'."""
-    from retrieval_eval.judging.provenance import judge_source, write_labels
     import pyarrow as pa
+
+    from retrieval_eval.judging.provenance import judge_source, write_labels
 
     qrels = pd.read_csv(DATA / "qrels.trec", sep=" ", header=None, names=["query_id", "it", "doc_id", "relevance"],
                         dtype={"query_id": str, "doc_id": str})

@@ -7,8 +7,8 @@ import math
 
 import pandas as pd
 
-from retrieval_eval.sweep import sweep
 from retrieval_eval.report.sweep_text import sweep_json
+from retrieval_eval.sweep import sweep
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
 

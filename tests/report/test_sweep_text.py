@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_eval.sweep import sweep
 from retrieval_eval.report.sweep_text import DUELS, sweep_json, sweep_text
+from retrieval_eval.sweep import sweep
 from retrieval_eval.views import PIPE_WIDTH, elide, marks_legend
 from tests.sweep.test_leaderboard import FAST, qrels, run
 

@@ -20,10 +20,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import retrieval_eval as rx
-from retrieval_eval.executions import check_document, check_log
 from retrieval_eval import views
-from retrieval_eval.views import ROWS, TEXT_ROWS, cell_text, one_line
+from retrieval_eval.executions import check_document, check_log
 from retrieval_eval.sweep import sweep
+from retrieval_eval.views import ROWS, TEXT_ROWS, cell_text, one_line
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 
 from retrieval_eval import ConfigError, EvaluationOptions, InputError, evaluate, evaluate_dataset
-
 from tests.scale.layouts import TREC_METRICS, assert_same, random_collection, write_layout
 
 pytest.importorskip("distributed")

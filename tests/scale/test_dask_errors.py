@@ -13,7 +13,6 @@ import pytest
 
 from retrieval_eval import ConfigError, EvaluationOptions, InputError, evaluate, evaluate_dataset
 from retrieval_eval.scale.budget import ChunkSizing
-
 from tests.scale.layouts import assert_same, random_collection, write_layout
 from tests.test_cli import run_cli
 

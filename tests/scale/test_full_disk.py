@@ -12,7 +12,6 @@ import pytest
 
 from retrieval_eval.errors import OutputError
 from retrieval_eval.scale.buckets import write_buckets
-
 from tests.scale.layouts import random_collection, write_layout
 from tests.test_cli import run_cli
 

@@ -11,7 +11,6 @@ import pytest
 from retrieval_eval import evaluate
 from retrieval_eval.errors import OutputError
 from retrieval_eval.scale import evaluate_dataset
-
 from tests.scale.layouts import random_collection, set_chunk_rows, write_layout
 
 

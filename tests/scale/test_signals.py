@@ -20,7 +20,6 @@ import pytest
 
 from retrieval_eval import evaluate
 from retrieval_eval.cli import main
-
 from tests.scale.layouts import random_collection, write_layout
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals")

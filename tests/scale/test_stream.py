@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from retrieval_eval import ConfigError, EvaluationOptions, InputError, OutputError, evaluate, evaluate_dataset
 from retrieval_eval.scale import parse_memory_budget, stream
-
 from tests.scale.layouts import LAYOUTS, TREC_METRICS, assert_same, random_collection, set_chunk_rows, write_layout
+
 
 def progress_labels(calls: list) -> list[str]:
     return [label for _, _, label in calls]

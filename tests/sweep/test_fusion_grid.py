@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval_eval.errors import ConfigError, InputError
-from retrieval_eval.sweep import grids as grid_module
 from retrieval_eval.sweep import fusion_spec
+from retrieval_eval.sweep import grids as grid_module
+from retrieval_eval.sweep.fusion_spec import parse_fusion_spec
 from retrieval_eval.sweep.grids import (
     MAX_CONFIGURATIONS,
     FusionGrid,
@@ -23,7 +24,6 @@ from retrieval_eval.sweep.grids import (
     ranx_weight_grid,
     read_fusion_grid,
 )
-from retrieval_eval.sweep.fusion_spec import parse_fusion_spec
 
 RUNS = ["bm25", "dense"]
 

@@ -18,8 +18,8 @@ from retrieval_eval.data import Run
 from retrieval_eval.errors import ConfigError, OutputError
 from retrieval_eval.fusion import fuse
 from retrieval_eval.sweep import fused as sweep_module
-from retrieval_eval.sweep.grids import ranx_weight_grid
 from retrieval_eval.sweep.fused import FusedRuns, fused_runs, fusion_sweep
+from retrieval_eval.sweep.grids import ranx_weight_grid
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 QRELS, BM25, DENSE = str(DATA / "qrels.trec"), str(DATA / "run.trec"), str(DATA / "run_dense.trec")

@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from retrieval_eval import Evaluator
-from retrieval_eval.sweep import leaderboard, sweep
-from retrieval_eval.sweep import stats
+from retrieval_eval.sweep import leaderboard, stats, sweep
 from retrieval_eval.sweep.progress import PHASES, takes_phase
 from tests.sweep.test_leaderboard import FAST, qrels, run
 

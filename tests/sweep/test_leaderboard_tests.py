@@ -10,12 +10,11 @@ import pytest
 
 from retrieval_eval.errors import ConfigError
 from retrieval_eval.report.legend import reading_guide
+from retrieval_eval.report.sweep_text import sweep_json, sweep_text
 from retrieval_eval.report.tables import to_markdown
-from retrieval_eval.sweep import leaderboard, sweep
-from retrieval_eval.sweep import pairwise
+from retrieval_eval.sweep import leaderboard, pairwise, sweep
 from retrieval_eval.sweep.settings import CORRECTIONS, TESTS
 from retrieval_eval.sweep.stats import corrected, paired_p_values
-from retrieval_eval.report.sweep_text import sweep_json, sweep_text
 from tests.sweep.test_leaderboard import FAST, qrels, run
 
 SEED = 3

@@ -87,8 +87,8 @@ def test_every_mean_of_a_leaderboard_is_evaluate_s_mean_on_the_same_run(judged, 
 
 def test_the_header_and_the_report_say_how_many_queries_the_means_and_the_tests_are_over():
     from retrieval_eval.report.legend import reading_guide
-    from retrieval_eval.sweep import sweep
     from retrieval_eval.report.sweep_text import sweep_text
+    from retrieval_eval.sweep import sweep
 
     qrels = frame([("q1", "a", 2), ("q1", "b", 0), ("q2", "c", -1), ("q3", "e", 1)], "relevance")
     r1 = frame([("q1", "b", 2.0), ("q1", "a", 1.0), ("q2", "c", 1.0), ("q3", "e", 1.0)], "score")

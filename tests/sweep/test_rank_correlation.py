@@ -18,7 +18,10 @@ from statsmodels.stats.multitest import multipletests
 from retrieval_eval.errors import ConfigError, InputError
 from retrieval_eval.sweep import leaderboard
 from retrieval_eval.sweep.rank_correlation import (
-    compare_rankings, metric_correlation, pair_verdicts, subset_correlation,
+    compare_rankings,
+    metric_correlation,
+    pair_verdicts,
+    subset_correlation,
 )  # fmt: skip
 from tests.reference import rank_correlation as reference
 

@@ -26,7 +26,6 @@ from retrieval_eval.sweep.settings import (
     STATISTICS,
     check_bootstrap_memory,
 )
-
 from tests.test_cli import run_cli
 
 from .test_leaderboard import FAST, qrels, run

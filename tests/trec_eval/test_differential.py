@@ -14,8 +14,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.trec_eval.differential import (TREC_EVAL_DUPLICATE, TREC_EVAL_MISSING_QUERY, assert_same, expected,
-                                          on_standard_input, run_ours)
+from tests.trec_eval.differential import TREC_EVAL_DUPLICATE, TREC_EVAL_MISSING_QUERY, assert_same, expected, on_standard_input, run_ours
 from tests.trec_eval.measures import MEASURES, NICKNAMES, WITH_PARAMETERS
 from tests.trec_eval.strategies import Collection, Query, collections, command_options
 

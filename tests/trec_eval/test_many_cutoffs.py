@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 from retrieval_eval import evaluate
 from retrieval_eval.metrics.names import Metric
 from tests.trec_eval.differential import assert_same

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..exceptions import EvaluationException
 from . import prompts
 from .base import JudgedEvaluator, Plan
 from .inputs import check_inputs
-from ..exceptions import EvaluationException
 
 
 class RetrievalEvaluator(JudgedEvaluator):

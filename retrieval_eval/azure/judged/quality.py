@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..exceptions import EvaluationException
 from . import prompts
 from .base import JudgedEvaluator
-from ..exceptions import EvaluationException
 
 
 class RelevanceEvaluator(JudgedEvaluator):

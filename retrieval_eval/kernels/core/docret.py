@@ -33,10 +33,20 @@ import numpy as np
 from .._config import jit, parallel_jit, prange, read_only
 from .bundles import IdealArrays, QueryPairs, RankedArrays
 from .docret_columns import (
-    NDCG_EXP, XDCG, FIDELITY, TOP1_RELEVANCE, MAX_RELEVANCE, HOLES, HOLES_RATIO, HOLES_AT_K, TOTAL_RETRIEVED, TOTAL_GROUND_TRUTH,
-    RELEVANT_RETRIEVED, N_COLUMNS,
+    FIDELITY,
+    HOLES,
+    HOLES_AT_K,
+    HOLES_RATIO,
+    MAX_RELEVANCE,
+    N_COLUMNS,
+    NDCG_EXP,
+    RELEVANT_RETRIEVED,
+    TOP1_RELEVANCE,
+    TOTAL_GROUND_TRUTH,
+    TOTAL_RETRIEVED,
+    XDCG,
 )
-from .docret_numpy import numpy_document_retrieval_metrics, docret_work
+from .docret_numpy import docret_work, numpy_document_retrieval_metrics
 
 #: The first j with 0.6^j == 0.0 in float64 (1459): xdcg's weights from there on are exactly zero.
 XDCG_WEIGHTS_VANISH = next(j for j in itertools.count() if math.pow(0.6, j) == 0.0)

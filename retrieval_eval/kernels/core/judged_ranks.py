@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange
-from .judged_ranks_numpy import numpy_rank_judged_documents
 from .bundles import JoinRule, JudgmentArrays, RunArrays
+from .judged_ranks_numpy import numpy_rank_judged_documents
 from .ranking import join_example, query_documents
 from .tiebreak import TIES_ASCENDING_KEY, TIES_DOCID_DESCENDING, compare_ids
 

@@ -13,7 +13,6 @@ from .hashing import same_bytes
 from .judgments_numpy import numpy_index_judgments
 from .sorting import stable_order
 
-
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 

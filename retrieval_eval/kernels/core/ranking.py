@@ -6,8 +6,8 @@ import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
 from .bundles import JoinRule, JudgmentArrays, RunArrays
-from .hashing import same_bytes
 from .duplicate_policy import KEEP_LAST
+from .hashing import same_bytes
 from .judgments import resolve_duplicates
 from .ranking_numpy import numpy_rank_and_label
 from .sorting import stable_order

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, read_only
-from ..core.hashing import same_bytes
 from ..core.duplicate_policy import KEEP_LAST
+from ..core.hashing import same_bytes
 from ..core.judgments import resolve_duplicates
 from ..core.ranx_ties import ranx_argsort
 from .bundles import StackedRuns

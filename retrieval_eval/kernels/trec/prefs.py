@@ -55,12 +55,31 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from ..core.sorting import stable_order
 from .prefs_groups import (
-    CONTRADICTION, FI, FR, N_COUNTS, NO, NONREL, NONREL_RET, OK, PI, PR, REL, REL_RET, RN_FUL, RN_POSS, RN_UNDEFINED,
-    RNR_FUL, RNR_POSS, RNR_UNDEFINED, ZERO_AND_POSITIVE_LEVEL, ec_group, pa_group,
+    CONTRADICTION,
+    FI,
+    FR,
+    N_COUNTS,
+    NO,
+    NONREL,
+    NONREL_RET,
+    OK,
+    PI,
+    PR,
+    REL,
+    REL_RET,
+    RN_FUL,
+    RN_POSS,
+    RN_UNDEFINED,
+    RNR_FUL,
+    RNR_POSS,
+    RNR_UNDEFINED,
+    ZERO_AND_POSITIVE_LEVEL,
+    ec_group,
+    pa_group,
 )
 from .prefs_pairs import pair_measures
-from ..core.sorting import stable_order
 
 __all__ = ["CONTRADICTION", "N_MEASURES", "OK", "ZERO_AND_POSITIVE_LEVEL", "preference_measures"]
 

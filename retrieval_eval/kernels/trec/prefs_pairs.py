@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit
-from .prefs_groups import FI, FR, NO, PI, PR, bit
 from ..core.sorting import stable_order
+from .prefs_groups import FI, FR, NO, PI, PR, bit
+
 
 @jit
 def _row(

@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._config import jit, parallel_jit, prange, read_only
+from ..core.bundles import PreferenceLookup, RunArrays
 from ..core.duplicate_policy import KEEP_LAST
 from ..core.judgments import resolve_duplicates
-from .prefs_index import order_by_id
-from ..core.bundles import PreferenceLookup, RunArrays
 from ..core.ranking import find_judgment
 from ..core.sorting import stable_order
 from ..core.tiebreak import TIES_INPUT_ORDER
+from .prefs_index import order_by_id
 
 #: Among equal scores, ascending document id (trec_eval's preference measures).
 TIES_DOCID_ASCENDING = 2

@@ -49,10 +49,34 @@ from .._config import jit, parallel_jit, prange, read_only
 from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
 from .trec_arith import NEGATIVE_NAN, lround
 from .trec_columns import (
-    NDCG, NDCG_BURGES, MAP, RECIP_RANK, RPREC, BPREF, INFAP, NUM_RET,
-    NUM_REL, NUM_REL_RET, NUM_NONREL_JUDGED_RET, YAAP, BING, LENGTH, N_SCALARS, NDCG_AT,
-    NDCG_BURGES_AT, MAP_AT, PRECISION_AT, RECALL_AT, RECIP_RANK_AT, SUCCESS_AT, JUDGED_AT, F1_AT,
-    RELATIVE_PRECISION_AT, UNJUDGED_AT, N_AT_K, INFAP_EPSILON,
+    BING,
+    BPREF,
+    F1_AT,
+    INFAP,
+    INFAP_EPSILON,
+    JUDGED_AT,
+    LENGTH,
+    MAP,
+    MAP_AT,
+    N_AT_K,
+    N_SCALARS,
+    NDCG,
+    NDCG_AT,
+    NDCG_BURGES,
+    NDCG_BURGES_AT,
+    NUM_NONREL_JUDGED_RET,
+    NUM_REL,
+    NUM_REL_RET,
+    NUM_RET,
+    PRECISION_AT,
+    RECALL_AT,
+    RECIP_RANK,
+    RECIP_RANK_AT,
+    RELATIVE_PRECISION_AT,
+    RPREC,
+    SUCCESS_AT,
+    UNJUDGED_AT,
+    YAAP,
 )
 from .trec_numpy import numpy_trec_measures, trec_work
 

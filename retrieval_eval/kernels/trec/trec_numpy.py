@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from ..core.segments import count, count_so_far, divide_where, gather, padded_cells, running, segments, two_to
 from ..core.bundles import FoundArrays, IdealArrays, QueryPairs
+from ..core.segments import count, count_so_far, divide_where, gather, padded_cells, running, segments, two_to
 from . import trec_columns as t
 from .trec_arith import LONG_MIN, NEGATIVE_NAN
 

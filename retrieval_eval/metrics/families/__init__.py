@@ -6,16 +6,16 @@ older ones still live beside it in ``metrics/``.
 
 from __future__ import annotations
 
-from ..document_retrieval import DOCUMENT_RETRIEVAL
 from ..family import Family
-from ..judgment_groups import JUDGMENT_GROUPS
-from ..prefs import PREFS
-from ..trec import TREC
-from .gdeval import GDEVAL
-from .diversity import DIVERSITY
 from .cwl import CWL
+from .diversity import DIVERSITY
+from .document_retrieval import DOCUMENT_RETRIEVAL
+from .gdeval import GDEVAL
 from .ir_measures_extras import ACCURACY, COMPAT
+from .judgment_groups import JUDGMENT_GROUPS
+from .prefs import PREFS
 from .ranked_gains import RANKED_GAINS
+from .trec import TREC
 
 FAMILIES: dict[str, Family] = {
     family.name: family

@@ -11,7 +11,7 @@ Conventions are ndeval's: the queries both judged and retrieved (``query_set="qr
 ``-c``: a judged query the run lacks scores 0), a repeated document an error, ``max_docs`` its
 ``-M``. Ranking is ndeval's ``-traditional`` order (score descending, equal scores by descending
 document id), trec_eval's: the rank column of a run is not read here, so ndeval's default order by
-that column is not (``retrieval-eval ndeval``, :mod:`retrieval_eval.metrics.ndeval_run`, reads it
+that column is not (``retrieval-eval ndeval``, :mod:`retrieval_eval.frontends.ndeval`, reads it
 and ranks by it), and pyndeval's (equal scores by ascending id) differs on ties.
 ``judged_only`` (ir_measures' ``judged_only``, trec_eval's ``-J``) drops the unjudged documents first.
 Cutoffs go up to ndeval's depth, 20 (pyndeval refuses more too): past it the ideal ideal
@@ -29,7 +29,7 @@ import numpy as np
 from ...errors import ConfigError
 from ...kernels.core.segments import segments
 from ...kernels.trec.diversity import DiversityValues, diversity_measures
-from ..definition import MetricDefinition, unit_interval, non_negative
+from ..definition import MetricDefinition, non_negative, unit_interval
 from ..family import Family
 from ..joins import JoinKind
 from ..names import Metric

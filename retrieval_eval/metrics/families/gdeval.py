@@ -8,7 +8,7 @@ a judgment above 0 is skipped (NaN, left out of the mean), as gdeval prints no l
 (``err(skip=false)@k`` scores it 0, as ir_measures' ERR@k, which fills its default where gdeval prints
 nothing); a judged query the run lacks is 0 under ``query_set="qrels"`` (gdeval's ``-c``).
 Formulas: :mod:`retrieval_eval.kernels.core.gdeval`; gdeval's printed lines, its ``amean`` and
-its risk-sensitive URisk against a baseline: :mod:`retrieval_eval.metrics.gdeval_run`.
+its risk-sensitive URisk against a baseline: :mod:`retrieval_eval.frontends.gdeval`.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from ..family import Family
 from ..joins import JUDGED_RANKS
 from ..names import Metric
 from ..options import EvaluationOptions
-from ..trec import TREC
+from .trec import TREC
 
 if TYPE_CHECKING:
     from ...data import JudgedRanks, Qrels

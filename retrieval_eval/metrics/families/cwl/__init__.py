@@ -21,8 +21,8 @@ from ...family import Family
 from ...joins import RANKED_RUN
 from ...names import Metric
 from ...options import Conventions, EvaluationOptions
-from .measures import BY_NAME, DEPTH, FAMILY, OUTS, definitions
 from .gains import GainRule, gain_matrices
+from .measures import BY_NAME, DEPTH, FAMILY, OUTS, definitions
 
 if TYPE_CHECKING:
     from ....data import Qrels, RankedRun

@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ConfigError
-from ..kernels.core import tie_average as expected
-from ..kernels.core.segments import count, count_so_far, divide_where, gather, running, segments, two_to
-from ..kernels.trec.trec import log2_table
-from .names import Metric
-from .options import EvaluationOptions
-from .tie_average import TieAveraging, tied_positions
-from .trec_common import parameter, relevance_level
+from ....errors import ConfigError
+from ....kernels.core import tie_average as expected
+from ....kernels.core.segments import count, count_so_far, divide_where, gather, running, segments, two_to
+from ....kernels.trec.trec import log2_table
+from ...names import Metric
+from ...options import EvaluationOptions
+from ...tie_average import TieAveraging, tied_positions
+from .common import parameter, relevance_level
 
 if TYPE_CHECKING:
-    from ..data import Qrels
-    from ..data.join import QueryAlignment, TiedRun
+    from ....data import Qrels
+    from ....data.join import QueryAlignment, TiedRun
 
 
 

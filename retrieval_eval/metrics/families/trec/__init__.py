@@ -14,7 +14,7 @@ ranking of one document not in the pool (none under ``-J``), with num_ret, unjud
 default utility, rbp_resid and relstring then reset to 0 or empty as trec_eval resets them by
 name (a measure given parameters prints another name and keeps its value).
 Formulas: :mod:`retrieval_eval.kernels.trec.trec` (the walk over the judged documents, most measures),
-:mod:`retrieval_eval.metrics.trec_ranked` (gain maps, rbp, Rprec_mult, 11pt_avg).
+:mod:`retrieval_eval.metrics.families.trec.ranked` (gain maps, rbp, Rprec_mult, 11pt_avg).
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ConfigError
-from ..kernels.trec import trec as kernel
-from ..kernels.trec import trec_gains
-from . import trec_ranked
-from .definition import non_negative
-from .family import Family
-from .joins import JUDGED_RANKS
-from .names import Metric
-from .options import Conventions, EvaluationOptions
-from .trec_common import FAMILY, MAIN, TrecInputs, measure, parameter, relevance_level, unbounded
+from ....errors import ConfigError
+from ....kernels.trec import trec as kernel
+from ....kernels.trec import trec_gains
+from ...definition import non_negative
+from ...family import Family
+from ...joins import JUDGED_RANKS
+from ...names import Metric
+from ...options import Conventions, EvaluationOptions
+from . import ranked as trec_ranked
+from .common import FAMILY, MAIN, TrecInputs, measure, parameter, relevance_level, unbounded
 
 if TYPE_CHECKING:
-    from ..data import JudgedRanks, Qrels
-    from ..data.join import QueryAlignment
+    from ....data import JudgedRanks, Qrels
+    from ....data.join import QueryAlignment
 
 __all__ = ["DEFINITIONS", "FAMILY", "TREC", "TrecPass", "relevance_level"]
 

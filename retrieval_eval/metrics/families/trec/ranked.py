@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels.trec import trec_gains, trec_levels
-from .definition import MetricDefinition, non_negative
-from .names import Metric
-from .trec_common import RANKED, TrecInputs, measure, parameter, relevance_level
+from ....kernels.trec import trec_gains, trec_levels
+from ...definition import MetricDefinition, non_negative
+from ...names import Metric
+from .common import RANKED, TrecInputs, measure, parameter, relevance_level
 
 #: trec_eval's 11-point average: interpolated precision at these recall levels.
 ELEVEN_POINTS = tuple(level / 10 for level in range(11))
@@ -208,7 +208,7 @@ def _label_source(inputs: TrecInputs) -> np.ndarray:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ..io.arrays import numpy_view
+    from ....io.arrays import numpy_view
 
     qrels = inputs.qrels
     ids = qrels.query_ids

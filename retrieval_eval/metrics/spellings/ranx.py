@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ConfigError
-from .names import Metric
-from .registry import parse_spelling
+from ...errors import ConfigError
+from ..names import Metric
+from ..registry import parse_spelling
 
 #: ranx's names (its metric_switch) and the registry's name of each.
 NAMES: dict[str, str] = {

@@ -35,9 +35,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
-from .families.cwl import UserModel, ranked_blocks, score_models
-from .families.cwl.gains import GainRule
-from .families.cwl.measures import BY_NAME, DEPTH
+from ..metrics.families.cwl import UserModel, ranked_blocks, score_models
+from ..metrics.families.cwl.gains import GainRule
+from ..metrics.families.cwl.measures import BY_NAME, DEPTH
 
 #: The header lines of ``-n``.
 HEADER = "Topic\tMetric\tEU\tETU\tEC\tETC\tED"

@@ -6,19 +6,20 @@ measure object into its name, :func:`split_names` splits a space-separated list 
 
 Which peer a spelling is of is decided by its form, never by guessing: ir_measures' names are
 case-sensitive and start with a capital or a Greek letter (``nDCG@10``, ``AP(rel=2)``: see
-:mod:`~retrieval_eval.metrics.ir_measures_names`), ranx's are lowercase with ``-lN`` for the
-relevance level (``precision@5-l2``: see :mod:`~retrieval_eval.metrics.ranx_names`), and the
+:mod:`~retrieval_eval.metrics.spellings.ir_measures`), ranx's are lowercase with ``-lN`` for the
+relevance level (``precision@5-l2``: see :mod:`~retrieval_eval.metrics.spellings.ranx`), and the
 registry's own are lowercase. trec_eval's names (``P``, ``ndcg_cut.10``) are read before any
-of these, by :mod:`~retrieval_eval.metrics.trec_eval_measures`.
+of these, by :mod:`~retrieval_eval.metrics.spellings.trec_eval`.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..errors import ConfigError
-from . import ir_measures_names, ranx_names
-from .names import Metric
+from ...errors import ConfigError
+from ..names import Metric
+from . import ir_measures as ir_measures_names
+from . import ranx as ranx_names
 
 _OPENING, _CLOSING = "({[", ")}]"
 

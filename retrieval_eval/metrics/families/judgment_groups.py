@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels.trec.judgment_groups import judgment_group_measures
-from .definition import MetricDefinition, unit_interval
-from .family import Family
-from .joins import JoinKind
-from .names import Metric
-from .options import Conventions, EvaluationOptions
+from ...kernels.trec.judgment_groups import judgment_group_measures
+from ..definition import MetricDefinition, unit_interval
+from ..family import Family
+from ..joins import JoinKind
+from ..names import Metric
+from ..options import Conventions, EvaluationOptions
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
-    from ..data.group_join import GroupedRun
-    from ..data.join import QueryAlignment
+    from ...data import Qrels, Run
+    from ...data.group_join import GroupedRun
+    from ...data.join import QueryAlignment
 
 FAMILY = "judgment_groups"
 _REL = (("rel", "1"),)
@@ -78,7 +78,7 @@ def relevance_level(metric: Metric) -> int:
 
 
 def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> GroupedRun:
-    from ..data.group_join import group_run
+    from ...data.group_join import group_run
 
     return group_run(qrels, run, duplicates, ties)
 

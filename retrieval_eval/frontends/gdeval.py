@@ -32,9 +32,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
-from .families.gdeval import DEFAULT_K
-from .names import Metric
-from .options import EvaluationOptions
+from ..metrics.families.gdeval import DEFAULT_K
+from ..metrics.names import Metric
+from ..metrics.options import EvaluationOptions
 
 #: gdeval's runid when the run has no line.
 NO_RUNID = "?????"
@@ -126,7 +126,7 @@ def _scores(judged: Any, run: Any, k: int) -> TopicValues:
     """gdeval's nDCG@k and ERR@k of every topic with a judgment above 0, and whether ``run`` retrieved for it."""
     from ..data import Run
     from ..io.trec import trec_run_tag
-    from .evaluator import Evaluator, NoSharedQueriesWarning
+    from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
 
     read = _topics_of(Run.read(run))
     metrics = [Metric("gdeval_ndcg", k), Metric("err", k)]

@@ -1,6 +1,6 @@
 """The document-retrieval measures under ``ties="average"``: their expected values over the orderings of tied scores.
 
-Azure's definitions (:mod:`retrieval_eval.metrics.document_retrieval`), each rank holding the mean
+Azure's definitions (:mod:`retrieval_eval.metrics.families.document_retrieval`), each rank holding the mean
 gain of its tie group (:mod:`retrieval_eval.kernels.core.tie_average`): ndcg_exp@k =
 E[DCG@k] / IDCG@k with gain 2^max(l, 0) - 1 (0 when no retrieved document has a nonzero label,
 an order-free condition), holes@k = E[unjudged among the top min(k, n)] / k. Without ties each
@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..kernels.core import docret
-from ..kernels.core import tie_average as expected
-from ..kernels.core.segments import count, divide_where, gather, running, segments, two_to
-from .names import Metric
-from .options import EvaluationOptions
-from .tie_average import TieAveraging, tied_positions
+from ....kernels.core import docret
+from ....kernels.core import tie_average as expected
+from ....kernels.core.segments import count, divide_where, gather, running, segments, two_to
+from ...names import Metric
+from ...options import EvaluationOptions
+from ...tie_average import TieAveraging, tied_positions
 
 if TYPE_CHECKING:
-    from ..data import Qrels
-    from ..data.join import QueryAlignment, TiedRun
+    from ....data import Qrels
+    from ....data.join import QueryAlignment, TiedRun
 
 
 def _holes(qrels: Qrels, alignment: QueryAlignment, tied: tuple, metric: Metric) -> np.ndarray:
@@ -60,7 +60,7 @@ def _values(
     qrels: Qrels, tied: TiedRun, alignment: QueryAlignment, metrics: Sequence[Metric], options: EvaluationOptions
 ) -> dict[Metric, np.ndarray]:
     """The expected value of each of ``metrics`` (ndcg_exp@k, holes@k) per evaluated query."""
-    from .document_retrieval import check_labels
+    from . import check_labels
 
     check_labels(qrels, options.labels)
     ranked = tied_positions(tied, alignment)

@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
-from ..kernels.core import docret
-from ..kernels.core.bundles import IdealArrays, RankedArrays
-from .definition import MetricDefinition, non_negative, unit_interval
-from .family import Family, Passes
-from .joins import RANKED_RUN
-from .names import Metric
-from .options import Conventions, EvaluationOptions, LabelRange
+from ....errors import InputError
+from ....kernels.core import docret
+from ....kernels.core.bundles import IdealArrays, RankedArrays
+from ...definition import MetricDefinition, non_negative, unit_interval
+from ...family import Family, Passes
+from ...joins import RANKED_RUN
+from ...names import Metric
+from ...options import Conventions, EvaluationOptions, LabelRange
 
 if TYPE_CHECKING:
-    from ..data import Qrels, RankedRun
-    from ..data.join import QueryAlignment
+    from ....data import Qrels, RankedRun
+    from ....data.join import QueryAlignment
 
 FAMILY = "document_retrieval"
 # 2^(label + 1) overflows float64 above this label.

@@ -5,7 +5,7 @@ meas_print_single.c, meas_print_final.c):
 
 - With ``-q``, per query (queries in byte order of their ids, as trec_eval sorts its qrels), each
   value of each measure in trec_eval's table order (see
-  :mod:`~retrieval_eval.metrics.trec_eval_measures`); geometric means, ``num_q`` and ``runid``
+  :mod:`~retrieval_eval.metrics.spellings.trec_eval`); geometric means, ``num_q`` and ``runid``
   have no per-query line; ``relstring`` prints its text in quotes.
 - Then the ``all`` lines (none with ``-n``): ``runid`` (the tag of the run's last line, as
   trec_eval keeps it), ``num_q``, and each value's summary: the per-query doubles added in
@@ -29,10 +29,10 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import InputError
-from .names import Metric
-from .registry import REGISTRY
-from .trec_eval_measures import GEOMETRIC, MEAN, SUM, TrecEvalMeasure, TrecEvalSelection, TrecEvalValue
+from ...errors import InputError
+from ...metrics.names import Metric
+from ...metrics.registry import REGISTRY
+from ...metrics.spellings.trec_eval import GEOMETRIC, MEAN, SUM, TrecEvalMeasure, TrecEvalSelection, TrecEvalValue
 
 #: trec_eval's floor under a value before its log is taken for a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001

@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import describe_row, duplicate_policy_code
-from ..data.join import check_tie_order
 from ..errors import ConfigError, InputError
 from ..io.arrays import read_only
-from ..kernels.trec.prefs_index import index_preference_judgments
 from ..kernels.core.bundles import PreferenceLookup
-from ..kernels.trec.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
 from ..kernels.core.tiebreak import TIES_INPUT_ORDER
+from ..kernels.trec.prefs_index import index_preference_judgments
+from ..kernels.trec.prefs_ranks import TIES_DOCID_ASCENDING, rank_preference_documents
+from . import describe_row, duplicate_policy_code
+from .join import check_tie_order
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
+    from . import Qrels, Run
 
 #: The kernel code of each tie order of :data:`~retrieval_eval.policies.TIE_ORDERS` for this family.
 TIE_CODES = {"docid": TIES_DOCID_ASCENDING, "input": TIES_INPUT_ORDER}

@@ -26,9 +26,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import ConfigError
-from .names import Metric
-from .registry import REGISTRY
+from ...errors import ConfigError
+from ..names import Metric
+from ..registry import REGISTRY
 
 #: How a measure reads its parameters.
 NONE, CUTOFFS, LEVELS, NUMBERS, PAIRS = "none", "cutoffs", "levels", "numbers", "pairs"

@@ -58,9 +58,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..errors import ConfigError, UnknownMetricError
-from .names import Metric
-from .registry import parse_spelling
+from ...errors import ConfigError, UnknownMetricError
+from ..names import Metric
+from ..registry import parse_spelling
 
 
 @dataclass(frozen=True)

@@ -26,14 +26,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import TREC_EVAL_STOP_STATUS, DuplicateError, InputError, MissingQueryError
-from .. import views
-from .evaluator import Evaluator
-from .names import Metric
-from .options import EvaluationOptions
-from .result import EvaluationResult
-from .trec_eval_measures import TrecEvalSelection, select
-from .trec_output import ZScoreTable, trec_eval_lines
+from ... import views
+from ...errors import TREC_EVAL_STOP_STATUS, DuplicateError, InputError, MissingQueryError
+from ...metrics.evaluator import Evaluator
+from ...metrics.names import Metric
+from ...metrics.options import EvaluationOptions
+from ...metrics.result import EvaluationResult
+from ...metrics.spellings.trec_eval import TrecEvalSelection, select
+from .output import ZScoreTable, trec_eval_lines
 
 #: What trec_eval computes when ``-m`` is not given.
 DEFAULT_MEASURES = ("official",)
@@ -74,8 +74,8 @@ def trec_eval(
     ``-R``); any other query set than ``"qrels"`` is trec_eval's default (judged queries, each
     with results). ``run_id``: the ``runid`` line (default: the run's name).
     """
-    from ..data import Run
-    from ..data.join import align_queries
+    from ...data import Run
+    from ...data.join import align_queries
 
     options = EvaluationOptions() if options is None else options
     complete = options.query_set == "qrels"
@@ -96,7 +96,7 @@ def trec_eval(
     strings = None
     relstring = next((value for value in selection.values if value.measure.name == "relstring"), None)
     if relstring is not None and per_query:
-        from .trec_relstring import relevance_strings
+        from .relstring import relevance_strings
 
         alignment = align_queries(evaluator.qrels, run, evaluator.plan.query_set)
         # trec_eval clears a stand-in query's string only under the plain name "relstring" (trec_eval.c).
@@ -146,7 +146,7 @@ def _require_integer_labels(qrels: Any) -> None:
 def _judged_part(run: Any, qrels: Any) -> tuple[Any, np.ndarray | None]:
     """The run's lines of judged queries (trec_eval never reads the others: a repeat there is no error),
     and the run's row of each kept line (None when every line is kept)."""
-    from ..data import Run
+    from ...data import Run
 
     ids = run.table["query_id"]
     if ids.type != qrels.query_ids.type:

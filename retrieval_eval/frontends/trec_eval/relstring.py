@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from ..kernels.trec.trec_relstring import relevance_string_bytes
+from ...kernels.trec.trec_relstring import relevance_string_bytes
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
-    from ..data.join import QueryAlignment
-    from .options import EvaluationOptions
+    from ...data import Qrels, Run
+    from ...data.join import QueryAlignment
+    from ...metrics.options import EvaluationOptions
 
 
 def relevance_strings(
@@ -42,7 +42,7 @@ def relevance_strings(
     >>> relevance_strings(qrels, run, align_queries(qrels, run), options, 5)  # doctest: +SKIP
     ['10-.0', '--1']
     """
-    from ..data import rank_judged
+    from ...data import rank_judged
 
     ranked = rank_judged(qrels, run, duplicates=options.run_duplicates or "raise", ties=options.ties or "docid")
     if options.judged_only:

@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..kernels.core.bundles import FoundArrays, IdealArrays, QueryPairs
-from ..kernels.trec import trec as kernel
-from .definition import MetricDefinition, unit_interval
-from .names import Metric
-from .options import EvaluationOptions
+from ....kernels.core.bundles import FoundArrays, IdealArrays, QueryPairs
+from ....kernels.trec import trec as kernel
+from ...definition import MetricDefinition, unit_interval
+from ...names import Metric
+from ...options import EvaluationOptions
 
 if TYPE_CHECKING:
-    from ..data import JudgedRanks, Qrels
-    from ..data.join import QueryAlignment
+    from ....data import JudgedRanks, Qrels
+    from ....data.join import QueryAlignment
 
 FAMILY = "trec"
 REL = (("rel", "1"),)

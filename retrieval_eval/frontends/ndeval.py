@@ -41,8 +41,8 @@ import pyarrow.compute as pc
 
 from ..errors import ConfigError, InputError
 from ..io.trec import RUN_LAYOUT, read_trec
-from .names import Metric
-from .options import EvaluationOptions
+from ..metrics.names import Metric
+from ..metrics.options import EvaluationOptions
 
 #: ndeval's cutoffs for the measures it prints at a depth.
 CUTOFFS = (5, 10, 20)
@@ -76,7 +76,7 @@ def ndeval(
     (printed as given), a number >= 0.
     """
     from ..data import Qrels
-    from .gdeval_run import risk_alpha_value
+    from .gdeval import risk_alpha_value
 
     params = {"alpha": _unit("alpha", alpha), "beta": _unit("beta", beta)}
     risk = risk_alpha_value(risk_alpha)
@@ -113,7 +113,7 @@ def _scores(
     judged: Any, run: Any, metrics: list[str], options: EvaluationOptions, traditional: bool
 ) -> tuple[str, np.ndarray, np.ndarray, int]:
     """A run's runid, topics (ascending), their values (topics x metrics, 0 where not judged), and how many were judged."""
-    from .evaluator import Evaluator, NoSharedQueriesWarning
+    from ..metrics.evaluator import Evaluator, NoSharedQueriesWarning
 
     read, runid = _read_run(run, traditional)
     with warnings.catch_warnings():

@@ -25,18 +25,18 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..errors import InputError
-from ..kernels.trec import prefs as kernel
-from .definition import MetricDefinition, non_negative, unit_interval
-from .family import Family
-from .joins import JoinKind
-from .names import Metric
-from .options import Conventions, EvaluationOptions
+from ...errors import InputError
+from ...kernels.trec import prefs as kernel
+from ..definition import MetricDefinition, non_negative, unit_interval
+from ..family import Family
+from ..joins import JoinKind
+from ..names import Metric
+from ..options import Conventions, EvaluationOptions
 
 if TYPE_CHECKING:
-    from ..data import Qrels, Run
-    from ..data.join import QueryAlignment
-    from .prefs_join import PreferenceRanks
+    from ...data import Qrels, Run
+    from ...data.join import QueryAlignment
+    from ...data.prefs_join import PreferenceRanks
 
 FAMILY = "prefs"
 _ALL = ("Implied preferences (one of the two documents retrieved) count, and a preference between two unretrieved documents "
@@ -108,7 +108,7 @@ DEFINITIONS = (
 
 def _join(qrels: Qrels, run: Run, duplicates: str, ties: str) -> PreferenceRanks:
     # The data layer loads pyarrow: imported when a run is scored, not when the registry is listed.
-    from .prefs_join import rank_preferences
+    from ...data.prefs_join import rank_preferences
 
     return rank_preferences(qrels, run, duplicates, ties)
 
